@@ -1,0 +1,81 @@
+"""Actions: small frozen values a player (or bot) hands to ``Game.apply``.
+
+Hexes are ``(col, row)`` coordinates (see ``samurai.hexgrid``); tiles are
+named as in ``samurai.tiles.TileType.name`` (``"castle-3"``, ``"ronin"``);
+castes are ``"buddha"``, ``"rice"`` and ``"castle"``. Actions are hashable,
+compare equal by value, and sort (by kind, then fields) so a list of legal
+actions has one stable order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from .hexgrid import Coord
+
+__all__ = ["Action", "ChooseTile", "PlaceFigure", "PlaceTile", "EndTurn", "to_coord"]
+
+
+def to_coord(value: Any) -> Coord:
+    """Accept ``(col, row)`` as a tuple or a JSON list."""
+    col, row = value
+    return int(col), int(row)
+
+
+class Action:
+    """Base class of every action; gives all actions one total order."""
+
+    __slots__ = ()
+
+    def _sort_key(self) -> tuple[str, tuple[Any, ...]]:
+        return type(self).__name__, attrs.astuple(self)  # type: ignore[arg-type]
+
+    def __lt__(self, other: Action) -> bool:
+        return self._sort_key() < other._sort_key()
+
+    def __le__(self, other: Action) -> bool:
+        return self._sort_key() <= other._sort_key()
+
+    def __gt__(self, other: Action) -> bool:
+        return self._sort_key() > other._sort_key()
+
+    def __ge__(self, other: Action) -> bool:
+        return self._sort_key() >= other._sort_key()
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: ``{"action": <kind>, <field>: <value>, ...}``."""
+        out: dict[str, Any] = {"action": type(self).__name__}
+        for field in attrs.fields(type(self)):  # type: ignore[arg-type]
+            value = getattr(self, field.name)
+            out[field.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+@attrs.frozen(order=False)
+class ChooseTile(Action):
+    """Setup: keep one of your tiles for your starting hand (secret)."""
+
+    tile: str
+
+
+@attrs.frozen(order=False)
+class PlaceFigure(Action):
+    """Setup: put a figure of ``caste`` from the supply into the settlement at ``at``."""
+
+    caste: str
+    at: Coord = attrs.field(converter=to_coord)
+
+
+@attrs.frozen(order=False)
+class PlaceTile(Action):
+    """Play: put ``tile`` from your hand on the empty hex ``at``."""
+
+    tile: str
+    at: Coord = attrs.field(converter=to_coord)
+
+
+@attrs.frozen(order=False)
+class EndTurn(Action):
+    """Play: end your turn (after at least one tile): resolve, refill, pass on."""

@@ -1,0 +1,466 @@
+"""The rules engine: legal actions, checking and applying them, turn flow.
+
+Actions on this fast path are tuples of small ints (see ``CHOOSE`` ...
+``END``); ``samurai.game`` turns them into friendly ``Action`` values. The
+rules of a turn, surrounding, resolution, refill and the end (RULES.md "Turn"
+and "End") have their one home here; setup procedures live in
+``samurai.setup_rules`` and special tiles in ``samurai.special_tiles``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+
+from .maps import LAND, SEA
+from .rules import LAND_TILE, SEA_TILE, SPECIAL_TILE, Rules
+from .setup_rules import (CUT_CONTRIBUTION, SETUP_PHASES, choose_tile, figure_placement_is_feasible, figure_stage,
+                          legal_figure_placements, place_figure)
+from .state import EMPTY, FIGURES, HANDS, OVER, PLAY, State
+from .tiles import CASTES
+
+__all__ = ["CHOOSE", "FIGURE", "PLACE", "SPECIAL", "END", "new_state", "legal_actions", "check", "apply",
+           "sample_action", "can_play", "put_tile", "end_trigger"]
+
+CHOOSE, FIGURE, PLACE, SPECIAL, END = range(5)
+"""Action tuples: ``(CHOOSE, tile)``, ``(FIGURE, caste, settlement)``, ``(PLACE, tile, hex)``,
+``(SPECIAL, tile, *targets)``, ``(END,)``."""
+
+_FIGURE_SAMPLE_TRIES = 16
+
+
+# --- starting a game ---------------------------------------------------------------------
+
+def new_state(rules: Rules, seed: int, *, trace: bool = False) -> State:
+    """A new game: tiles dealt to pools, Edo-like settlements prefilled, random setup done.
+
+    ``trace`` keeps a list of events (captures, removals, refills, passes) in
+    ``State.events`` for people to read; playouts leave it off.
+    """
+    board = rules.board
+    n, size, settlements = rules.players, board.size, len(board.settlements)
+    st = State.__new__(State)
+    st.rng = random.Random(seed)
+    st.events = [] if trace else None
+    st.pools = [list(rules.player_tiles) for _ in range(n)]
+    st.hands = [[] for _ in range(n)]
+    st.stacks = [[] for _ in range(n)]
+    st.spent = [0] * n
+    st.tile_owner = [EMPTY] * size
+    st.tile_type = [EMPTY] * size
+    st.tile_turn = [EMPTY] * size
+    st.empty_land = list(board.land_hexes)
+    st.empty_sea = list(board.sea_hexes)
+    st.empty_land_pos = [EMPTY] * size
+    st.empty_sea_pos = [EMPTY] * size
+    for i, h in enumerate(st.empty_land):
+        st.empty_land_pos[h] = i
+    for i, h in enumerate(st.empty_sea):
+        st.empty_sea_pos[h] = i
+    st.movable_count = [0] * n
+    st.figures = [0] * settlements
+    st.empty_around = [len(land) for land in board.settlement_land]
+    st.pending = []
+    st.supply = [rules.figures_per_caste] * 3
+    st.on_board = [0, 0, 0]
+    st.captured = [0] * (3 * n)
+    st.removed = [0, 0, 0]
+    st.removed_total = 0
+    for s in rules.prefilled:
+        st.figures[s] = 0b111
+        for c in range(3):
+            st.supply[c] -= 1
+            st.on_board[c] += 1
+    st.open_by_stage = [list(stage) for stage in rules.figure_stages]
+    st.cut = [sum(CUT_CONTRIBUTION[rules.capacities[s]][0][subset] for stage in rules.figure_stages
+                  for s in stage) for subset in range(8)]
+    st.turn = 0
+    st.normal_played = False
+    st.played = 0
+    st.tiles_played = 0
+    st.end_reason = None
+    st.result = None
+    st.setup_queue = [SETUP_PHASES[p] for p in rules.setup.order]
+    st.phase = st.setup_queue.pop(0)
+    st.current = rules.setup.first_player
+    _run_automatic_setup(rules, st)
+    return st
+
+
+def _run_automatic_setup(rules: Rules, st: State) -> None:
+    """Carry out the setup phases nobody chooses in (random hands or figures), then start play."""
+    while True:
+        if st.phase == HANDS and rules.setup.hands == "random":
+            for seat in range(rules.players):
+                pool = st.pools[seat]
+                for _ in range(rules.hand_size):
+                    choose_tile(st, seat, pool[int(st.rng.random() * len(pool))])
+            _leave_setup_phase(rules, st)
+        elif st.phase == FIGURES and (rules.setup.figures == "random" or not any(st.supply)):
+            while any(st.supply):
+                _, caste, settlement = _sample_figure(rules, st, st.rng)
+                place_figure(st, rules.capacities, rules.stage_of, caste, settlement)
+            _leave_setup_phase(rules, st)
+        else:
+            return
+
+
+def _leave_setup_phase(rules: Rules, st: State) -> None:
+    if st.phase == HANDS:
+        # The tiles not chosen become the personal stack, drawn from at random (seed 000 §1).
+        st.stacks = st.pools
+        st.pools = [[] for _ in st.stacks]
+    st.current = rules.setup.first_player
+    if st.setup_queue:
+        st.phase = st.setup_queue.pop(0)
+        return
+    st.phase = PLAY
+    st.turn = 1
+    if not _seek_player(rules, st, rules.setup.first_player):
+        _finish(rules, st, "no_tiles")
+
+
+# --- what may be done --------------------------------------------------------------------
+
+def can_play(rules: Rules, st: State, seat: int) -> bool:
+    """Whether ``seat`` could start a turn now: some tile in hand has a legal target."""
+    for tile in st.hands[seat]:
+        on = rules.tile_on[tile]
+        if on == LAND_TILE:
+            if st.empty_land:
+                return True
+        elif on == SEA_TILE:
+            if st.empty_sea:
+                return True
+        elif rules.behaviours[tile].can_play(rules, st, seat, tile):  # type: ignore[union-attr]
+            return True
+    return False
+
+
+def legal_actions(rules: Rules, st: State) -> list[tuple[int, ...]]:
+    """Every legal action now, in a stable order (empty when the game is over)."""
+    seat = st.current
+    if st.phase == HANDS:
+        return [(CHOOSE, tile) for tile in sorted(set(st.pools[seat]))]
+    if st.phase == FIGURES:
+        return [(FIGURE, c, s) for c, s in legal_figure_placements(st, rules.capacities)]
+    if st.phase != PLAY:
+        return []
+    actions: list[tuple[int, ...]] = []
+    for tile in sorted(set(st.hands[seat])):
+        if st.normal_played and not rules.tile_fast[tile]:
+            continue
+        on = rules.tile_on[tile]
+        if on == LAND_TILE:
+            actions += [(PLACE, tile, h) for h in sorted(st.empty_land)]
+        elif on == SEA_TILE:
+            actions += [(PLACE, tile, h) for h in sorted(st.empty_sea)]
+        else:
+            behaviour = rules.behaviours[tile]
+            actions += [(SPECIAL, tile, *params)
+                        for params in behaviour.legal(rules, st, seat, tile)]  # type: ignore[union-attr]
+    if st.played:
+        actions.append((END,))
+    return actions
+
+
+def check(rules: Rules, st: State, action: tuple[int, ...]) -> str | None:
+    """Why ``action`` is illegal now, in words, or None when it is legal. Changes nothing."""
+    if st.phase == OVER:
+        return "the game is over"
+    kind, seat = action[0], st.current
+    if st.phase == HANDS:
+        if kind != CHOOSE:
+            return "seats are choosing their starting hands: choose a tile"
+        if action[1] not in st.pools[seat]:
+            return f"you have no {_tile_name(rules, action[1])} tile left to choose"
+        return None
+    if st.phase == FIGURES:
+        if kind != FIGURE:
+            return "seats are placing figures: place a figure"
+        _, caste, settlement = action
+        name = rules.board.settlements[settlement].name
+        if settlement not in figure_stage(st):
+            if st.figures[settlement] and rules.capacities[settlement] == bin(st.figures[settlement]).count("1"):
+                return f"{name} is full"
+            return f"{name} is not open for figures yet: fill the earlier settlements first"
+        if not st.supply[caste]:
+            return f"no {CASTES[caste]} figure is left in the supply"
+        if st.figures[settlement] >> caste & 1:
+            return f"{name} already holds a {CASTES[caste]} figure"
+        if not figure_placement_is_feasible(st, rules.capacities[settlement], settlement, caste):
+            return (f"a {CASTES[caste]} figure in {name} would leave figures that cannot fill the other "
+                    f"settlements without two of one caste in one settlement")
+        return None
+    if kind == END:
+        return None if st.played else "play at least one tile before ending the turn"
+    if kind not in (PLACE, SPECIAL):
+        return "it is the play phase: place a tile or end the turn"
+    tile = action[1]
+    if tile not in st.hands[seat]:
+        return f"there is no {_tile_name(rules, tile)} tile in your hand"
+    if st.normal_played and not rules.tile_fast[tile]:
+        return "you have already played your one normal tile this turn; only fast tiles may follow"
+    on = rules.tile_on[tile]
+    if kind == SPECIAL:
+        if on != SPECIAL_TILE:
+            return f"{_tile_name(rules, tile)} is placed with a place-tile action"
+        return rules.behaviours[tile].check(rules, st, seat, tile, action[2:])  # type: ignore[union-attr]
+    if on == SPECIAL_TILE:
+        return f"{_tile_name(rules, tile)} is a special tile: play it with its own action"
+    h = action[2]
+    where = rules.board.terrain[h]
+    if on == SEA_TILE and where != SEA:
+        return f"{_tile_name(rules, tile)} goes on an empty sea hex only"
+    if on == LAND_TILE and where != LAND:
+        return f"{_tile_name(rules, tile)} goes on an empty land hex (not sea, not a settlement)"
+    if st.tile_owner[h] != EMPTY:
+        return "that hex already holds a tile"
+    return None
+
+
+def _tile_name(rules: Rules, tile: int) -> str:
+    return rules.tile_types[tile].name if 0 <= tile < len(rules.tile_types) else f"#{tile}"
+
+
+# --- doing it ----------------------------------------------------------------------------
+
+def apply(rules: Rules, st: State, action: tuple[int, ...]) -> None:
+    """Carry out a legal action (check it first: this path trusts its caller)."""
+    kind = action[0]
+    seat = st.current
+    if kind == PLACE:
+        tile = action[1]
+        st.hands[seat].remove(tile)
+        put_tile(rules, st, seat, tile, action[2])
+        _after_tile(rules, st, tile)
+    elif kind == END:
+        _end_turn(rules, st)
+    elif kind == SPECIAL:
+        tile = action[1]
+        st.hands[seat].remove(tile)
+        rules.behaviours[tile].apply(rules, st, seat, tile, action[2:])  # type: ignore[union-attr]
+        _after_tile(rules, st, tile)
+    elif kind == FIGURE:
+        place_figure(st, rules.capacities, rules.stage_of, action[1], action[2])
+        if any(st.supply):
+            st.current = (seat + 1) % rules.players
+        else:
+            _leave_setup_phase(rules, st)
+            _run_automatic_setup(rules, st)
+    elif kind == CHOOSE:
+        choose_tile(st, seat, action[1])
+        if len(st.hands[seat]) == rules.hand_size:
+            st.current = (seat + 1) % rules.players
+            if st.current == rules.setup.first_player:
+                _leave_setup_phase(rules, st)
+                _run_automatic_setup(rules, st)
+
+
+def put_tile(rules: Rules, st: State, seat: int, tile: int, h: int) -> None:
+    """Put a tile on the empty hex ``h`` and count down the empty land around settlements.
+
+    A settlement whose last empty land neighbour fills is surrounded
+    (RULES.md "Turn" 2: sea hexes never need a tile) and waits in
+    ``st.pending`` for resolution.
+    """
+    st.tile_owner[h] = seat
+    st.tile_type[h] = tile
+    st.tile_turn[h] = st.turn
+    if rules.tile_movable[tile]:
+        st.movable_count[seat] += 1
+    if rules.board.terrain[h] == LAND:
+        _take(st.empty_land, st.empty_land_pos, h)
+        empty_around, figures = st.empty_around, st.figures
+        for s in rules.board.adjacent_settlements[h]:
+            empty_around[s] -= 1
+            if not empty_around[s] and figures[s]:
+                st.pending.append(s)
+    else:
+        _take(st.empty_sea, st.empty_sea_pos, h)
+
+
+def _take(empty: list[int], pos: list[int], h: int) -> None:
+    """Remove ``h`` from an unordered list of empty hexes in O(1)."""
+    i = pos[h]
+    last = empty.pop()
+    if last != h:
+        empty[i] = last
+        pos[last] = i
+    pos[h] = EMPTY
+
+
+def _after_tile(rules: Rules, st: State, tile: int) -> None:
+    st.played += 1
+    st.tiles_played += 1
+    if not rules.tile_fast[tile]:
+        st.normal_played = True
+    if rules.resolve_each_tile and st.pending:
+        _resolve_pending(rules, st)
+
+
+def _resolve_pending(rules: Rules, st: State) -> None:
+    """Resolve every surrounded settlement, each figure separately (RULES.md "Turn" 2).
+
+    Each player's influence on a figure is the sum of that player's adjacent
+    tiles counting for its caste; the unique highest captures it, a tie for
+    highest (0 against 0 too) removes it. The active player's choice of order
+    cannot change who gets what, so figures go in caste order.
+    """
+    n = rules.players
+    owner, kind, value = st.tile_owner, st.tile_type, rules.tile_value
+    events = st.events
+    for s in st.pending:
+        mask = st.figures[s]
+        around = rules.settlement_neighbours[s]
+        for caste in range(3):
+            if not mask >> caste & 1:
+                continue
+            influence = [0] * n
+            for h in around:
+                o = owner[h]
+                if o >= 0:
+                    influence[o] += value[kind[h] * 3 + caste]
+            best = max(influence)
+            st.on_board[caste] -= 1
+            mask &= ~(1 << caste)
+            st.figures[s] = mask
+            if influence.count(best) == 1:
+                winner = influence.index(best)
+                st.captured[winner * 3 + caste] += 1
+                if events is not None:
+                    events.append(("capture", s, caste, winner, tuple(influence)))
+            else:
+                st.removed[caste] += 1
+                st.removed_total += 1
+                if events is not None:
+                    events.append(("remove", s, caste, tuple(influence)))
+            if rules.end_immediate:
+                reason = end_trigger(rules, st)
+                if reason:
+                    st.pending = []
+                    _finish(rules, st, reason)
+                    return
+    st.pending = []
+
+
+def _end_turn(rules: Rules, st: State) -> None:
+    """Resolve (if the edition waits for the end of the turn), refill, check the end, pass on."""
+    if st.pending:
+        _resolve_pending(rules, st)
+        if st.phase == OVER:
+            return
+    seat = st.current
+    hand, stack, rng = st.hands[seat], st.stacks[seat], st.rng
+    drawn = 0
+    while len(hand) < rules.hand_size and stack:
+        i = int(rng.random() * len(stack))
+        hand.append(stack[i])
+        stack[i] = stack[-1]
+        stack.pop()
+        drawn += 1
+    if st.events is not None:
+        st.events.append(("refill", seat, drawn))
+    reason = end_trigger(rules, st)
+    if reason:
+        _finish(rules, st, reason)
+        return
+    st.turn += 1
+    st.played = 0
+    st.normal_played = False
+    if not _seek_player(rules, st, (seat + 1) % rules.players):
+        _finish(rules, st, "no_tiles")
+
+
+def _seek_player(rules: Rules, st: State, start: int) -> bool:
+    """Make the first seat from ``start`` on that can play the current one; the others pass."""
+    for k in range(rules.players):
+        seat = (start + k) % rules.players
+        if can_play(rules, st, seat):
+            st.current = seat
+            return True
+        if st.events is not None:
+            st.events.append(("pass", seat))
+    return False
+
+
+def end_trigger(rules: Rules, st: State) -> str | None:
+    """The reason the game ends now, if it does (RULES.md "End"; key of ``result.END_REASONS``)."""
+    on_board = st.on_board
+    if not on_board[0] or not on_board[1] or not on_board[2]:
+        return "caste_exhausted"
+    if st.removed_total >= rules.removed_limit:
+        return "removed_by_ties"
+    return None
+
+
+def _finish(rules: Rules, st: State, reason: str) -> None:
+    st.phase = OVER
+    st.current = EMPTY
+    st.end_reason = reason
+    st.result = attrs.evolve(rules.score(st.captured), end_reason=reason)
+    if st.events is not None:
+        st.events.append(("end", reason))
+
+
+# --- random play -------------------------------------------------------------------------
+
+def sample_action(rules: Rules, st: State, rng: random.Random) -> tuple[int, ...]:
+    """A random legal action, found without listing them all.
+
+    It is uniform over the playable tiles in hand (plus ending the turn once a
+    tile is down), then uniform over that tile's targets; setup picks a random
+    tile or a random feasible figure placement. Uses only what the current
+    seat may know. The game must not be over.
+    """
+    seat = st.current
+    phase = st.phase
+    if phase == PLAY:
+        hand = st.hands[seat]
+        options = []
+        for tile in hand:
+            if st.normal_played and not rules.tile_fast[tile]:
+                continue
+            on = rules.tile_on[tile]
+            if on == LAND_TILE:
+                if st.empty_land:
+                    options.append(tile)
+            elif on == SEA_TILE:
+                if st.empty_sea:
+                    options.append(tile)
+            elif rules.behaviours[tile].can_play(rules, st, seat, tile):  # type: ignore[union-attr]
+                options.append(tile)
+        k = int(rng.random() * (len(options) + (1 if st.played else 0)))
+        if k == len(options):
+            return (END,)
+        tile = options[k]
+        on = rules.tile_on[tile]
+        if on == LAND_TILE:
+            return PLACE, tile, st.empty_land[int(rng.random() * len(st.empty_land))]
+        if on == SEA_TILE:
+            return PLACE, tile, st.empty_sea[int(rng.random() * len(st.empty_sea))]
+        params = rules.behaviours[tile].sample(rules, st, seat, tile, rng)  # type: ignore[union-attr]
+        return (SPECIAL, tile, *params)  # type: ignore[misc]
+    if phase == HANDS:
+        pool = st.pools[seat]
+        return CHOOSE, pool[int(rng.random() * len(pool))]
+    if phase == FIGURES:
+        return _sample_figure(rules, st, rng)
+    raise ValueError("the game is over: there is no action to sample")
+
+
+def _sample_figure(rules: Rules, st: State, rng: random.Random) -> tuple[int, ...]:
+    stage = figure_stage(st)
+    for _ in range(_FIGURE_SAMPLE_TRIES):
+        s = stage[int(rng.random() * len(stage))]
+        present = st.figures[s]
+        castes = [c for c in range(3) if st.supply[c] and not present >> c & 1]
+        if castes:
+            c = castes[int(rng.random() * len(castes))]
+            if figure_placement_is_feasible(st, rules.capacities[s], s, c):
+                return FIGURE, c, s
+    # Rare (near the end of a tight distribution): fall back to the full list.
+    moves = legal_figure_placements(st, rules.capacities)
+    c, s = moves[int(rng.random() * len(moves))]
+    return FIGURE, c, s

@@ -1,0 +1,193 @@
+"""Plugins and editions: discovery through entry points, one plugin manager per edition.
+
+Installed packages register plugin modules under the ``samurai`` entry-point
+group. ``available_editions()`` collects every edition manifest they (and the
+engine) contribute; ``load_edition(id)`` reads one, merges what it extends,
+and builds a pluggy ``PluginManager`` that holds the engine's defaults and
+exactly the plugins the manifest names. Nothing is global: each ``Edition``
+owns its manager, and compiled ``Rules`` are cached on the ``Edition``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from importlib.metadata import entry_points
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import attrs
+import pluggy
+
+from . import defaults, hookspecs, special_tiles
+from .data import bundled_maps
+from .editions import EditionManifest, merge_manifests, parse_manifest
+from .errors import DataError
+from .maps import GameMap, load_map
+from .rules import Rules, compile_rules
+from .tomlfile import read_toml
+
+__all__ = ["ENTRY_POINT_GROUP", "PluginInfo", "Edition", "installed_plugins", "available_editions",
+           "load_edition", "load_plugin", "make_plugin_manager", "resolve_map", "plugin_hooks"]
+
+ENTRY_POINT_GROUP = "samurai"
+_CORE_PLUGINS = (("samurai.defaults", defaults), ("samurai.special_tiles", special_tiles))
+
+
+@attrs.frozen
+class PluginInfo:
+    """An installed plugin: its entry-point name, module, and the package that ships it."""
+
+    name: str
+    module: str
+    package: str
+    version: str
+
+
+def installed_plugins() -> dict[str, PluginInfo]:
+    """Every plugin registered under the ``samurai`` entry-point group, by name."""
+    found = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        dist = ep.dist
+        found[ep.name] = PluginInfo(ep.name, ep.value, dist.name if dist else "?", dist.version if dist else "?")
+    return dict(sorted(found.items()))
+
+
+def load_plugin(name: str, *, source: str = "plugins") -> ModuleType:
+    """Import the plugin module registered as ``name``; refuse unknown or broken ones clearly."""
+    plugins = installed_plugins()
+    if name not in plugins:
+        known = ", ".join(plugins) or "none"
+        raise DataError(f"no installed plugin is named {name!r} (installed: {known}); a plugin is registered "
+                        f"in its package's [project.entry-points.samurai] table", source=source, key="plugins")
+    try:
+        return importlib.import_module(plugins[name].module)
+    except Exception as exc:  # a plugin's import error must not become a traceback
+        raise DataError(f"plugin {name!r} ({plugins[name].module}) failed to import: "
+                        f"{type(exc).__name__}: {exc}", source=source, key="plugins") from None
+
+
+def make_plugin_manager(plugin_names: tuple[str, ...], *, source: str = "plugins") -> pluggy.PluginManager:
+    """A manager with the engine's defaults and the named plugins, validated against the specs."""
+    pm = pluggy.PluginManager(ENTRY_POINT_GROUP)
+    pm.add_hookspecs(hookspecs)
+    for name, module in _CORE_PLUGINS:
+        pm.register(module, name=name)
+    for name in plugin_names:
+        module = load_plugin(name, source=source)
+        where = getattr(module, "__file__", None) or name
+        try:
+            pm.register(module, name=name)
+        except pluggy.PluginValidationError as exc:
+            raise DataError(f"plugin {name!r} does not fit the hook specifications: {exc}", source=where) from None
+    try:
+        pm.check_pending()
+    except pluggy.PluginValidationError as exc:
+        raise DataError(f"a plugin implements a hook that does not exist: {exc}", source=source) from None
+    return pm
+
+
+def plugin_hooks(pm: pluggy.PluginManager, plugin: Any) -> list[str]:
+    """The names of the hooks ``plugin`` implements in ``pm``."""
+    return sorted(caller.name for caller in pm.get_hookcallers(plugin) or [])
+
+
+def available_editions() -> dict[str, Path | Any]:
+    """Every installed edition manifest by id: the engine's own and those plugins contribute."""
+    pm = make_plugin_manager(tuple(installed_plugins()), source="installed plugins")
+    found: dict[str, Any] = {}
+    for manifests in pm.hook.samurai_edition_manifests():
+        for path in manifests:
+            data, _ = read_toml(path)
+            ident = data.get("id")
+            if not isinstance(ident, str):
+                raise DataError("missing key 'id' in the edition manifest", source=str(path), key="id")
+            if ident in found and str(found[ident]) != str(path):
+                raise DataError(f"edition id {ident!r} is also defined in {found[ident]}", source=str(path), key="id")
+            found[ident] = path
+    return dict(sorted(found.items()))
+
+
+def resolve_map(name: str, *, relative_to: str | None = None) -> GameMap:
+    """Load a map by bundled name (``"japan"``) or by path (relative to ``relative_to``'s folder)."""
+    if name.endswith(".toml"):
+        path = Path(name)
+        if relative_to and not path.is_absolute() and not path.exists():
+            path = Path(relative_to).parent / path
+        return load_map(path)
+    for candidate in bundled_maps():
+        if candidate.name == f"{name}.toml":
+            return load_map(candidate)
+    known = ", ".join(m.name.removesuffix(".toml") for m in bundled_maps())
+    raise DataError(f"no map named {name!r} (bundled maps: {known}; or give a path to a .toml file)",
+                    source=relative_to or "map", key="map")
+
+
+class Edition:
+    """An edition ready to play: its manifest, its own plugin manager and its map.
+
+    ``rules(players, options, map)`` compiles (and caches) the rules for a
+    game; many games share one ``Rules``.
+    """
+
+    def __init__(self, manifest: EditionManifest, plugin_manager: pluggy.PluginManager, game_map: GameMap) -> None:
+        self.manifest = manifest
+        self.plugin_manager = plugin_manager
+        self.map = game_map
+        self._rules: dict[tuple[Any, ...], Rules] = {}
+
+    @property
+    def id(self) -> str:
+        """The edition's id, e.g. ``"ffg2015"``."""
+        return self.manifest.id
+
+    def rules(self, players: int, options: Mapping[str, Any] | None = None, game_map: GameMap | None = None) -> Rules:
+        """The compiled rules for ``players`` with ``options`` (checked against the manifest)."""
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise DataError(f"players must be a whole number, not {players!r}", source="players")
+        values = self.manifest.resolve_options(options)
+        chosen_map = game_map or self.map
+        key = (players, tuple(sorted(values.items())), id(chosen_map))
+        if key not in self._rules:
+            self._rules[key] = compile_rules(self.manifest, self.plugin_manager.hook, chosen_map, players, values)
+        return self._rules[key]
+
+    def __repr__(self) -> str:
+        return f"<Edition {self.id} {self.manifest.version}>"
+
+
+def load_edition(name: str) -> Edition:
+    """Load an installed edition by id (``"ffg2015"``) or a manifest file by path."""
+    catalog = available_editions()
+    if name.endswith(".toml"):
+        path: Any = Path(name)
+    elif name in catalog:
+        path = catalog[name]
+    else:
+        raise DataError(f"no edition named {name!r}; installed editions: {', '.join(catalog) or 'none'}",
+                        source="edition")
+    data, text = _merged_manifest_data(path, catalog, seen=())
+    manifest = parse_manifest(data, path=str(path), text=text)
+    pm = make_plugin_manager(manifest.plugins, source=str(path))
+    game_map = resolve_map(manifest.map, relative_to=str(path))
+    edition = Edition(manifest, pm, game_map)
+    for players in manifest.players:
+        edition.rules(players)  # refuse a manifest whose player counts do not fit its map now, not mid-game
+    return edition
+
+
+def _merged_manifest_data(path: Any, catalog: Mapping[str, Any], seen: tuple[str, ...]) -> tuple[dict[str, Any], str]:
+    data, text = read_toml(path)
+    parent_id = data.get("extends")
+    if parent_id is None:
+        return data, text
+    if not isinstance(parent_id, str) or parent_id not in catalog:
+        raise DataError(f"extends {parent_id!r}, which is not an installed edition "
+                        f"({', '.join(catalog) or 'none'})", source=str(path), key="extends")
+    if parent_id in seen or str(catalog[parent_id]) == str(path):
+        raise DataError(f"extends {parent_id!r}, which extends this edition again (a cycle)",
+                        source=str(path), key="extends")
+    parent, _ = _merged_manifest_data(catalog[parent_id], catalog, seen + (data.get("id", "?"),))
+    parent.pop("id", None)
+    return merge_manifests(parent, data), text

@@ -1,0 +1,48 @@
+"""The outcome of a game: who won, why, and the story in plain words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+__all__ = ["Result", "END_REASONS", "seats_text"]
+
+END_REASONS = {
+    "caste_exhausted": "a caste has no figure left on the board",
+    "removed_by_ties": "enough figures were removed by tied influence",
+    "no_tiles": "no player can play a tile",
+}
+"""Why a game ended (RULES.md "End"), keyed by the codes used in ``Result.end_reason``."""
+
+
+@attrs.frozen
+class Result:
+    """Who won and why.
+
+    ``winners`` holds one seat, or several for a shared win. ``reason`` is a
+    short code for the deciding step of the scoring (the edition defines
+    them), ``explanation`` says it in plain language, and ``end_reason`` is a
+    key of ``END_REASONS`` (None when only scoring was asked for).
+    """
+
+    winners: tuple[int, ...]
+    reason: str
+    explanation: str
+    end_reason: str | None = None
+
+    @property
+    def shared(self) -> bool:
+        """True when more than one seat shares the win."""
+        return len(self.winners) > 1
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict of the result."""
+        return {"winners": list(self.winners), "reason": self.reason, "explanation": self.explanation,
+                "end_reason": self.end_reason}
+
+
+def seats_text(seats: tuple[int, ...] | list[int]) -> str:
+    """``[0, 2, 3]`` as ``"0, 2 and 3"`` for explanations."""
+    names = [str(s) for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

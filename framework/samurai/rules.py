@@ -1,0 +1,192 @@
+"""Compiling an edition into ``Rules``: every decision made once, before play.
+
+``compile_rules`` asks the edition's hooks (setup procedure, timings, public
+captures, tile behaviours), numbers the tile types, builds the board for the
+player count and precomputes the tables the engine reads. The engine then
+runs on plain attribute and list lookups: no hook call inside a playout
+except the single scoring call when a game ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from .editions import EditionManifest
+from .errors import DataError
+from .maps import SETTLEMENT_CAPACITY, Board, GameMap, build_board
+from .result import Result
+from .setup_rules import SETUP_PHASES, SetupProcedure
+from .tiles import CASTES, TileType
+
+if TYPE_CHECKING:
+    from .special_tiles import TileBehaviour
+
+__all__ = ["Rules", "compile_rules", "LAND_TILE", "SEA_TILE", "SPECIAL_TILE"]
+
+LAND_TILE, SEA_TILE, SPECIAL_TILE = 0, 1, 2
+_RESOLUTION_TIMINGS = ("end_of_turn", "each_tile")
+_END_TIMINGS = ("end_of_turn", "immediate")
+
+
+class Rules:
+    """An edition compiled for one player count, options and map. Read-only, shared by many games."""
+
+    __slots__ = ("edition", "players", "options", "board", "tile_types", "tile_index", "tile_value",
+                 "tile_fast", "tile_on", "tile_movable", "behaviours", "player_tiles", "hand_size",
+                 "figures_per_caste", "setup", "figure_stages", "stage_of", "capacities", "prefilled",
+                 "resolve_each_tile", "end_immediate", "removed_limit", "public_captures",
+                 "settlement_neighbours", "scorer")
+
+    edition: EditionManifest
+    players: int
+    options: Mapping[str, Any]
+    board: Board
+    tile_types: tuple[TileType, ...]
+    tile_index: dict[str, int]
+    tile_value: tuple[int, ...]
+    """Influence of tile type t on caste c at ``t * 3 + c``."""
+    tile_fast: tuple[bool, ...]
+    tile_on: tuple[int, ...]
+    tile_movable: tuple[bool, ...]
+    behaviours: tuple[TileBehaviour | None, ...]
+    player_tiles: tuple[int, ...]
+    hand_size: int
+    figures_per_caste: int
+    setup: SetupProcedure
+    figure_stages: tuple[tuple[int, ...], ...]
+    stage_of: tuple[int, ...]
+    capacities: tuple[int, ...]
+    prefilled: tuple[int, ...]
+    resolve_each_tile: bool
+    end_immediate: bool
+    removed_limit: int
+    public_captures: bool
+    settlement_neighbours: tuple[tuple[int, ...], ...]
+    scorer: Callable[[Mapping[int, Mapping[str, int]]], Result]
+
+    def score(self, captured: list[int]) -> Result:
+        """Ask the edition's scoring hook about the flat ``captured`` counts."""
+        return self.scorer({seat: {caste: captured[seat * 3 + c] for c, caste in enumerate(CASTES)}
+                            for seat in range(self.players)})
+
+    def tile_name(self, tile: int) -> str:
+        """The name of tile type ``tile``."""
+        return self.tile_types[tile].name
+
+
+def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, players: int,
+                  options: Mapping[str, Any]) -> Rules:
+    """Ask the hooks and build the tables for a game of ``players`` on ``game_map``."""
+    if players not in manifest.players:
+        counts = ", ".join(map(str, manifest.players))
+        raise DataError(f"edition {manifest.id!r} is for {counts} players, not {players}", source="players")
+    setup_for = manifest.players[players]
+    board = build_board(game_map, setup_for.pieces)
+    rules = Rules.__new__(Rules)
+    rules.edition = manifest
+    rules.players = players
+    rules.options = dict(options)
+    rules.board = board
+    _compile_tiles(rules, manifest, hook)
+    rules.hand_size = manifest.hand_size
+    rules.figures_per_caste = setup_for.figures_per_caste
+
+    procedure = hook.samurai_setup_procedure(edition=manifest, players=players, options=rules.options)
+    rules.setup = _checked_procedure(procedure, manifest, players)
+    rules.capacities = tuple(s.capacity for s in board.settlements)
+    rules.prefilled = tuple(i for i, s in enumerate(board.settlements) if s.kind in rules.setup.prefilled)
+    stage_of = [-1] * len(board.settlements)
+    stages = []
+    for number, kinds in enumerate(rules.setup.figure_stages):
+        stages.append(tuple(i for i, s in enumerate(board.settlements) if s.kind in kinds and i not in rules.prefilled))
+        for i in stages[-1]:
+            stage_of[i] = number
+    rules.figure_stages = tuple(stages)
+    rules.stage_of = tuple(stage_of)
+    slots = sum(rules.capacities[i] for i in range(len(board.settlements)) if stage_of[i] >= 0)
+    supply = 3 * setup_for.figures_per_caste - 3 * len(rules.prefilled)
+    if supply < 0 or supply > slots:
+        raise DataError(f"players.{players}: {setup_for.figures_per_caste} figures per caste do not fit the "
+                        f"{slots + 3 * len(rules.prefilled)} figure slots of pieces "
+                        f"{', '.join(setup_for.pieces)}", source=manifest.path, key=f"players.{players}")
+
+    resolution = hook.samurai_resolution_timing(edition=manifest, options=rules.options)
+    end_timing = hook.samurai_end_check_timing(edition=manifest, options=rules.options)
+    if resolution not in _RESOLUTION_TIMINGS:
+        raise DataError(f"samurai_resolution_timing returned {resolution!r}; expected one of "
+                        f"{', '.join(_RESOLUTION_TIMINGS)}", source=manifest.path)
+    if end_timing not in _END_TIMINGS:
+        raise DataError(f"samurai_end_check_timing returned {end_timing!r}; expected one of "
+                        f"{', '.join(_END_TIMINGS)}", source=manifest.path)
+    rules.resolve_each_tile = resolution == "each_tile"
+    rules.end_immediate = end_timing == "immediate"
+    rules.removed_limit = int(rules.options.get("removed_to_end", 4))
+    rules.public_captures = bool(hook.samurai_public_captures(edition=manifest, players=players,
+                                                              options=rules.options))
+    rules.settlement_neighbours = tuple(board.neighbours[h] for h in board.settlement_hex)
+
+    def scorer(captured: Mapping[int, Mapping[str, int]]) -> Result:
+        return hook.samurai_score(edition=manifest, captured=captured, options=rules.options)
+
+    rules.scorer = scorer
+    return rules
+
+
+def _compile_tiles(rules: Rules, manifest: EditionManifest, hook: Any) -> None:
+    behaviours: dict[str, TileBehaviour] = {}
+    for contributed in hook.samurai_tile_behaviours():
+        for behaviour in contributed:
+            behaviours.setdefault(behaviour.name, behaviour)
+    types: list[TileType] = []
+    player_tiles: list[int] = []
+    for spec in manifest.tiles:
+        if spec.special is not None and spec.special not in behaviours:
+            known = ", ".join(sorted(behaviours)) or "none"
+            raise DataError(f"tiles.{spec.kind}: no installed plugin provides the special tile behaviour "
+                            f"{spec.special!r} (known: {known})", source=manifest.path,
+                            key=f"tiles.{spec.kind}.special")
+        single = len(set(spec.influence)) == 1
+        for value in spec.influence:
+            name = spec.kind if single else f"{spec.kind}-{value}"
+            existing = [i for i, t in enumerate(types) if t.name == name]
+            if existing:
+                player_tiles.append(existing[0])
+                continue
+            types.append(TileType(name, spec.kind, value, spec.counts_for, spec.fast, spec.on, spec.special))
+            player_tiles.append(len(types) - 1)
+    rules.tile_types = tuple(types)
+    rules.tile_index = {t.name: i for i, t in enumerate(types)}
+    rules.tile_value = tuple(t.value_for(caste) for t in types for caste in CASTES)
+    rules.tile_fast = tuple(t.fast for t in types)
+    rules.tile_on = tuple(SPECIAL_TILE if t.special else LAND_TILE if t.on == "land" else SEA_TILE for t in types)
+    rules.tile_movable = tuple(t.movable for t in types)
+    rules.behaviours = tuple(behaviours[t.special] if t.special else None for t in types)
+    rules.player_tiles = tuple(player_tiles)
+    if len(player_tiles) < manifest.hand_size:
+        raise DataError(f"each player has {len(player_tiles)} tiles, fewer than hand_size "
+                        f"{manifest.hand_size}", source=manifest.path, key="tiles")
+
+
+def _checked_procedure(procedure: Any, manifest: EditionManifest, players: int) -> SetupProcedure:
+    where = "samurai_setup_procedure"
+    if not isinstance(procedure, SetupProcedure):
+        raise DataError(f"{where} returned {procedure!r}, not a SetupProcedure", source=manifest.path)
+    for phase in procedure.order:
+        if phase not in SETUP_PHASES:
+            raise DataError(f"{where}: unknown setup phase {phase!r}; phases are "
+                            f"{', '.join(SETUP_PHASES)}", source=manifest.path)
+    if sorted(procedure.order) != sorted(SETUP_PHASES):
+        raise DataError(f"{where}: order must name each of {', '.join(SETUP_PHASES)} once", source=manifest.path)
+    for field, value in (("hands", procedure.hands), ("figures", procedure.figures)):
+        if value not in ("choose", "random"):
+            raise DataError(f"{where}: {field} must be 'choose' or 'random', not {value!r}", source=manifest.path)
+    for kinds in (*procedure.figure_stages, procedure.prefilled):
+        for kind in kinds:
+            if kind not in SETTLEMENT_CAPACITY:
+                raise DataError(f"{where}: unknown settlement kind {kind!r}; kinds are "
+                                f"{', '.join(SETTLEMENT_CAPACITY)}", source=manifest.path)
+    if not 0 <= procedure.first_player < players:
+        raise DataError(f"{where}: first_player {procedure.first_player} is not a seat of a "
+                        f"{players}-player game", source=manifest.path)
+    return procedure

@@ -1,0 +1,226 @@
+"""Special tiles: Move and Switch (RULES.md "Turn", seed 000 §3).
+
+A special tile is played through a behaviour, contributed by a plugin with
+the ``samurai_tile_behaviours`` hook and named by the tile's ``special`` key in
+the edition manifest. The engine does the bookkeeping every tile shares (take
+it from the hand, count it toward the one normal tile, resolve, check the
+end); the behaviour says where the tile may go and what it does. The engine
+registers Move and Switch itself, through the same hook.
+
+Targets are tuples of small ints ("params") on the fast path and actions
+(``MoveTile``, ``SwitchFigures``) on the friendly one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+import attrs
+
+from .actions import Action, to_coord
+from .errors import IllegalAction
+from .hexgrid import Coord
+from .hookspecs import hookimpl
+from .maps import LAND
+from .state import EMPTY, State
+from .tiles import CASTES
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
+__all__ = ["TileBehaviour", "MoveTile", "SwitchFigures", "MoveBehaviour", "SwitchBehaviour"]
+
+
+class TileBehaviour(Protocol):
+    """What a special tile does. ``tile`` is the tile type being played, ``params`` its targets."""
+
+    name: str
+    action_type: type[Action]
+
+    def can_play(self, rules: Rules, st: State, seat: int, tile: int) -> bool:
+        """Whether the tile has at least one legal target now."""
+
+    def legal(self, rules: Rules, st: State, seat: int, tile: int) -> list[tuple[int, ...]]:
+        """Every legal target now."""
+
+    def check(self, rules: Rules, st: State, seat: int, tile: int, params: tuple[int, ...]) -> str | None:
+        """Why ``params`` is not a legal target now, or None when it is."""
+
+    def sample(self, rules: Rules, st: State, seat: int, tile: int, rng: random.Random) -> tuple[int, ...] | None:
+        """A random legal target (None when there is none)."""
+
+    def apply(self, rules: Rules, st: State, seat: int, tile: int, params: tuple[int, ...]) -> None:
+        """Carry out the tile's effect (the tile has already left the hand)."""
+
+    def to_action(self, rules: Rules, tile: int, params: tuple[int, ...]) -> Action:
+        """The friendly action for these targets."""
+
+    def from_action(self, rules: Rules, action: Any) -> tuple[int, ...]:
+        """The targets of a friendly action; raises ``IllegalAction`` for unknown hexes."""
+
+
+@attrs.frozen(order=False)
+class MoveTile(Action):
+    """Play the Move tile: your normal tile at ``source`` goes to the empty land hex ``target``."""
+
+    source: Coord = attrs.field(converter=to_coord)
+    target: Coord = attrs.field(converter=to_coord)
+
+
+@attrs.frozen(order=False)
+class SwitchFigures(Action):
+    """Play the Switch tile: swap ``first_caste`` at ``first`` with ``second_caste`` at ``second``."""
+
+    first: Coord = attrs.field(converter=to_coord)
+    first_caste: str
+    second: Coord = attrs.field(converter=to_coord)
+    second_caste: str
+
+
+def _hex(rules: Rules, coord: Coord, what: str) -> int:
+    index = rules.board.index.get(coord)
+    if index is None:
+        raise IllegalAction(f"{what} {coord} is not a hex of this board")
+    return index
+
+
+class MoveBehaviour:
+    """Move: one of your normal tiles placed on an earlier turn goes to another
+    empty land hex; the Move tile (influence 0, counts for nothing) takes its
+    place (RULES.md "Turn"; seed 000 §3: not an opponent's, fast or just-played tile)."""
+
+    name = "move"
+    action_type = MoveTile
+
+    def _sources(self, rules: Rules, st: State, seat: int) -> list[int]:
+        owner, kind, placed, movable = st.tile_owner, st.tile_type, st.tile_turn, rules.tile_movable
+        return [h for h in rules.board.land_hexes
+                if owner[h] == seat and movable[kind[h]] and placed[h] < st.turn]
+
+    def can_play(self, rules: Rules, st: State, seat: int, tile: int) -> bool:
+        if not st.empty_land or not st.movable_count[seat]:
+            return False
+        owner, kind, placed, movable = st.tile_owner, st.tile_type, st.tile_turn, rules.tile_movable
+        return any(owner[h] == seat and movable[kind[h]] and placed[h] < st.turn for h in rules.board.land_hexes)
+
+    def legal(self, rules: Rules, st: State, seat: int, tile: int) -> list[tuple[int, ...]]:
+        targets = sorted(st.empty_land)
+        return [(source, target) for source in self._sources(rules, st, seat) for target in targets]
+
+    def check(self, rules: Rules, st: State, seat: int, tile: int, params: tuple[int, ...]) -> str | None:
+        source, target = params
+        if st.tile_owner[source] != seat:
+            return "Move takes one of your own tiles, and there is none at the source hex"
+        if not rules.tile_movable[st.tile_type[source]]:
+            return (f"Move cannot take a {rules.tile_types[st.tile_type[source]].name} tile: only normal "
+                    f"caste or Samurai tiles move")
+        if st.tile_turn[source] >= st.turn:
+            return "Move cannot take a tile placed this turn"
+        if rules.board.terrain[target] != LAND or st.tile_owner[target] != EMPTY:
+            return "Move needs an empty land hex as the target"
+        return None
+
+    def sample(self, rules: Rules, st: State, seat: int, tile: int, rng: random.Random) -> tuple[int, ...] | None:
+        sources = self._sources(rules, st, seat)
+        if not sources or not st.empty_land:
+            return None
+        return sources[int(rng.random() * len(sources))], st.empty_land[int(rng.random() * len(st.empty_land))]
+
+    def apply(self, rules: Rules, st: State, seat: int, tile: int, params: tuple[int, ...]) -> None:
+        from .engine import put_tile
+
+        source, target = params
+        moved = st.tile_type[source]
+        st.movable_count[seat] -= 1  # put_tile counts it again at the target
+        st.tile_type[source] = tile
+        st.tile_turn[source] = st.turn
+        put_tile(rules, st, seat, moved, target)
+
+    def to_action(self, rules: Rules, tile: int, params: tuple[int, ...]) -> Action:
+        return MoveTile(rules.board.coords[params[0]], rules.board.coords[params[1]])
+
+    def from_action(self, rules: Rules, action: Any) -> tuple[int, ...]:
+        return _hex(rules, action.source, "source hex"), _hex(rules, action.target, "target hex")
+
+
+class SwitchBehaviour:
+    """Switch: exchange two figures of different castes standing in two different
+    unresolved settlements; no settlement may then hold two figures of one caste
+    (Edo included). The tile then leaves the game (RULES.md "Turn"; seed 000 §3)."""
+
+    name = "switch"
+    action_type = SwitchFigures
+
+    def legal(self, rules: Rules, st: State, seat: int, tile: int) -> list[tuple[int, ...]]:
+        occupied = [(s, m) for s, m in enumerate(st.figures) if m]
+        moves = []
+        for i, (s1, m1) in enumerate(occupied):
+            for s2, m2 in occupied[i + 1:]:
+                for c1 in range(3):
+                    if not m1 >> c1 & 1 or m2 >> c1 & 1:
+                        continue
+                    for c2 in range(3):
+                        if c2 != c1 and m2 >> c2 & 1 and not m1 >> c2 & 1:
+                            moves.append((s1, c1, s2, c2))
+        return moves
+
+    def can_play(self, rules: Rules, st: State, seat: int, tile: int) -> bool:
+        occupied = [m for m in st.figures if m]
+        for i, m1 in enumerate(occupied):
+            for m2 in occupied[i + 1:]:
+                # some caste of m1 missing from m2 and some caste of m2 missing from m1
+                if m1 & ~m2 and m2 & ~m1:
+                    return True
+        return False
+
+    def check(self, rules: Rules, st: State, seat: int, tile: int, params: tuple[int, ...]) -> str | None:
+        s1, c1, s2, c2 = params
+        if s1 == s2:
+            return "Switch exchanges figures between two different settlements"
+        if c1 == c2:
+            return "Switch exchanges two figures of different castes"
+        m1, m2 = st.figures[s1], st.figures[s2]
+        if not m1 >> c1 & 1:
+            return f"there is no {CASTES[c1]} figure in {rules.board.settlements[s1].name}"
+        if not m2 >> c2 & 1:
+            return f"there is no {CASTES[c2]} figure in {rules.board.settlements[s2].name}"
+        if m1 >> c2 & 1:
+            return f"{rules.board.settlements[s1].name} would hold two {CASTES[c2]} figures"
+        if m2 >> c1 & 1:
+            return f"{rules.board.settlements[s2].name} would hold two {CASTES[c1]} figures"
+        return None
+
+    def sample(self, rules: Rules, st: State, seat: int, tile: int, rng: random.Random) -> tuple[int, ...] | None:
+        moves = self.legal(rules, st, seat, tile)
+        return moves[int(rng.random() * len(moves))] if moves else None
+
+    def apply(self, rules: Rules, st: State, seat: int, tile: int, params: tuple[int, ...]) -> None:
+        s1, c1, s2, c2 = params
+        swap = 1 << c1 | 1 << c2
+        st.figures[s1] ^= swap
+        st.figures[s2] ^= swap
+        st.spent[seat] += 1  # the Switch tile leaves the game
+
+    def to_action(self, rules: Rules, tile: int, params: tuple[int, ...]) -> Action:
+        s1, c1, s2, c2 = params
+        return SwitchFigures(rules.board.settlements[s1].at, CASTES[c1], rules.board.settlements[s2].at, CASTES[c2])
+
+    def from_action(self, rules: Rules, action: Any) -> tuple[int, ...]:
+        out = []
+        for coord, caste, what in ((action.first, action.first_caste, "first"),
+                                   (action.second, action.second_caste, "second")):
+            settlement = rules.board.settlement_at[_hex(rules, coord, f"{what} settlement")]
+            if settlement < 0:
+                raise IllegalAction(f"Switch: the {what} hex {coord} is not a settlement")
+            if caste not in CASTES:
+                raise IllegalAction(f"Switch: unknown caste {caste!r}; castes are {', '.join(CASTES)}")
+            out += [settlement, CASTES.index(caste)]
+        return tuple(out)
+
+
+@hookimpl
+def samurai_tile_behaviours() -> Sequence[TileBehaviour]:
+    """The engine's own special tiles."""
+    return [MoveBehaviour(), SwitchBehaviour()]
