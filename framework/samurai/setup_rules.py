@@ -43,8 +43,11 @@ class SetupProcedure:
     first_player: int = 0
 
 
+_POPCOUNT = (0, 1, 1, 2, 1, 2, 2, 3)
+
+
 def _popcount(n: int) -> int:
-    return bin(n).count("1")
+    return _POPCOUNT[n]
 
 
 CUT_CONTRIBUTION = tuple(
@@ -64,7 +67,7 @@ def figure_placement_is_feasible(st: State, capacity: int, settlement: int, cast
     settlement at most one of each caste). ``st.cut`` holds those capacities.
     """
     present = st.figures[settlement]
-    open_before = capacity - _popcount(present)
+    open_before = capacity - _POPCOUNT[present]
     old = CUT_CONTRIBUTION[open_before][present]
     new = CUT_CONTRIBUTION[open_before - 1][present | 1 << caste]
     supply = st.supply
@@ -104,7 +107,7 @@ def place_figure(st: State, capacities: tuple[int, ...], stage_of: tuple[int, ..
     """Put a figure from the supply into a settlement (legality already checked)."""
     present = st.figures[settlement]
     capacity = capacities[settlement]
-    open_before = capacity - _popcount(present)
+    open_before = capacity - _POPCOUNT[present]
     old = CUT_CONTRIBUTION[open_before][present]
     new = CUT_CONTRIBUTION[open_before - 1][present | 1 << caste]
     for subset in range(1, 8):

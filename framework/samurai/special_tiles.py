@@ -79,6 +79,14 @@ class SwitchFigures(Action):
     second_caste: str
 
 
+_SAMPLE_TRIES = 16
+
+
+def _random_caste(mask: int, rng: random.Random) -> int:
+    castes = [c for c in range(3) if mask >> c & 1]
+    return castes[int(rng.random() * len(castes))]
+
+
 def _hex(rules: Rules, coord: Coord, what: str) -> int:
     index = rules.board.index.get(coord)
     if index is None:
@@ -193,6 +201,17 @@ class SwitchBehaviour:
         return None
 
     def sample(self, rules: Rules, st: State, seat: int, tile: int, rng: random.Random) -> tuple[int, ...] | None:
+        figures = st.figures
+        occupied = [s for s, m in enumerate(figures) if m]
+        if len(occupied) > 1:
+            # Pick two figures at random and keep them if they may swap; listing every
+            # pair is the fallback for the rare board where few pairs are legal.
+            for _ in range(_SAMPLE_TRIES):
+                s1 = occupied[int(rng.random() * len(occupied))]
+                s2 = occupied[int(rng.random() * len(occupied))]
+                c1, c2 = _random_caste(figures[s1], rng), _random_caste(figures[s2], rng)
+                if s1 != s2 and c1 != c2 and not figures[s1] >> c2 & 1 and not figures[s2] >> c1 & 1:
+                    return s1, c1, s2, c2
         moves = self.legal(rules, st, seat, tile)
         return moves[int(rng.random() * len(moves))] if moves else None
 
