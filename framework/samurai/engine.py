@@ -15,8 +15,8 @@ import attrs
 
 from .maps import LAND, SEA
 from .rules import LAND_TILE, SEA_TILE, SPECIAL_TILE, Rules
-from .setup_rules import (CUT_CONTRIBUTION, SETUP_PHASES, choose_tile, figure_placement_is_feasible, figure_stage,
-                          legal_figure_placements, place_figure)
+from .setup_rules import (choose_tile, figure_placement_is_feasible, figure_stage, legal_figure_placements,
+                          place_figure)
 from .state import EMPTY, FIGURES, HANDS, OVER, PLAY, State
 from .tiles import CASTES
 
@@ -33,57 +33,14 @@ _FIGURE_SAMPLE_TRIES = 16
 # --- starting a game ---------------------------------------------------------------------
 
 def new_state(rules: Rules, seed: int, *, trace: bool = False) -> State:
-    """A new game: tiles dealt to pools, Edo-like settlements prefilled, random setup done.
+    """A new game seeded ``seed``: a copy of the rules' starting position, random setup done.
 
     ``trace`` keeps a list of events (captures, removals, refills, passes) in
     ``State.events`` for people to read; playouts leave it off.
     """
-    board = rules.board
-    n, size, settlements = rules.players, board.size, len(board.settlements)
-    st = State.__new__(State)
+    st = rules.template.copy()
     st.rng = random.Random(seed)
     st.events = [] if trace else None
-    st.pools = [list(rules.player_tiles) for _ in range(n)]
-    st.hands = [[] for _ in range(n)]
-    st.stacks = [[] for _ in range(n)]
-    st.spent = [0] * n
-    st.tile_owner = [EMPTY] * size
-    st.tile_type = [EMPTY] * size
-    st.tile_turn = [EMPTY] * size
-    st.empty_land = list(board.land_hexes)
-    st.empty_sea = list(board.sea_hexes)
-    st.empty_land_pos = [EMPTY] * size
-    st.empty_sea_pos = [EMPTY] * size
-    for i, h in enumerate(st.empty_land):
-        st.empty_land_pos[h] = i
-    for i, h in enumerate(st.empty_sea):
-        st.empty_sea_pos[h] = i
-    st.movable_count = [0] * n
-    st.figures = [0] * settlements
-    st.empty_around = [len(land) for land in board.settlement_land]
-    st.pending = []
-    st.supply = [rules.figures_per_caste] * 3
-    st.on_board = [0, 0, 0]
-    st.captured = [0] * (3 * n)
-    st.removed = [0, 0, 0]
-    st.removed_total = 0
-    for s in rules.prefilled:
-        st.figures[s] = 0b111
-        for c in range(3):
-            st.supply[c] -= 1
-            st.on_board[c] += 1
-    st.open_by_stage = [list(stage) for stage in rules.figure_stages]
-    st.cut = [sum(CUT_CONTRIBUTION[rules.capacities[s]][0][subset] for stage in rules.figure_stages
-                  for s in stage) for subset in range(8)]
-    st.turn = 0
-    st.normal_played = False
-    st.played = 0
-    st.tiles_played = 0
-    st.end_reason = None
-    st.result = None
-    st.setup_queue = [SETUP_PHASES[p] for p in rules.setup.order]
-    st.phase = st.setup_queue.pop(0)
-    st.current = rules.setup.first_player
     _run_automatic_setup(rules, st)
     return st
 

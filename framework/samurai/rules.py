@@ -16,7 +16,8 @@ from .editions import EditionManifest
 from .errors import DataError
 from .maps import SETTLEMENT_CAPACITY, Board, GameMap, build_board
 from .result import Result
-from .setup_rules import SETUP_PHASES, SetupProcedure
+from .setup_rules import SETUP_PHASES, SetupProcedure, initial_state
+from .state import State
 from .tiles import CASTES, TileType
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ class Rules:
                  "tile_fast", "tile_on", "tile_movable", "behaviours", "player_tiles", "hand_size",
                  "figures_per_caste", "setup", "figure_stages", "stage_of", "capacities", "prefilled",
                  "resolve_each_tile", "end_immediate", "removed_limit", "public_captures",
-                 "settlement_neighbours", "scorer")
+                 "settlement_neighbours", "scorer", "template")
 
     edition: EditionManifest
     players: int
@@ -64,6 +65,8 @@ class Rules:
     public_captures: bool
     settlement_neighbours: tuple[tuple[int, ...], ...]
     scorer: Callable[[Mapping[int, Mapping[str, int]]], Result]
+    template: State
+    """The starting position every new game copies."""
 
     def score(self, captured: list[int]) -> Result:
         """Ask the edition's scoring hook about the flat ``captured`` counts."""
@@ -130,6 +133,7 @@ def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, playe
         return hook.samurai_score(edition=manifest, captured=captured, options=rules.options)
 
     rules.scorer = scorer
+    rules.template = initial_state(rules)
     return rules
 
 

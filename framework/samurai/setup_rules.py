@@ -10,12 +10,20 @@ of castes, kept up to date incrementally so it costs a few additions.
 
 from __future__ import annotations
 
+from operator import add
+
 import attrs
 
-from .state import FIGURES, HANDS, PLAY, State
+from typing import TYPE_CHECKING
+
+from .errors import DataError
+from .state import EMPTY, FIGURES, HANDS, State
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 __all__ = ["SetupProcedure", "SETUP_PHASES", "CUT_CONTRIBUTION", "figure_placement_is_feasible",
-           "legal_figure_placements", "place_figure", "choose_tile", "figure_stage"]
+           "figures_fit", "legal_figure_placements", "place_figure", "choose_tile", "figure_stage", "initial_state"]
 
 SETUP_PHASES = {"hands": HANDS, "figures": FIGURES}
 
@@ -56,31 +64,43 @@ CUT_CONTRIBUTION = tuple(
 """``CUT_CONTRIBUTION[open][present][S]``: how many figures of the caste subset
 ``S`` a settlement with ``open`` free slots and castes ``present`` can still take."""
 
+_CUT_CHANGE = tuple(tuple(tuple(
+    tuple(CUT_CONTRIBUTION[open_slots - 1][present | 1 << caste][subset] - CUT_CONTRIBUTION[open_slots][present][subset]
+          for subset in range(8)) if open_slots else None
+    for caste in range(3)) for present in range(8)) for open_slots in range(4))
+"""How ``st.cut`` changes when a caste joins a settlement with ``open_slots`` free and ``present`` castes."""
+
 _SUBSET_CASTES = tuple(tuple(c for c in range(3) if s >> c & 1) for s in range(8))
+_OTHER_SUBSETS = tuple(tuple((subset, _SUBSET_CASTES[subset]) for subset in range(1, 8) if not subset >> caste & 1)
+                       for caste in range(3))
 
 
 def figure_placement_is_feasible(st: State, capacity: int, settlement: int, caste: int) -> bool:
     """Whether, after placing ``caste`` in ``settlement``, the supply can still fill every slot.
 
-    By max-flow/min-cut, the figures left fit iff for every subset S of castes
-    the supply of S is at most what the open slots can take of S (each
-    settlement at most one of each caste). ``st.cut`` holds those capacities.
+    By max-flow/min-cut, the figures in the supply fit the open slots iff for
+    every subset S of castes the supply of S is at most what the open slots can
+    take of S (a settlement takes at most one figure of each caste); ``st.cut``
+    holds those capacities. The state is kept feasible, and placing ``caste``
+    lowers both sides of every subset containing it by one, so only the three
+    subsets of the other two castes need checking: each loses one unit of
+    capacity if it could have used all of this settlement's open slots.
     """
     present = st.figures[settlement]
     open_before = capacity - _POPCOUNT[present]
-    old = CUT_CONTRIBUTION[open_before][present]
-    new = CUT_CONTRIBUTION[open_before - 1][present | 1 << caste]
-    supply = st.supply
-    cut = st.cut
-    for subset in range(1, 8):
+    supply, cut = st.supply, st.cut
+    for subset, castes in _OTHER_SUBSETS[caste]:
         need = 0
-        for c in _SUBSET_CASTES[subset]:
+        for c in castes:
             need += supply[c]
-        if subset >> caste & 1:
-            need -= 1
-        if need > cut[subset] - old[subset] + new[subset]:
+        if need > cut[subset] - (_POPCOUNT[subset & ~present] >= open_before):
             return False
     return True
+
+
+def figures_fit(st: State) -> bool:
+    """Whether the whole supply can fill the open slots (every subset's cut condition)."""
+    return all(sum(st.supply[c] for c in _SUBSET_CASTES[subset]) <= st.cut[subset] for subset in range(1, 8))
 
 
 def figure_stage(st: State) -> list[int]:
@@ -106,12 +126,8 @@ def place_figure(st: State, capacities: tuple[int, ...], stage_of: tuple[int, ..
                  settlement: int) -> None:
     """Put a figure from the supply into a settlement (legality already checked)."""
     present = st.figures[settlement]
-    capacity = capacities[settlement]
-    open_before = capacity - _POPCOUNT[present]
-    old = CUT_CONTRIBUTION[open_before][present]
-    new = CUT_CONTRIBUTION[open_before - 1][present | 1 << caste]
-    for subset in range(1, 8):
-        st.cut[subset] += new[subset] - old[subset]
+    open_before = capacities[settlement] - _POPCOUNT[present]
+    st.cut = list(map(add, st.cut, _CUT_CHANGE[open_before][present][caste]))
     st.figures[settlement] = present | 1 << caste
     st.supply[caste] -= 1
     st.on_board[caste] += 1
@@ -126,11 +142,56 @@ def choose_tile(st: State, seat: int, tile_type: int) -> None:
     st.hands[seat].append(tile_type)
 
 
-def next_phase(st: State, first_player: int) -> None:
-    """Leave the current setup phase: the next one in the queue, or play."""
-    if st.phase == HANDS:
-        # The tiles not chosen become the personal stack (drawn from at random).
-        st.stacks = st.pools
-        st.pools = [[] for _ in st.stacks]
-    st.phase = st.setup_queue.pop(0) if st.setup_queue else PLAY
-    st.current = first_player
+def initial_state(rules: Rules) -> State:
+    """The position before any setup choice: tiles in pools, an empty board, Edo-like
+    settlements prefilled. New games copy it (``samurai.engine.new_state``)."""
+    board = rules.board
+    n, size, settlements = rules.players, board.size, len(board.settlements)
+    st = State.__new__(State)
+    st.rng = None  # type: ignore[assignment]  # each game seeds its own
+    st.events = None
+    st.pools = [list(rules.player_tiles) for _ in range(n)]
+    st.hands = [[] for _ in range(n)]
+    st.stacks = [[] for _ in range(n)]
+    st.spent = [0] * n
+    st.tile_owner = [EMPTY] * size
+    st.tile_type = [EMPTY] * size
+    st.tile_turn = [EMPTY] * size
+    st.empty_land = list(board.land_hexes)
+    st.empty_sea = list(board.sea_hexes)
+    st.empty_land_pos = [EMPTY] * size
+    st.empty_sea_pos = [EMPTY] * size
+    for i, h in enumerate(st.empty_land):
+        st.empty_land_pos[h] = i
+    for i, h in enumerate(st.empty_sea):
+        st.empty_sea_pos[h] = i
+    st.movable_count = [0] * n
+    st.figures = [0] * settlements
+    st.empty_around = [len(land) for land in board.settlement_land]
+    st.pending = []
+    st.supply = [rules.figures_per_caste] * 3
+    st.on_board = [0, 0, 0]
+    st.captured = [0] * (3 * n)
+    st.removed = [0, 0, 0]
+    st.removed_total = 0
+    for s in rules.prefilled:
+        st.figures[s] = 0b111
+        for c in range(3):
+            st.supply[c] -= 1
+            st.on_board[c] += 1
+    st.open_by_stage = [list(stage) for stage in rules.figure_stages]
+    st.cut = [sum(CUT_CONTRIBUTION[rules.capacities[s]][0][subset] for stage in rules.figure_stages
+                  for s in stage) for subset in range(8)]
+    if not figures_fit(st):
+        raise DataError(f"players.{n}: {rules.figures_per_caste} figures of each caste cannot be placed without "
+                        f"two of one caste in a settlement", source=rules.edition.path, key=f"players.{n}")
+    st.turn = 0
+    st.normal_played = False
+    st.played = 0
+    st.tiles_played = 0
+    st.end_reason = None
+    st.result = None
+    st.setup_queue = [SETUP_PHASES[p] for p in rules.setup.order]
+    st.phase = st.setup_queue.pop(0)
+    st.current = rules.setup.first_player
+    return st

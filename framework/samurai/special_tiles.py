@@ -108,10 +108,10 @@ class MoveBehaviour:
                 if owner[h] == seat and movable[kind[h]] and placed[h] < st.turn]
 
     def can_play(self, rules: Rules, st: State, seat: int, tile: int) -> bool:
-        if not st.empty_land or not st.movable_count[seat]:
-            return False
-        owner, kind, placed, movable = st.tile_owner, st.tile_type, st.tile_turn, rules.tile_movable
-        return any(owner[h] == seat and movable[kind[h]] and placed[h] < st.turn for h in rules.board.land_hexes)
+        # Move is a normal tile, so it is only asked about before this turn's normal tile;
+        # every movable tile on the board was then placed on an earlier turn (fast tiles
+        # never move), and a count of them is enough.
+        return bool(st.empty_land) and st.movable_count[seat] > 0
 
     def legal(self, rules: Rules, st: State, seat: int, tile: int) -> list[tuple[int, ...]]:
         targets = sorted(st.empty_land)

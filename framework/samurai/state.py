@@ -81,8 +81,11 @@ class State:
         other.hands = [h[:] for h in self.hands]
         other.stacks = [s[:] for s in self.stacks]
         other.open_by_stage = [s[:] for s in self.open_by_stage]
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        if self.rng is not None:
+            other.rng = random.Random()
+            other.rng.setstate(self.rng.getstate())
+        else:
+            other.rng = None  # type: ignore[assignment]
         other.events = None if self.events is None else self.events[:]
         return other
 

@@ -1,0 +1,167 @@
+"""Playing many seeded games between bots, and summing them up.
+
+Game ``i`` of a run with seed ``s`` is played with seed ``derive_seed(s, i)``
+and each seat's bot gets its own seed derived from the game's, so one game
+can be replayed alone and two rule sets can be compared game by game.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+from . import engine
+from .bots import BOTS, Observation, make_bot
+from .errors import DataError, IllegalAction
+from .plugins import Edition
+from .rules import Rules
+from .state import OVER, State
+from .tiles import CASTES
+
+__all__ = ["derive_seed", "play_game", "GameSummary", "SimulationSummary", "simulate", "parse_bots"]
+
+_MASK64 = (1 << 64) - 1
+
+
+def derive_seed(seed: int, index: int) -> int:
+    """A well-mixed 63-bit seed for item ``index`` of a run seeded ``seed`` (SplitMix64)."""
+    z = (seed * 0x9E3779B97F4A7C15 + (index + 1) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return (z ^ (z >> 31)) >> 1
+
+
+def parse_bots(text: str | Sequence[str]) -> tuple[str, ...]:
+    """``"random,greedy"`` as a tuple of known bot names (seats cycle through it)."""
+    names = tuple(n.strip() for n in (text.split(",") if isinstance(text, str) else text))
+    for name in names:
+        if name not in BOTS:
+            raise DataError(f"unknown bot {name!r}; bots are {', '.join(BOTS)}", source="--bots")
+    if not names:
+        raise DataError("name at least one bot", source="--bots")
+    return names
+
+
+def play_game(rules: Rules, seed: int, bots: Sequence[str], *, trace: bool = False) -> State:
+    """Play one game between bots (seat ``k`` gets ``bots[k % len(bots)]``) and return its final state.
+
+    A bot's actions are checked unless it is marked ``trusted`` (the built-in
+    bots only produce legal actions, which the property tests verify).
+    """
+    st = engine.new_state(rules, seed, trace=trace)
+    players = [make_bot(bots[seat % len(bots)], derive_seed(seed, seat)) for seat in range(rules.players)]
+    views = [Observation(rules, st, seat) for seat in range(rules.players)]
+    acts = [bot.act for bot in players]
+    checked = [not getattr(bot, "trusted", False) for bot in players]
+    apply, check = engine.apply, engine.check
+    while st.phase != OVER:
+        seat = st.current
+        action = acts[seat](views[seat])
+        if checked[seat]:
+            reason = check(rules, st, action)
+            if reason is not None:
+                raise IllegalAction(f"bot {players[seat].name!r} at seat {seat} chose {action}: {reason}")
+        apply(rules, st, action)
+    return st
+
+
+@attrs.frozen
+class GameSummary:
+    """The numbers of one finished game."""
+
+    seed: int
+    winners: tuple[int, ...]
+    reason: str
+    end_reason: str
+    turns: int
+    tiles_played: int
+    captured: tuple[tuple[int, ...], ...]
+    """Per seat, figures captured of each caste (``CASTES`` order)."""
+    removed: int
+
+    @classmethod
+    def of(cls, seed: int, st: State, players: int) -> GameSummary:
+        """Summarise a finished game's state."""
+        assert st.result is not None and st.end_reason is not None
+        return cls(seed, st.result.winners, st.result.reason, st.end_reason, st.turn, st.tiles_played,
+                   tuple(tuple(st.captured[s * 3:s * 3 + 3]) for s in range(players)), st.removed_total)
+
+
+@attrs.frozen
+class SimulationSummary:
+    """What a run of games showed: wins by seat, shared wins, lengths and end reasons."""
+
+    edition: str
+    players: int
+    seed: int
+    bots: tuple[str, ...]
+    """The bot at each seat."""
+    games: tuple[GameSummary, ...]
+
+    @property
+    def wins(self) -> list[int]:
+        """Games each seat won alone."""
+        return [sum(1 for g in self.games if g.winners == (seat,)) for seat in range(self.players)]
+
+    @property
+    def shared_wins(self) -> list[int]:
+        """Games each seat won together with others."""
+        return [sum(1 for g in self.games if len(g.winners) > 1 and seat in g.winners)
+                for seat in range(self.players)]
+
+    @property
+    def shared_games(self) -> int:
+        """Games that ended in a shared win."""
+        return sum(1 for g in self.games if len(g.winners) > 1)
+
+    def end_reasons(self) -> dict[str, int]:
+        """How many games ended for each reason."""
+        return dict(Counter(g.end_reason for g in self.games).most_common())
+
+    def win_reasons(self) -> dict[str, int]:
+        """How many games were decided by each scoring step."""
+        return dict(Counter(g.reason for g in self.games).most_common())
+
+    def mean(self, field: str) -> float:
+        """The mean of a per-game number (``"turns"``, ``"tiles_played"``, ``"removed"``)."""
+        return sum(getattr(g, field) for g in self.games) / len(self.games) if self.games else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict of the summary (without the per-game list)."""
+        n = len(self.games)
+        turns = [g.turns for g in self.games]
+        return {
+            "edition": self.edition, "players": self.players, "games": n, "seed": self.seed,
+            "seats": [{"seat": s, "bot": self.bots[s], "wins": w, "shared_wins": sw,
+                       "win_rate": w / n if n else 0.0}
+                      for s, (w, sw) in enumerate(zip(self.wins, self.shared_wins))],
+            "shared_games": self.shared_games,
+            "turns": {"mean": self.mean("turns"), "min": min(turns, default=0), "max": max(turns, default=0)},
+            "tiles_played": {"mean": self.mean("tiles_played")},
+            "removed_by_ties": {"mean": self.mean("removed")},
+            "captured": {caste: sum(sum(g.captured[s][c] for s in range(self.players)) for g in self.games) / n
+                         if n else 0.0 for c, caste in enumerate(CASTES)},
+            "end_reasons": self.end_reasons(),
+            "win_reasons": self.win_reasons(),
+        }
+
+
+def simulate(edition: Edition, players: int, games: int, seed: int, bots: Sequence[str], *,
+             options: dict[str, Any] | None = None, progress: Callable[[int], None] | None = None) -> SimulationSummary:
+    """Play ``games`` games and summarise them; ``progress(k)`` is called after each game."""
+    if games < 1:
+        raise DataError(f"games must be at least 1, not {games}", source="--games")
+    rules = edition.rules(players, options)
+    bots = parse_bots(bots)
+    summaries = []
+    for index in range(games):
+        game_seed = derive_seed(seed, index)
+        st = play_game(rules, game_seed, bots)
+        summaries.append(GameSummary.of(game_seed, st, players))
+        if progress is not None:
+            progress(index + 1)
+    return SimulationSummary(edition.id, players, seed, tuple(bots[s % len(bots)] for s in range(players)),
+                             tuple(summaries))
