@@ -162,16 +162,16 @@ def parse_map(data: dict[str, Any], *, text: str = "", source: str = "<map>") ->
         raise DataError(f"the terrain has {len(settlement_coords)} settlements but 'settlements' lists "
                         f"{len(names)} names (one per settlement, in reading order)",
                         source=source, line=key_line(text, "settlements"), key="settlements")
-    for name in names:
-        if not isinstance(name, str) or not name.strip():
-            raise DataError(f"settlement name {name!r} must be a non-empty string",
+    for settlement_name in names:
+        if not isinstance(settlement_name, str) or not settlement_name.strip():
+            raise DataError(f"settlement name {settlement_name!r} must be a non-empty string",
                             source=source, line=key_line(text, "settlements"), key="settlements")
     if len(set(names)) != len(names):
         twice = sorted({n for n in names if names.count(n) > 1})
         raise DataError(f"settlement names must be unique; repeated: {', '.join(twice)}",
                         source=source, line=key_line(text, "settlements"), key="settlements")
-    settlements = tuple(Settlement(name, coord, terrain[coord], SETTLEMENT_CAPACITY[terrain[coord]])
-                        for name, coord in zip(names, settlement_coords))
+    settlements = tuple(Settlement(label, coord, terrain[coord], SETTLEMENT_CAPACITY[terrain[coord]])
+                        for label, coord in zip(names, settlement_coords))
     by_coord = {s.at: s for s in settlements}
     for s in settlements:
         for other in neighbours(s.at):
