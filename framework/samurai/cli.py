@@ -38,6 +38,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("samurai: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (``samurai editions | head``): stop quietly.
+        sys.stdout = None  # type: ignore[assignment]
+        return 0
 
 
 def _build_parser() -> _Parser:

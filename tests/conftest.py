@@ -1,0 +1,26 @@
+"""Fixtures: the editions, loaded once per test session."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import TINY_CORE_EDITION, TINY_EDITION
+
+import samurai
+
+
+@pytest.fixture(scope="session")
+def ffg() -> samurai.Edition:
+    """The FFG 2015 reference edition."""
+    return samurai.load_edition("ffg2015")
+
+
+@pytest.fixture(scope="session")
+def tiny() -> samurai.Edition:
+    """The FFG 2015 rules on the tiny map."""
+    return samurai.load_edition(TINY_EDITION)
+
+
+@pytest.fixture(scope="session")
+def tiny_core() -> samurai.Edition:
+    """The engine's default rules (no edition plugin) on the tiny map."""
+    return samurai.load_edition(TINY_CORE_EDITION)

@@ -1,0 +1,73 @@
+"""Helpers for the tests: tiny-map coordinates and a way to reach exact positions.
+
+``setup_tiny`` plays the FFG 2015 setup on the tiny map (maps/tiny.toml)
+through ordinary actions: each seat chooses the hand the test names, then
+figures go where the test says (the city first, then villages, as the FFG
+rules require), so a rule test starts from a known position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import samurai
+from samurai import ChooseTile, Game, PlaceFigure
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+TINY_EDITION = str(DATA / "tiny-ffg2015.toml")
+TINY_CORE_EDITION = str(DATA / "tiny-core.toml")
+
+# Tiny map coordinates (maps/tiny.toml).
+KITA, HIGASHI, MIYAKO, MACHI, NISHI, MINAMI = (1, 1), (5, 1), (3, 3), (5, 3), (1, 5), (4, 5)
+KITA_LAND = ((2, 1), (2, 2))
+KITA_SEA = ((0, 1), (1, 0), (2, 0), (1, 2))
+MIYAKO_LAND = ((4, 3), (2, 3), (4, 4), (3, 4), (4, 2), (3, 2))
+MACHI_LAND = ((4, 3), (5, 4), (6, 2), (5, 2))
+
+# Default figures: Machi (city) first, then the villages; Miyako starts with one of each.
+DEFAULT_FIGURES = (("buddha", MACHI), ("rice", MACHI), ("castle", KITA), ("buddha", HIGASHI),
+                   ("rice", NISHI), ("castle", MINAMI))
+DEFAULT_HAND = ("castle-4", "samurai-1", "ship-2", "ronin", "move")
+
+
+def setup_tiny(tiny: samurai.Edition, hands: Mapping[int, Sequence[str]] | None = None,
+               figures: Sequence[tuple[str, tuple[int, int]]] = DEFAULT_FIGURES, players: int = 2,
+               seed: int = 1) -> Game:
+    """A tiny-map game in the play phase with the given starting hands and figures."""
+    game = samurai.new_game(tiny, players=players, seed=seed)
+    hands = hands or {}
+    for seat in range(players):
+        for tile in hands.get(seat, DEFAULT_HAND):
+            game.apply(ChooseTile(tile))
+    for caste, at in figures:
+        game.apply(PlaceFigure(caste, at))
+    assert game.phase == "play"
+    return game
+
+
+def figures_at(game: Game, at: tuple[int, int]) -> list[str]:
+    """The castes standing in the settlement at ``at``."""
+    for settlement in game.view(0)["board"]["settlements"]:
+        if tuple(settlement["at"]) == at:
+            return settlement["figures"]
+    raise KeyError(at)
+
+
+def captured(game: Game, seat: int) -> dict[str, int]:
+    """What ``seat`` has captured (from its own view)."""
+    return game.view(seat)["seats"][seat]["captured"]
+
+
+def hand(game: Game, seat: int) -> list[str]:
+    """The tiles in ``seat``'s hand (from its own view)."""
+    return game.view(seat)["hand"]
+
+
+def tile_at(game: Game, at: tuple[int, int]) -> dict | None:
+    """The tile on hex ``at`` as the views show it, or None."""
+    for tile in game.view(0)["board"]["tiles"]:
+        if tuple(tile["at"]) == at:
+            return tile
+    return None
