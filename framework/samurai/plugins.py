@@ -29,7 +29,7 @@ from .rules import Rules, compile_rules
 from .tomlfile import read_toml
 
 __all__ = ["ENTRY_POINT_GROUP", "PluginInfo", "Edition", "installed_plugins", "available_editions",
-           "load_edition", "load_plugin", "make_plugin_manager", "resolve_map", "plugin_hooks"]
+           "load_edition", "load_plugin", "make_plugin_manager", "register_plugin", "resolve_map", "plugin_hooks"]
 
 ENTRY_POINT_GROUP = "samurai"
 _CORE_PLUGINS = (("samurai.defaults", defaults), ("samurai.special_tiles", special_tiles))
@@ -75,17 +75,20 @@ def make_plugin_manager(plugin_names: tuple[str, ...], *, source: str = "plugins
     for name, module in _CORE_PLUGINS:
         pm.register(module, name=name)
     for name in plugin_names:
-        module = load_plugin(name, source=source)
-        where = getattr(module, "__file__", None) or name
-        try:
-            pm.register(module, name=name)
-        except pluggy.PluginValidationError as exc:
-            raise DataError(f"plugin {name!r} does not fit the hook specifications: {exc}", source=where) from None
+        register_plugin(pm, load_plugin(name, source=source), name)
+    return pm
+
+
+def register_plugin(pm: pluggy.PluginManager, module: ModuleType, name: str) -> None:
+    """Register a plugin module, refusing hooks that do not match a specification."""
+    where = getattr(module, "__file__", None) or name
     try:
+        pm.register(module, name=name)
         pm.check_pending()
     except pluggy.PluginValidationError as exc:
-        raise DataError(f"a plugin implements a hook that does not exist: {exc}", source=source) from None
-    return pm
+        if pm.is_registered(module):
+            pm.unregister(module)
+        raise DataError(f"plugin {name!r} does not fit the hook specifications: {exc}", source=where) from None
 
 
 def plugin_hooks(pm: pluggy.PluginManager, plugin: Any) -> list[str]:

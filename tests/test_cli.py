@@ -1,0 +1,83 @@
+"""The samurai command (issue point 8): output, JSON, and one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from samurai.cli import main
+
+
+def run(*args):
+    """The command as a user runs it: a separate process."""
+    return subprocess.run([sys.executable, "-m", "samurai", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_simulate_prints_wins_by_seat_shared_wins_turns_and_end_reasons(capsys):
+    assert main(["simulate", "--edition", "ffg2015", "--players", "4", "--games", "30", "--seed", "1",
+                 "--bots", "random,greedy"]) == 0
+    out = capsys.readouterr().out
+    for text in ("seat", "greedy", "shared wins", "turns", "ended:", "decided by:"):
+        assert text in out
+
+
+def test_simulate_json_is_machine_readable(capsys):
+    assert main(["simulate", "--players", "3", "--games", "25", "--seed", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 25 and data["players"] == 3
+    assert {"seats", "shared_games", "turns", "end_reasons", "win_reasons"} <= set(data)
+    again = main(["simulate", "--players", "3", "--games", "25", "--seed", "2", "--json"])
+    assert again == 0 and json.loads(capsys.readouterr().out) == data
+
+
+def test_score_prints_winners_reason_and_explanation_as_json(capsys):
+    captured = '{"0": {"castle": 3, "buddha": 5, "rice": 3}, "1": {"castle": 3, "buddha": 1, "rice": 4}}'
+    assert main(["score", "--edition", "ffg2015", "--captured", captured]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"winners", "reason", "explanation"}
+    assert data["winners"] == [0]
+
+
+def test_editions_lists_editions_plugins_and_their_hooks(capsys):
+    assert main(["editions"]) == 0
+    out = capsys.readouterr().out
+    assert "ffg2015 1.0.0" in out
+    assert "plugin ffg2015 (samurai-engine" in out and "samurai_score" in out
+
+
+def test_bench_prints_games_per_second(capsys):
+    assert main(["bench", "--games", "20", "--players", "2,4"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].split() == ["players", "games", "seconds", "games/s", "games/cpu-s"]
+    assert [line.split()[0] for line in lines[1:]] == ["2", "4"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["simulate", "--players", "9"], "for 2, 3, 4 players, not 9"),
+    (["simulate", "--bots", "genius"], "unknown bot 'genius'"),
+    (["simulate", "--games", "0"], "must be at least 1"),
+    (["simulate", "--edition", "nope"], "no edition named 'nope'"),
+    (["simulate", "--option", "turbo=1"], "has no option 'turbo'"),
+    (["score", "--captured", "{not json"], "--captured: not valid JSON"),
+    (["score", "--captured", '{"0": {"dragons": 2}}'], "unknown caste 'dragons'"),
+    (["bench", "--players", "two"], "expected player counts"),
+    (["fly"], "invalid choice: 'fly'"),
+])
+def test_bad_input_is_one_line_and_exit_code_2_without_traceback(args, message):
+    result = run(*args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_the_console_script_is_installed():
+    script = Path(sys.executable).parent / "samurai"
+    assert script.exists()
+    result = subprocess.run([str(script), "simulate", "--games", "3", "--players", "2", "--json"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and json.loads(result.stdout)["games"] == 3
