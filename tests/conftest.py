@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from helpers import TINY_CORE_EDITION, TINY_EDITION
+from hypothesis import settings
 
 import samurai
+
+
+# In CI the property tests draw the same examples every run, so a red build is reproducible;
+# on a developer's machine they explore new examples each time.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 @pytest.fixture(scope="session")

@@ -166,3 +166,11 @@ def test_switch_cannot_use_a_resolved_settlement(tiny):
 def test_switch_refuses_hexes_that_are_not_settlements(tiny):
     game = setup_tiny(tiny, hands={0: WITH_SWITCH})
     assert_refused_unchanged(game, SwitchFigures((2, 1), "castle", HIGASHI, "buddha"), match="not a settlement")
+
+
+def test_a_switch_named_either_way_round_is_the_same_action(tiny):
+    assert SwitchFigures(HIGASHI, "buddha", KITA, "castle") == SwitchFigures(KITA, "castle", HIGASHI, "buddha")
+    game = setup_tiny(tiny, hands={0: WITH_SWITCH})
+    assert SwitchFigures(HIGASHI, "buddha", KITA, "castle") in game.legal_actions()
+    game.apply(SwitchFigures(HIGASHI, "buddha", KITA, "castle"))
+    assert figures_at(game, KITA) == ["buddha"]

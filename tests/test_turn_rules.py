@@ -215,3 +215,22 @@ def _after_one_turn(tiny, seed):
     game = setup_tiny(tiny, seed=seed)
     play_turn(game, PlaceTile("castle-4", (2, 1)), PlaceTile("ronin", (4, 2)))
     return game
+
+
+# --- influence reaches adjacent hexes only (seed 000 §4) ---------------------------------
+
+def test_influence_does_not_reach_beyond_adjacent_hexes(tiny):
+    # Seat 1's castle-4 two hexes from Kita counts for nothing there; seat 0's samurai-1 beside it wins.
+    game = setup_tiny(tiny, hands={0: ("samurai-1", "castle-2", "ship-2", "ronin", "move")})
+    play_turn(game, PlaceTile("samurai-1", KITA_LAND[0]))
+    play_turn(game, PlaceTile("castle-4", (3, 1)))  # next to (2, 1), not to Kita
+    play_turn(game, PlaceTile("castle-2", KITA_LAND[1]))
+    assert captured(game, 0)["castle"] == 1
+
+
+def test_captured_figures_do_not_count_toward_the_removed_ones(tiny):
+    game = setup_tiny(tiny)
+    play_turn(game, PlaceTile("castle-4", KITA_LAND[0]))
+    play_turn(game, PlaceTile("samurai-1", KITA_LAND[1]))
+    assert captured(game, 0)["castle"] == 1
+    assert sum(game.view(0)["removed"].values()) == 0

@@ -71,12 +71,24 @@ class MoveTile(Action):
 
 @attrs.frozen(order=False)
 class SwitchFigures(Action):
-    """Play the Switch tile: swap ``first_caste`` at ``first`` with ``second_caste`` at ``second``."""
+    """Play the Switch tile: swap ``first_caste`` at ``first`` with ``second_caste`` at ``second``.
+
+    The two sides are kept in reading order (top to bottom, left to right),
+    so naming them the other way round gives the same, equal action.
+    """
 
     first: Coord = attrs.field(converter=to_coord)
     first_caste: str
     second: Coord = attrs.field(converter=to_coord)
     second_caste: str
+
+    def __attrs_post_init__(self) -> None:
+        if (self.second[1], self.second[0]) < (self.first[1], self.first[0]):
+            first, first_caste = self.first, self.first_caste
+            object.__setattr__(self, "first", self.second)
+            object.__setattr__(self, "first_caste", self.second_caste)
+            object.__setattr__(self, "second", first)
+            object.__setattr__(self, "second_caste", first_caste)
 
 
 _SAMPLE_TRIES = 16
