@@ -40,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         # The reader went away (``samurai editions | head``): stop quietly.
-        sys.stdout = None  # type: ignore[assignment]
+        sys.stdout = None
         return 0
 
 

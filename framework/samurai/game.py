@@ -9,7 +9,7 @@ speed use ``game.rules`` and ``game.state`` with ``samurai.engine`` directly.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from . import engine
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
@@ -185,8 +185,9 @@ def new_game(edition: str | Edition = "ffg2015", players: int = 4, seed: int = 0
 def score(edition: str | Edition, captured: Mapping[Any, Mapping[str, int]]) -> Result:
     """Score captured figures ``{seat: {caste: count}}`` with the edition's rules."""
     ed = edition_of(edition)
-    return ed.plugin_manager.hook.samurai_score(edition=ed.manifest, captured=_checked_captures(captured),
-                                                options=ed.manifest.resolve_options(None))
+    result = ed.plugin_manager.hook.samurai_score(edition=ed.manifest, captured=_checked_captures(captured),
+                                                  options=ed.manifest.resolve_options(None))
+    return cast(Result, result)
 
 
 def _checked_captures(captured: Any) -> dict[int, dict[str, int]]:

@@ -34,7 +34,7 @@ __all__ = ["hookspec", "hookimpl"]
 # --- discovery -------------------------------------------------------------------------
 
 @hookspec
-def samurai_edition_manifests() -> Sequence[Any]:
+def samurai_edition_manifests() -> Sequence[Any] | None:
     """Contribute edition manifest files (paths or importlib Traversables).
 
     A third-party package adds an edition by shipping a manifest and a plugin
@@ -68,7 +68,7 @@ def samurai_end_check_timing(edition: EditionManifest, options: Mapping[str, Any
 
 
 @hookspec
-def samurai_tile_behaviours() -> Sequence[TileBehaviour]:
+def samurai_tile_behaviours() -> Sequence[TileBehaviour] | None:
     """Contribute special tile behaviours (see ``samurai.special_tiles.TileBehaviour``).
 
     A tile whose manifest entry says ``special = "move"`` is played through the

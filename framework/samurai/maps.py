@@ -220,7 +220,7 @@ def build_board(game_map: GameMap, pieces: Sequence[str]) -> Board:
 
 
 def _picture(data: dict[str, Any], key: str, source: str, text: str) -> str:
-    value = require(data, key, str, source=source, where="the map", text=text)
+    value: str = require(data, key, str, source=source, where="the map", text=text)
     # A TOML multi-line string drops the newline right after the opening quotes.
     return value.rstrip("\n")
 

@@ -10,7 +10,7 @@ except the single scoring call when a game ends.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .editions import EditionManifest
 from .errors import DataError
@@ -130,7 +130,7 @@ def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, playe
     rules.settlement_neighbours = tuple(board.neighbours[h] for h in board.settlement_hex)
 
     def scorer(captured: Mapping[int, Mapping[str, int]]) -> Result:
-        return hook.samurai_score(edition=manifest, captured=captured, options=rules.options)
+        return cast(Result, hook.samurai_score(edition=manifest, captured=captured, options=rules.options))
 
     rules.scorer = scorer
     rules.template = initial_state(rules)

@@ -17,7 +17,7 @@ import attrs
 from typing import TYPE_CHECKING
 
 from .errors import DataError
-from .state import EMPTY, FIGURES, HANDS, State
+from .state import EMPTY, FIGURES, HANDS, UNSEEDED, State
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -66,7 +66,7 @@ CUT_CONTRIBUTION = tuple(
 
 _CUT_CHANGE = tuple(tuple(tuple(
     tuple(CUT_CONTRIBUTION[open_slots - 1][present | 1 << caste][subset] - CUT_CONTRIBUTION[open_slots][present][subset]
-          for subset in range(8)) if open_slots else None
+          for subset in range(8)) if open_slots else (0,) * 8
     for caste in range(3)) for present in range(8)) for open_slots in range(4))
 """How ``st.cut`` changes when a caste joins a settlement with ``open_slots`` free and ``present`` castes."""
 
@@ -148,7 +148,7 @@ def initial_state(rules: Rules) -> State:
     board = rules.board
     n, size, settlements = rules.players, board.size, len(board.settlements)
     st = State.__new__(State)
-    st.rng = None  # type: ignore[assignment]  # each game seeds its own
+    st.rng = UNSEEDED  # each game seeds its own
     st.events = None
     st.pools = [list(rules.player_tiles) for _ in range(n)]
     st.hands = [[] for _ in range(n)]

@@ -37,7 +37,10 @@ class TileBehaviour(Protocol):
     """What a special tile does. ``tile`` is the tile type being played, ``params`` its targets."""
 
     name: str
-    action_type: type[Action]
+
+    @property
+    def action_type(self) -> type[Action]:
+        """The friendly action class that plays this tile."""
 
     def can_play(self, rules: Rules, st: State, seat: int, tile: int) -> bool:
         """Whether the tile has at least one legal target now."""
@@ -175,7 +178,7 @@ class SwitchBehaviour:
 
     def legal(self, rules: Rules, st: State, seat: int, tile: int) -> list[tuple[int, ...]]:
         occupied = [(s, m) for s, m in enumerate(st.figures) if m]
-        moves = []
+        moves: list[tuple[int, ...]] = []
         for i, (s1, m1) in enumerate(occupied):
             for s2, m2 in occupied[i + 1:]:
                 for c1 in range(3):

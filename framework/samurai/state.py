@@ -10,16 +10,20 @@ face over it is ``samurai.game.Game``.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .result import Result
 
-__all__ = ["State", "HANDS", "FIGURES", "PLAY", "OVER", "PHASE_NAMES", "EMPTY"]
+__all__ = ["State", "HANDS", "FIGURES", "PLAY", "OVER", "PHASE_NAMES", "EMPTY", "UNSEEDED"]
 
 HANDS, FIGURES, PLAY, OVER = range(4)
 PHASE_NAMES = ("choose_hands", "place_figures", "play", "over")
 EMPTY = -1
+
+UNSEEDED = random.Random(0)
+"""Marks the generator of a starting-position template, which no game draws from:
+``samurai.engine.new_state`` gives every game its own seeded generator."""
 
 
 class State:
@@ -65,7 +69,7 @@ class State:
     end_reason: str | None
     result: Result | None
     rng: random.Random
-    events: list[tuple] | None
+    events: list[tuple[Any, ...]] | None
 
     def copy(self) -> State:
         """An independent copy (the random generator included)."""
@@ -81,15 +85,15 @@ class State:
         other.hands = [h[:] for h in self.hands]
         other.stacks = [s[:] for s in self.stacks]
         other.open_by_stage = [s[:] for s in self.open_by_stage]
-        if self.rng is not None:
+        if self.rng is UNSEEDED:
+            other.rng = UNSEEDED
+        else:
             other.rng = random.Random()
             other.rng.setstate(self.rng.getstate())
-        else:
-            other.rng = None  # type: ignore[assignment]
         other.events = None if self.events is None else self.events[:]
         return other
 
-    def fingerprint(self) -> tuple:
+    def fingerprint(self) -> tuple[Any, ...]:
         """Everything that defines the position, as one comparable tuple (for tests and replays)."""
         return (self.phase, tuple(self.setup_queue), self.current, self.turn,
                 tuple(map(tuple, self.pools)), tuple(map(tuple, self.hands)),
