@@ -5,11 +5,9 @@ from __future__ import annotations
 import os
 
 import pytest
+import samurai
 from helpers import TINY_CORE_EDITION, TINY_EDITION
 from hypothesis import settings
-
-import samurai
-
 
 # In CI the property tests draw the same examples every run, so a red build is reproducible;
 # on a developer's machine they explore new examples each time.

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+import pytest
 import samurai
-from samurai import ChooseTile, Game, PlaceFigure
+from samurai import Action, ChooseTile, EndTurn, Game, IllegalAction, PlaceFigure
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -71,3 +72,18 @@ def tile_at(game: Game, at: tuple[int, int]) -> dict | None:
         if tuple(tile["at"]) == at:
             return tile
     return None
+
+
+def play_turn(game: Game, *actions: Action) -> None:
+    """Apply ``actions`` for the current player, then end the turn."""
+    for action in actions:
+        game.apply(action)
+    game.apply(EndTurn())
+
+
+def assert_refused_unchanged(game: Game, action: object, match: str | None = None) -> None:
+    """``action`` raises IllegalAction (matching ``match``) and the game is exactly as before."""
+    before = game.state.fingerprint()
+    with pytest.raises(IllegalAction, match=match):
+        game.apply(action)  # type: ignore[arg-type]
+    assert game.state.fingerprint() == before

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers import KITA_LAND, setup_tiny
-
 import samurai
+from helpers import KITA_LAND, setup_tiny
 from samurai import EndTurn, PlaceTile
 
 

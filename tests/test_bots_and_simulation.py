@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from samurai import DataError, engine
 from samurai.bots import GreedyBot, Observation, RandomBot
 from samurai.simulate import derive_seed, parse_bots, play_game, simulate

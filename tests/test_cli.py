@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from samurai.cli import main
 
 

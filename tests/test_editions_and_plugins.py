@@ -7,9 +7,8 @@ import types
 
 import pluggy
 import pytest
-from helpers import ROOT
-
 import samurai
+from helpers import ROOT
 from samurai import DataError, hookspecs
 from samurai.hookspecs import hookimpl
 from samurai.plugins import available_editions, installed_plugins, make_plugin_manager, register_plugin
@@ -116,7 +115,8 @@ def write(tmp_path, text, name="edition.toml"):
 
 
 @pytest.mark.parametrize("change, message", [
-    (('version = "1.0.0"', 'version = "1.0.0"\nflavour = "spicy"'), r"edition.toml:6 \[flavour\]: unknown key 'flavour'"),
+    (('version = "1.0.0"', 'version = "1.0.0"\nflavour = "spicy"'),
+     r"edition.toml:6 \[flavour\]: unknown key 'flavour'"),
     (('version = "1.0.0"', "version = 1"), "version must be str"),
     (('counts_for = ["castle"]', 'counts_for = ["dragon"]'), "tiles.castle.counts_for: unknown caste 'dragon'"),
     (('counts_for = ["castle"]', 'counts_for = ["castle"]\nspecial = "teleport"'),

@@ -11,7 +11,6 @@ import random
 
 import pytest
 from helpers import setup_tiny
-
 from samurai import EndTurn, PlaceTile, engine
 from samurai.state import OVER
 

@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import pytest
-from helpers import (DEFAULT_HAND, HIGASHI, KITA, KITA_LAND, KITA_SEA, MACHI, MINAMI, MIYAKO, NISHI, captured,
-                     figures_at, hand, setup_tiny)
-
 import samurai
+from helpers import (
+    DEFAULT_HAND,
+    HIGASHI,
+    KITA,
+    KITA_LAND,
+    KITA_SEA,
+    MACHI,
+    MINAMI,
+    NISHI,
+    captured,
+    figures_at,
+    hand,
+    setup_tiny,
+)
 from samurai import ChooseTile, EndTurn, IllegalAction, PlaceFigure, PlaceTile
 
 PIECES = {2: 3, 3: 4, 4: 5}
@@ -74,7 +85,7 @@ def test_a_seat_cannot_choose_a_tile_it_no_longer_has(ffg):
 
 
 def _to_figures(game, players):
-    for seat in range(players):
+    for _seat in range(players):
         for tile in DEFAULT_HAND:
             game.apply(ChooseTile(tile))
     assert game.phase == "place_figures"
@@ -122,7 +133,7 @@ def test_figure_placement_must_leave_the_rest_placeable(tiny_core):
     # castle and buddha in three villages leave buddha 1, rice 2 for one village and the city.
     # Buddha in the last village would leave rice, rice for the city: refused.
     game = samurai.new_game(tiny_core, players=2, seed=1)
-    for seat in range(2):
+    for _seat in range(2):
         for tile in ("castle-2", "castle-3", "castle-4", "samurai-1", "samurai-2"):
             game.apply(ChooseTile(tile))
     for caste, at in (("castle", KITA), ("castle", HIGASHI), ("buddha", NISHI)):
@@ -159,7 +170,7 @@ def test_surrounds_resolve_at_the_end_of_the_turn_after_all_its_tiles(tiny):
 def test_the_end_is_checked_after_the_whole_turn_placement_capture_and_refill(tiny):
     # With the end at the first tie (option), the turn that ties still refills, then the game ends.
     game = samurai.new_game(tiny, players=2, seed=1, options={"removed_to_end": 1})
-    for seat in range(2):
+    for _seat in range(2):
         for tile in ("samurai-1", "castle-2", "ship-2", "ronin", "move"):
             game.apply(ChooseTile(tile))
     for caste, at in (("buddha", MACHI), ("rice", MACHI), ("castle", KITA), ("buddha", HIGASHI),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from helpers import ROOT
-
 from samurai import DataError
 from samurai.hexgrid import neighbours
 from samurai.maps import build_board, load_map
@@ -72,7 +71,7 @@ def test_japan_has_five_pieces(japan):
 
 def test_no_two_settlements_touch_and_edo_has_six_land_neighbours(japan):
     board = build_board(japan, tuple(japan.pieces))
-    for s, h in zip(board.settlements, board.settlement_hex):
+    for s, h in zip(board.settlements, board.settlement_hex, strict=False):
         assert all(board.settlement_at[n] < 0 for n in board.neighbours[h]), s.name
     edo = next(i for i, s in enumerate(board.settlements) if s.kind == "capital")
     assert board.settlements[edo].name == "Edo"
@@ -81,7 +80,7 @@ def test_no_two_settlements_touch_and_edo_has_six_land_neighbours(japan):
 
 def test_several_villages_have_only_two_land_neighbours(japan):
     board = build_board(japan, tuple(japan.pieces))
-    narrow = [s.name for s, land in zip(board.settlements, board.settlement_land)
+    narrow = [s.name for s, land in zip(board.settlements, board.settlement_land, strict=False)
               if s.kind == "village" and len(land) == 2]
     assert len(narrow) >= 3
 

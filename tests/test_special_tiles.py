@@ -3,25 +3,26 @@
 from __future__ import annotations
 
 import pytest
-from helpers import (HIGASHI, KITA, KITA_LAND, KITA_SEA, MACHI, MINAMI, MIYAKO, NISHI, captured, figures_at,
-                     hand, setup_tiny, tile_at)
-
-from samurai import EndTurn, IllegalAction, MoveTile, PlaceTile, SwitchFigures
+from helpers import (
+    HIGASHI,
+    KITA,
+    KITA_LAND,
+    KITA_SEA,
+    MACHI,
+    MINAMI,
+    MIYAKO,
+    NISHI,
+    assert_refused_unchanged,
+    captured,
+    figures_at,
+    hand,
+    play_turn,
+    setup_tiny,
+    tile_at,
+)
+from samurai import MoveTile, PlaceTile, SwitchFigures
 
 WITH_SWITCH = ("castle-4", "samurai-1", "ship-2", "ronin", "switch")
-
-
-def play_turn(game, *actions):
-    for action in actions:
-        game.apply(action)
-    game.apply(EndTurn())
-
-
-def assert_refused_unchanged(game, action, match=None):
-    before = game.state.fingerprint()
-    with pytest.raises(IllegalAction, match=match):
-        game.apply(action)
-    assert game.state.fingerprint() == before
 
 
 def moved_once(tiny):

@@ -38,7 +38,8 @@ class BenchFigure:
         return self.games / self.cpu_seconds if self.cpu_seconds else 0.0
 
 
-def run_bench(edition: Edition, players: Sequence[int] = (2, 3, 4), games: int = 2000, seed: int = 1) -> list[BenchFigure]:
+def run_bench(edition: Edition, players: Sequence[int] = (2, 3, 4), games: int = 2000,
+              seed: int = 1) -> list[BenchFigure]:
     """Play ``games`` random games for each player count and time them."""
     figures = []
     for count in players:

@@ -15,8 +15,7 @@ import attrs
 
 from .maps import LAND, SEA
 from .rules import LAND_TILE, SEA_TILE, SPECIAL_TILE, Rules
-from .setup_rules import (choose_tile, figure_placement_is_feasible, figure_stage, legal_figure_placements,
-                          place_figure)
+from .setup_rules import choose_tile, figure_placement_is_feasible, figure_stage, legal_figure_placements, place_figure
 from .state import EMPTY, FIGURES, HANDS, OVER, PLAY, State
 from .tiles import CASTES
 

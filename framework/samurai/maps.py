@@ -171,7 +171,7 @@ def parse_map(data: dict[str, Any], *, text: str = "", source: str = "<map>") ->
         raise DataError(f"settlement names must be unique; repeated: {', '.join(twice)}",
                         source=source, line=key_line(text, "settlements"), key="settlements")
     settlements = tuple(Settlement(label, coord, terrain[coord], SETTLEMENT_CAPACITY[terrain[coord]])
-                        for label, coord in zip(names, settlement_coords))
+                        for label, coord in zip(names, settlement_coords, strict=False))
     by_coord = {s.at: s for s in settlements}
     for s in settlements:
         for other in neighbours(s.at):
@@ -204,7 +204,7 @@ def build_board(game_map: GameMap, pieces: Sequence[str]) -> Board:
     for number, h in enumerate(settlement_hex):
         settlement_at[h] = number
     settlement_land = tuple(tuple(n for n in nbrs[h] if terrain[n] == LAND) for h in settlement_hex)
-    for s, land in zip(settlements, settlement_land):
+    for s, land in zip(settlements, settlement_land, strict=False):
         if not land:
             raise DataError(f"settlement {s.name} {s.at} has no land neighbour on pieces "
                             f"{', '.join(pieces)}, so it would be surrounded before play began",

@@ -11,10 +11,9 @@ of castes, kept up to date incrementally so it costs a few additions.
 from __future__ import annotations
 
 from operator import add
+from typing import TYPE_CHECKING
 
 import attrs
-
-from typing import TYPE_CHECKING
 
 from .errors import DataError
 from .state import EMPTY, FIGURES, HANDS, UNSEEDED, State

@@ -137,7 +137,7 @@ class SimulationSummary:
             "edition": self.edition, "players": self.players, "games": n, "seed": self.seed,
             "seats": [{"seat": s, "bot": self.bots[s], "wins": w, "shared_wins": sw,
                        "win_rate": w / n if n else 0.0}
-                      for s, (w, sw) in enumerate(zip(self.wins, self.shared_wins))],
+                      for s, (w, sw) in enumerate(zip(self.wins, self.shared_wins, strict=False))],
             "shared_games": self.shared_games,
             "turns": {"mean": self.mean("turns"), "min": min(turns, default=0), "max": max(turns, default=0)},
             "tiles_played": {"mean": self.mean("tiles_played")},
