@@ -53,10 +53,12 @@ class Observation:
 
     @property
     def tile_owner(self) -> list[int]:
+        """The seat owning the tile on each hex, or -1 for an empty hex."""
         return self._state.tile_owner
 
     @property
     def tile_type(self) -> list[int]:
+        """The tile type on each hex (see ``Rules.tile_types``), or -1."""
         return self._state.tile_type
 
     @property
@@ -71,6 +73,7 @@ class Observation:
 
     @property
     def tiles_played_this_turn(self) -> int:
+        """How many tiles the seat to act has played so far this turn."""
         return self._state.played
 
     def legal_actions(self) -> list[tuple[int, ...]]:
