@@ -76,3 +76,16 @@ def test_a_copy_is_independent(ffg):
     copy = game.copy()
     copy.apply(copy.legal_actions()[0])
     assert game.history == () and len(copy.history) == 1
+
+
+def test_events_tell_captures_refills_and_the_end_in_words(tiny):
+    game = setup_tiny(tiny)
+    game.apply(PlaceTile("castle-4", KITA_LAND[0]))
+    game.apply(EndTurn())
+    game.apply(PlaceTile("samurai-1", KITA_LAND[1]))
+    game.apply(EndTurn())
+    events = game.events()
+    assert {"event": "refill", "seat": 0, "drawn": 1} in events
+    assert {"event": "capture", "settlement": "Kita", "at": [1, 1], "caste": "castle", "seat": 0,
+            "influence": [4, 1]} in events
+    assert json.loads(json.dumps(events)) == events

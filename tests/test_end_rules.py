@@ -22,7 +22,7 @@ def test_a_player_who_cannot_play_passes(tiny):
     game.apply(PlaceTile("ronin", (4, 2)))
     game.apply(EndTurn())
     assert game.current_player == 2  # seat 1 had nothing to play and passed
-    assert ("pass", 1) in game.events()
+    assert {"event": "pass", "seat": 1} in game.events()
 
 
 def test_a_player_holding_only_ships_with_no_empty_sea_passes(tiny):

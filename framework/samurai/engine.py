@@ -20,7 +20,7 @@ from .state import EMPTY, FIGURES, HANDS, OVER, PLAY, State
 from .tiles import CASTES
 
 __all__ = ["CHOOSE", "FIGURE", "PLACE", "SPECIAL", "END", "new_state", "legal_actions", "check", "apply",
-           "sample_action", "can_play", "put_tile", "end_trigger"]
+           "sample_action", "can_play", "playable_tiles", "put_tile", "end_trigger"]
 
 CHOOSE, FIGURE, PLACE, SPECIAL, END = range(5)
 """Action tuples: ``(CHOOSE, tile)``, ``(FIGURE, caste, settlement)``, ``(PLACE, tile, hex)``,
@@ -79,19 +79,33 @@ def _leave_setup_phase(rules: Rules, st: State) -> None:
 
 # --- what may be done --------------------------------------------------------------------
 
-def can_play(rules: Rules, st: State, seat: int) -> bool:
-    """Whether ``seat`` could start a turn now: some tile in hand has a legal target."""
+def playable_tiles(rules: Rules, st: State, seat: int, normal_played: bool) -> list[int]:
+    """The tiles in ``seat``'s hand that have a legal target now (one entry per tile held).
+
+    Normal tiles only until the turn's normal tile is down; land tiles need
+    an empty land hex, ships an empty sea hex, special tiles a target their
+    behaviour accepts (RULES.md "Turn" 1).
+    """
+    playable = []
+    fast, placement = rules.tile_fast, rules.tile_on
     for tile in st.hands[seat]:
-        on = rules.tile_on[tile]
+        if normal_played and not fast[tile]:
+            continue
+        on = placement[tile]
         if on == LAND_TILE:
             if st.empty_land:
-                return True
+                playable.append(tile)
         elif on == SEA_TILE:
             if st.empty_sea:
-                return True
+                playable.append(tile)
         elif rules.behaviours[tile].can_play(rules, st, seat, tile):  # type: ignore[union-attr]
-            return True
-    return False
+            playable.append(tile)
+    return playable
+
+
+def can_play(rules: Rules, st: State, seat: int) -> bool:
+    """Whether ``seat`` could start a turn now: some tile in hand has a legal target."""
+    return bool(playable_tiles(rules, st, seat, normal_played=False))
 
 
 def legal_actions(rules: Rules, st: State) -> list[tuple[int, ...]]:
@@ -104,9 +118,7 @@ def legal_actions(rules: Rules, st: State) -> list[tuple[int, ...]]:
     if st.phase != PLAY:
         return []
     actions: list[tuple[int, ...]] = []
-    for tile in sorted(set(st.hands[seat])):
-        if st.normal_played and not rules.tile_fast[tile]:
-            continue
+    for tile in sorted(set(playable_tiles(rules, st, seat, st.normal_played))):
         on = rules.tile_on[tile]
         if on == LAND_TILE:
             actions += [(PLACE, tile, h) for h in sorted(st.empty_land)]
@@ -373,20 +385,7 @@ def sample_action(rules: Rules, st: State, rng: random.Random) -> tuple[int, ...
     seat = st.current
     phase = st.phase
     if phase == PLAY:
-        hand = st.hands[seat]
-        options = []
-        for tile in hand:
-            if st.normal_played and not rules.tile_fast[tile]:
-                continue
-            on = rules.tile_on[tile]
-            if on == LAND_TILE:
-                if st.empty_land:
-                    options.append(tile)
-            elif on == SEA_TILE:
-                if st.empty_sea:
-                    options.append(tile)
-            elif rules.behaviours[tile].can_play(rules, st, seat, tile):  # type: ignore[union-attr]
-                options.append(tile)
+        options = playable_tiles(rules, st, seat, st.normal_played)
         k = int(rng.random() * (len(options) + (1 if st.played else 0)))
         if k == len(options):
             return (END,)

@@ -22,7 +22,7 @@ from .state import EMPTY, OVER, PHASE_NAMES, State
 from .tiles import CASTES
 from .views import seat_view
 
-__all__ = ["Game", "new_game", "score", "edition_of"]
+__all__ = ["Game", "new_game", "score", "edition_of", "describe_event"]
 
 
 class Game:
@@ -106,9 +106,14 @@ class Game:
         other._history = list(self._history)
         return other
 
-    def events(self) -> list[tuple[Any, ...]]:
-        """What happened so far beyond the actions: captures, removals, refills, passes, the end."""
-        return list(self.state.events or [])
+    def events(self) -> list[dict[str, Any]]:
+        """What happened so far beyond the actions, as JSON-ready dicts: captures,
+        removals, refills, passes and the end.
+
+        This is the full record, hidden captures included; show a player their
+        ``view`` instead. Empty when the game was started with ``trace=False``.
+        """
+        return [describe_event(self.rules, event) for event in self.state.events or []]
 
     def to_internal(self, action: Any) -> tuple[int, ...]:
         """The engine's tuple for a friendly action; ``IllegalAction`` for unknown tiles, hexes or kinds."""
@@ -162,6 +167,23 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.edition} players={self.players} seed={self.seed} phase={self.phase} turn={self.turn}>"
+
+
+def describe_event(rules: Rules, event: tuple[Any, ...]) -> dict[str, Any]:
+    """An engine event tuple as a JSON-ready dict with names instead of numbers."""
+    kind = event[0]
+    if kind in ("capture", "remove"):
+        settlement = rules.board.settlements[event[1]]
+        out = {"event": kind, "settlement": settlement.name, "at": list(settlement.at), "caste": CASTES[event[2]]}
+        if kind == "capture":
+            out["seat"] = event[3]
+        out["influence"] = list(event[-1])
+        return out
+    if kind == "refill":
+        return {"event": kind, "seat": event[1], "drawn": event[2]}
+    if kind == "pass":
+        return {"event": kind, "seat": event[1]}
+    return {"event": kind, "reason": event[1]}
 
 
 def edition_of(edition: str | Edition) -> Edition:
