@@ -15,7 +15,7 @@ from . import engine
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
 from .errors import DataError, IllegalAction
 from .maps import GameMap
-from .plugins import Edition, load_edition, resolve_map
+from .plugins import Edition, load_edition
 from .result import Result
 from .rules import Rules
 from .state import EMPTY, OVER, PHASE_NAMES, State
@@ -200,7 +200,7 @@ def new_game(edition: str | Edition = "ffg2015", players: int = 4, seed: int = 0
     default the edition's own. ``trace`` keeps an event log (``Game.events``).
     """
     ed = edition_of(edition)
-    game_map = resolve_map(map) if isinstance(map, str) else map
+    game_map = ed.map_named(map) if isinstance(map, str) else map
     return Game(ed.rules(players, options, game_map), seed, trace=trace)
 
 

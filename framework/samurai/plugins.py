@@ -139,6 +139,7 @@ class Edition:
         self.plugin_manager = plugin_manager
         self.map = game_map
         self._rules: dict[tuple[Any, ...], Rules] = {}
+        self._maps: dict[str, GameMap] = {}
 
     @property
     def id(self) -> str:
@@ -155,6 +156,12 @@ class Edition:
         if key not in self._rules:
             self._rules[key] = compile_rules(self.manifest, self.plugin_manager.hook, chosen_map, players, values)
         return self._rules[key]
+
+    def map_named(self, name: str) -> GameMap:
+        """A map by bundled name or path (see ``resolve_map``), loaded once per edition."""
+        if name not in self._maps:
+            self._maps[name] = resolve_map(name)
+        return self._maps[name]
 
     def __repr__(self) -> str:
         return f"<Edition {self.id} {self.manifest.version}>"
