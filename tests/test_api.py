@@ -89,3 +89,9 @@ def test_events_tell_captures_refills_and_the_end_in_words(tiny):
     assert {"event": "capture", "settlement": "Kita", "at": [1, 1], "caste": "castle", "seat": 0,
             "influence": [4, 1]} in events
     assert json.loads(json.dumps(events)) == events
+
+
+@pytest.mark.parametrize("at", [(1.5, 2), "ab", (1, 2, 3), (True, 2)])
+def test_a_hex_must_be_two_whole_numbers(at):
+    with pytest.raises(ValueError, match="a hex is"):
+        PlaceTile("castle-2", at)

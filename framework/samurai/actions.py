@@ -19,9 +19,14 @@ __all__ = ["Action", "ChooseTile", "PlaceFigure", "PlaceTile", "EndTurn", "to_co
 
 
 def to_coord(value: Any) -> Coord:
-    """Accept ``(col, row)`` as a tuple or a JSON list."""
-    col, row = value
-    return int(col), int(row)
+    """Accept ``(col, row)`` as a tuple or a JSON list of two whole numbers."""
+    try:
+        col, row = value
+    except (TypeError, ValueError):
+        raise ValueError(f"a hex is (col, row), not {value!r}") from None
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (col, row)):
+        raise ValueError(f"a hex is (col, row) in whole numbers, not {value!r}")
+    return col, row
 
 
 class Action:
