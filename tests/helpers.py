@@ -35,9 +35,9 @@ DEFAULT_HAND = ("castle-4", "samurai-1", "ship-2", "ronin", "move")
 
 def setup_tiny(tiny: samurai.Edition, hands: Mapping[int, Sequence[str]] | None = None,
                figures: Sequence[tuple[str, tuple[int, int]]] = DEFAULT_FIGURES, players: int = 2,
-               seed: int = 1) -> Game:
+               seed: int = 1, options: Mapping[str, object] | None = None) -> Game:
     """A tiny-map game in the play phase with the given starting hands and figures."""
-    game = samurai.new_game(tiny, players=players, seed=seed)
+    game = samurai.new_game(tiny, players=players, seed=seed, options=options)
     hands = hands or {}
     for seat in range(players):
         for tile in hands.get(seat, DEFAULT_HAND):
