@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 
 import pytest
-import samurai
-from helpers import TINY_CORE_EDITION, TINY_EDITION
 from hypothesis import settings
+
+import samurai
+
+from helpers import TINY_CORE_EDITION, TINY_EDITION
 
 # In CI the property tests draw the same examples every run, so a red build is reproducible;
 # on a developer's machine they explore new examples each time.

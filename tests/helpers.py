@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
+
 import samurai
 from samurai import Action, ChooseTile, EndTurn, Game, IllegalAction, PlaceFigure
 

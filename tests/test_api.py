@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+
 import samurai
-from helpers import KITA_LAND, setup_tiny
 from samurai import EndTurn, PlaceTile
+
+from helpers import KITA_LAND, setup_tiny
 
 
 def test_the_public_api_is_exported():

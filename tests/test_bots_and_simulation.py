@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from samurai import DataError, engine
 from samurai.bots import GreedyBot, Observation, RandomBot
 from samurai.simulate import derive_seed, parse_bots, play_game, simulate

@@ -7,11 +7,13 @@ import types
 
 import pluggy
 import pytest
+
 import samurai
-from helpers import ROOT
 from samurai import DataError, hookspecs
 from samurai.hookspecs import hookimpl
 from samurai.plugins import available_editions, installed_plugins, make_plugin_manager, register_plugin
+
+from helpers import ROOT
 
 DECIDING = {"samurai_setup_procedure", "samurai_resolution_timing", "samurai_end_check_timing",
             "samurai_public_captures", "samurai_score"}

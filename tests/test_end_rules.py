@@ -10,9 +10,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import setup_tiny
+
 from samurai import EndTurn, PlaceTile, engine
 from samurai.state import OVER
+
+from helpers import setup_tiny
 
 
 def test_a_player_who_cannot_play_passes(tiny):

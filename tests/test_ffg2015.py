@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+
 import samurai
+from samurai import ChooseTile, EndTurn, IllegalAction, PlaceFigure, PlaceTile
+
 from helpers import (
     DEFAULT_HAND,
     HIGASHI,
@@ -18,7 +21,6 @@ from helpers import (
     hand,
     setup_tiny,
 )
-from samurai import ChooseTile, EndTurn, IllegalAction, PlaceFigure, PlaceTile
 
 PIECES = {2: 3, 3: 4, 4: 5}
 FIGURES_PER_CASTE = {2: 7, 3: 10, 4: 13}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 import samurai
 from samurai import DataError
 from samurai_plugins.ffg2015 import score_leader_tokens

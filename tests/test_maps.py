@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from helpers import ROOT
+
 from samurai import DataError
 from samurai.hexgrid import neighbours
 from samurai.maps import build_board, load_map
+
+from helpers import ROOT
 
 JAPAN = ROOT / "maps" / "japan.toml"
 ISLANDS = {  # land hexes incl. settlements, villages, cities, Edo (RULES.md "Board")

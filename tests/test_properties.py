@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import random
 
-import samurai
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+import samurai
 from samurai import ChooseTile, EndTurn, IllegalAction, MoveTile, PlaceFigure, PlaceTile, SwitchFigures, engine
 from samurai.state import EMPTY, OVER
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import pytest
+
+from samurai import MoveTile, PlaceTile, SwitchFigures
+
 from helpers import (
     HIGASHI,
     KITA,
@@ -20,7 +23,6 @@ from helpers import (
     setup_tiny,
     tile_at,
 )
-from samurai import MoveTile, PlaceTile, SwitchFigures
 
 WITH_SWITCH = ("castle-4", "samurai-1", "ship-2", "ronin", "switch")
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 import types
 
 import pytest
-from helpers import KITA, KITA_LAND, KITA_SEA, captured, figures_at, hand, setup_tiny
 
 from samurai import EndTurn, PlaceTile
 from samurai.hookspecs import hookimpl
 from samurai.plugins import Edition, make_plugin_manager, register_plugin
+
+from helpers import KITA, KITA_LAND, KITA_SEA, captured, figures_at, hand, setup_tiny
 
 
 def timing_plugin() -> types.ModuleType:

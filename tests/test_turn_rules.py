@@ -7,6 +7,9 @@ see helpers.setup_tiny for the default hands and figures.
 from __future__ import annotations
 
 import pytest
+
+from samurai import EndTurn, PlaceTile
+
 from helpers import (
     KITA,
     KITA_LAND,
@@ -23,7 +26,6 @@ from helpers import (
     setup_tiny,
     tile_at,
 )
-from samurai import EndTurn, PlaceTile
 
 # --- 1. at least one tile: one normal tile, any number of fast tiles ---------------------
 
