@@ -1,7 +1,8 @@
-"""The timing hooks: an edition may resolve surrounds after each tile and stop the game the
-moment the end is triggered (RULES.md "What differs by edition": the original edition's column).
+"""Deciding hooks other editions need: resolving surrounds after each tile, stopping the game
+the moment the end is triggered (RULES.md "What differs by edition", the original edition's
+column), and dealing hands and figures at random (the beginner setup, seed 000 §1).
 
-A test plugin registered after ffg2015 decides both timings, on the tiny map.
+Test plugins registered after ffg2015 decide them.
 """
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ import types
 
 import pytest
 
+import samurai
 from samurai import EndTurn, PlaceTile
 from samurai.hookspecs import hookimpl
 from samurai.plugins import Edition, make_plugin_manager, register_plugin
+from samurai.setup_rules import SetupProcedure
 
 from helpers import KITA, KITA_LAND, KITA_SEA, captured, figures_at, hand, setup_tiny
 
@@ -69,3 +72,37 @@ def test_play_can_stop_the_moment_the_end_is_triggered(immediate):
     assert game.is_over
     assert game.result.end_reason == "removed_by_ties"
     assert len(hand(game, 1)) == 4  # stopped at once: no refill
+
+
+def random_setup_plugin() -> types.ModuleType:
+    module = types.ModuleType("random_setup")
+
+    @hookimpl
+    def samurai_setup_procedure(edition, players, options):
+        return SetupProcedure(hands="random", figures="random", figure_stages=(("city",), ("village",)))
+
+    module.samurai_setup_procedure = samurai_setup_procedure
+    return module
+
+
+@pytest.fixture(scope="module")
+def dealt(ffg):
+    pm = make_plugin_manager(("ffg2015",))
+    register_plugin(pm, random_setup_plugin(), "random-setup")
+    return Edition(ffg.manifest, pm, ffg.map)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_setup_procedure_can_deal_hands_and_distribute_figures_at_random(dealt, players):
+    game = samurai.new_game(dealt, players=players, seed=11)
+    assert game.phase == "play" and game.history == ()
+    view = game.view(0)
+    assert len(view["hand"]) == 5 and view["seats"][0]["stack_size"] == 15
+    assert view["supply"] == {"buddha": 0, "rice": 0, "castle": 0}
+    for settlement in view["board"]["settlements"]:
+        capacity = {"village": 1, "city": 2, "capital": 3}[settlement["kind"]]
+        assert len(settlement["figures"]) == capacity == len(set(settlement["figures"]))
+    again = samurai.new_game(dealt, players=players, seed=11)
+    assert again.state.fingerprint() == game.state.fingerprint()
+    other = samurai.new_game(dealt, players=players, seed=12)
+    assert other.view(0)["board"] != view["board"] or other.view(0)["hand"] != view["hand"]
