@@ -20,27 +20,31 @@ from samurai.setup_rules import SetupProcedure
 from helpers import KITA, KITA_LAND, KITA_SEA, captured, figures_at, hand, setup_tiny
 
 
-def timing_plugin() -> types.ModuleType:
-    module = types.ModuleType("immediate_timing")
+def with_plugin(base: Edition, name: str, *hooks) -> Edition:
+    """``base``'s manifest and map, with a test plugin of ``hooks`` registered after ffg2015."""
+    module = types.ModuleType(name)
+    for hook in hooks:
+        setattr(module, hook.__name__, hookimpl(hook))
+    pm = make_plugin_manager(("ffg2015",))
+    register_plugin(pm, module, name)
+    return Edition(base.manifest, pm, base.map)
 
-    @hookimpl
-    def samurai_resolution_timing(edition, options):
-        return "each_tile"
 
-    @hookimpl
-    def samurai_end_check_timing(edition, options):
-        return "immediate"
+def samurai_resolution_timing(edition, options):
+    return "each_tile"
 
-    module.samurai_resolution_timing = samurai_resolution_timing
-    module.samurai_end_check_timing = samurai_end_check_timing
-    return module
+
+def samurai_end_check_timing(edition, options):
+    return "immediate"
+
+
+def samurai_setup_procedure(edition, players, options):
+    return SetupProcedure(hands="random", figures="random", figure_stages=(("city",), ("village",)))
 
 
 @pytest.fixture(scope="module")
 def immediate(tiny):
-    pm = make_plugin_manager(("ffg2015",))
-    register_plugin(pm, timing_plugin(), "immediate-timing")
-    return Edition(tiny.manifest, pm, tiny.map)
+    return with_plugin(tiny, "immediate-timing", samurai_resolution_timing, samurai_end_check_timing)
 
 
 def test_the_latest_registered_plugin_decides(immediate):
@@ -74,22 +78,9 @@ def test_play_can_stop_the_moment_the_end_is_triggered(immediate):
     assert len(hand(game, 1)) == 4  # stopped at once: no refill
 
 
-def random_setup_plugin() -> types.ModuleType:
-    module = types.ModuleType("random_setup")
-
-    @hookimpl
-    def samurai_setup_procedure(edition, players, options):
-        return SetupProcedure(hands="random", figures="random", figure_stages=(("city",), ("village",)))
-
-    module.samurai_setup_procedure = samurai_setup_procedure
-    return module
-
-
 @pytest.fixture(scope="module")
 def dealt(ffg):
-    pm = make_plugin_manager(("ffg2015",))
-    register_plugin(pm, random_setup_plugin(), "random-setup")
-    return Edition(ffg.manifest, pm, ffg.map)
+    return with_plugin(ffg, "random-setup", samurai_setup_procedure)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
