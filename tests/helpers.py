@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import samurai
-from samurai import Action, ChooseTile, EndTurn, Game, IllegalAction, PlaceFigure
+from samurai import Action, ChooseTile, EndTurn, Game, IllegalAction, PlaceFigure, PlaceTile
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -88,3 +88,18 @@ def assert_refused_unchanged(game: Game, action: object, match: str | None = Non
     with pytest.raises(IllegalAction, match=match):
         game.apply(action)  # type: ignore[arg-type]
     assert game.state.fingerprint() == before
+
+
+CLOSING_HANDS = {0: ("castle-2", "samurai-1", "ship-2", "ronin", "move"),
+                 1: ("samurai-1", "ship-2", "ship-1", "ronin", "move")}
+"""Hands for the timing tests: seat 0 plays castle-2 beside Kita, seat 1 closes it with samurai-1
+and can then add a ship."""
+
+
+def capture_kita(tiny: samurai.Edition, **kwargs: object) -> Game:
+    """A default tiny game after seat 0's castle-4 and seat 1's samurai-1 close Kita: seat 0
+    captures its castle figure (4 against 1); seat 0 is to play."""
+    game = setup_tiny(tiny, **kwargs)  # type: ignore[arg-type]
+    play_turn(game, PlaceTile("castle-4", KITA_LAND[0]))
+    play_turn(game, PlaceTile("samurai-1", KITA_LAND[1]))
+    return game

@@ -9,7 +9,7 @@ import pytest
 import samurai
 from samurai import EndTurn, PlaceTile
 
-from helpers import KITA_LAND, setup_tiny
+from helpers import KITA_LAND, capture_kita, setup_tiny
 
 
 def test_the_public_api_is_exported():
@@ -81,11 +81,7 @@ def test_a_copy_is_independent(ffg):
 
 
 def test_events_tell_captures_refills_and_the_end_in_words(tiny):
-    game = setup_tiny(tiny)
-    game.apply(PlaceTile("castle-4", KITA_LAND[0]))
-    game.apply(EndTurn())
-    game.apply(PlaceTile("samurai-1", KITA_LAND[1]))
-    game.apply(EndTurn())
+    game = capture_kita(tiny)
     events = game.events()
     assert {"event": "refill", "seat": 0, "drawn": 1} in events
     assert {"event": "capture", "settlement": "Kita", "at": [1, 1], "caste": "castle", "seat": 0,

@@ -17,7 +17,7 @@ from samurai.hookspecs import hookimpl
 from samurai.plugins import Edition, make_plugin_manager, register_plugin
 from samurai.setup_rules import SetupProcedure
 
-from helpers import KITA, KITA_LAND, KITA_SEA, captured, figures_at, hand, setup_tiny
+from helpers import CLOSING_HANDS, KITA, KITA_LAND, KITA_SEA, captured, figures_at, hand, setup_tiny
 
 
 def with_plugin(base: Edition, name: str, *hooks) -> Edition:
@@ -53,9 +53,7 @@ def test_the_latest_registered_plugin_decides(immediate):
 
 
 def test_surrounds_can_resolve_immediately_after_each_tile(immediate):
-    hands = {0: ("castle-2", "samurai-1", "ship-2", "ronin", "move"),
-             1: ("samurai-1", "ship-2", "ship-1", "ronin", "move")}
-    game = setup_tiny(immediate, hands=hands)
+    game = setup_tiny(immediate, hands=CLOSING_HANDS)
     game.apply(PlaceTile("castle-2", KITA_LAND[0]))
     game.apply(EndTurn())
     game.apply(PlaceTile("samurai-1", KITA_LAND[1]))  # castle 2 against 1: resolved at once

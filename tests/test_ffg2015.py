@@ -8,6 +8,7 @@ import samurai
 from samurai import ChooseTile, EndTurn, IllegalAction, PlaceFigure, PlaceTile
 
 from helpers import (
+    CLOSING_HANDS,
     DEFAULT_HAND,
     HIGASHI,
     KITA,
@@ -16,6 +17,7 @@ from helpers import (
     MACHI,
     MINAMI,
     NISHI,
+    capture_kita,
     captured,
     figures_at,
     hand,
@@ -155,9 +157,7 @@ def test_first_player_option_changes_who_starts(ffg):
 # --- timing (seed 000 §5, §7) ----------------------------------------------------------
 
 def test_surrounds_resolve_at_the_end_of_the_turn_after_all_its_tiles(tiny):
-    hands = {0: ("castle-2", "samurai-1", "ship-2", "ronin", "move"),
-             1: ("samurai-1", "ship-2", "ship-1", "ronin", "move")}
-    game = setup_tiny(tiny, hands=hands)
+    game = setup_tiny(tiny, hands=CLOSING_HANDS)
     game.apply(PlaceTile("castle-2", KITA_LAND[0]))
     game.apply(EndTurn())
     game.apply(PlaceTile("samurai-1", KITA_LAND[1]))  # Kita is surrounded: castle 2 against 1
@@ -201,11 +201,7 @@ def test_by_default_the_fourth_removed_figure_ends_the_game(ffg):
 # --- hidden information (seed 000 §7) --------------------------------------------------
 
 def test_captured_figures_are_hidden_from_the_other_seats_until_the_end(tiny):
-    game = setup_tiny(tiny)
-    game.apply(PlaceTile("castle-4", KITA_LAND[0]))
-    game.apply(EndTurn())
-    game.apply(PlaceTile("samurai-1", KITA_LAND[1]))
-    game.apply(EndTurn())
+    game = capture_kita(tiny)
     assert captured(game, 0)["castle"] == 1
     assert "captured" not in game.view(1)["seats"][0]
     assert game.view(1)["removed"] == {"buddha": 0, "rice": 0, "castle": 0}

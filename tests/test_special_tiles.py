@@ -16,6 +16,7 @@ from helpers import (
     MIYAKO,
     NISHI,
     assert_refused_unchanged,
+    capture_kita,
     captured,
     figures_at,
     hand,
@@ -159,9 +160,7 @@ def test_switch_needs_the_figures_it_names(tiny):
 
 
 def test_switch_cannot_use_a_resolved_settlement(tiny):
-    game = setup_tiny(tiny, hands={1: WITH_SWITCH})
-    play_turn(game, PlaceTile("castle-4", KITA_LAND[0]))
-    play_turn(game, PlaceTile("samurai-1", KITA_LAND[1]))  # Kita resolves: seat 0 takes the castle
+    game = capture_kita(tiny, hands={1: WITH_SWITCH})
     play_turn(game, PlaceTile("samurai-1", (3, 4)))
     assert_refused_unchanged(game, SwitchFigures(KITA, "castle", HIGASHI, "buddha"), match="no castle figure")
 

@@ -19,6 +19,7 @@ from helpers import (
     MIYAKO,
     MIYAKO_LAND,
     assert_refused_unchanged,
+    capture_kita,
     captured,
     figures_at,
     hand,
@@ -231,8 +232,6 @@ def test_influence_does_not_reach_beyond_adjacent_hexes(tiny):
 
 
 def test_captured_figures_do_not_count_toward_the_removed_ones(tiny):
-    game = setup_tiny(tiny)
-    play_turn(game, PlaceTile("castle-4", KITA_LAND[0]))
-    play_turn(game, PlaceTile("samurai-1", KITA_LAND[1]))
+    game = capture_kita(tiny)
     assert captured(game, 0)["castle"] == 1
     assert sum(game.view(0)["removed"].values()) == 0
