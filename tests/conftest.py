@@ -9,7 +9,7 @@ from hypothesis import settings
 
 import samurai
 
-from helpers import TINY_CORE_EDITION, TINY_EDITION
+from helpers import TINY_CORE_EDITION, TINY_EDITION, TINY_ORIGINAL_EDITION
 
 # In CI the property tests draw the same examples every run, so a red build is reproducible;
 # on a developer's machine they explore new examples each time.
@@ -34,3 +34,15 @@ def tiny() -> samurai.Edition:
 def tiny_core() -> samurai.Edition:
     """The engine's default rules (no edition plugin) on the tiny map."""
     return samurai.load_edition(TINY_CORE_EDITION)
+
+
+@pytest.fixture(scope="session")
+def original() -> samurai.Edition:
+    """The original (1998) edition."""
+    return samurai.load_edition("original")
+
+
+@pytest.fixture(scope="session")
+def tiny_original() -> samurai.Edition:
+    """The original rules on the tiny map."""
+    return samurai.load_edition(TINY_ORIGINAL_EDITION)

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 TINY_EDITION = str(DATA / "tiny-ffg2015.toml")
 TINY_CORE_EDITION = str(DATA / "tiny-core.toml")
+TINY_ORIGINAL_EDITION = str(DATA / "tiny-original.toml")
 
 # Tiny map coordinates (maps/tiny.toml).
 KITA, HIGASHI, MIYAKO, MACHI, NISHI, MINAMI = (1, 1), (5, 1), (3, 3), (5, 3), (1, 5), (4, 5)

@@ -275,6 +275,11 @@ def _resolve_pending(rules: Rules, st: State) -> None:
     tiles counting for its caste; the unique highest captures it, a tie for
     highest (0 against 0 too) removes it. The active player's choice of order
     cannot change who gets what, so figures go in caste order.
+
+    Ruling (RULES.md "when the end is checked", original column): the figures
+    one tile surrounds are decided by the same tiles, so they all resolve
+    before an immediate end check; "play stops at once" then stops the turn
+    (no more tiles, no refill), never half a settlement.
     """
     n = rules.players
     owner, kind, value = st.tile_owner, st.tile_type, rules.tile_value
@@ -304,13 +309,11 @@ def _resolve_pending(rules: Rules, st: State) -> None:
                 st.removed_total += 1
                 if events is not None:
                     events.append(("remove", s, caste, tuple(influence)))
-            if rules.end_immediate:
-                reason = end_trigger(rules, st)
-                if reason:
-                    st.pending = []
-                    _finish(rules, st, reason)
-                    return
     st.pending = []
+    if rules.end_immediate:
+        reason = end_trigger(rules, st)
+        if reason:
+            _finish(rules, st, reason)
 
 
 def _end_turn(rules: Rules, st: State) -> None:

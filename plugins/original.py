@@ -1,0 +1,121 @@
+"""The original (1998) edition of Samurai (seeds 001 and 002; RULES.md "Original" column).
+
+- Board: islands by player count (Honshu; then Kyushu and Shikoku; then Hokkaido).
+- Setup: each seat secretly chooses its five starting tiles (ext); Edo gets one
+  figure of each caste; then players in turn place one figure at a time in
+  any city or village (seed 002).
+- Surrounds resolve immediately after each tile (seed 002 "immediately").
+- Play stops the moment the end is triggered (seed 001 "s'arrête net").
+- Captured figures are hidden, except in a 2-player game (seed 001).
+- Scoring by majorities and "other" figures (seed 002), below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from samurai.editions import EditionManifest
+from samurai.hookspecs import hookimpl
+from samurai.result import Result, seats_text
+from samurai.setup_rules import SetupProcedure
+from samurai.tiles import CASTES
+
+__all__ = ["score_majorities", "FIGURE_STAGES", "PUBLIC_CAPTURES_PLAYERS"]
+
+FIGURE_STAGES = (("city", "village"),)
+"""Cities and villages fill in any order (seed 002)."""
+
+PUBLIC_CAPTURES_PLAYERS = 2
+"""The player count whose captured figures stay in view (seed 001)."""
+
+
+@hookimpl
+def samurai_setup_procedure(edition: EditionManifest, players: int, options: Mapping[str, Any]) -> SetupProcedure:
+    """Chosen hands, then figures one at a time in any city or village; Edo prefilled (seed 002)."""
+    return SetupProcedure(order=("hands", "figures"), hands="choose", figures="choose",
+                          figure_stages=FIGURE_STAGES, prefilled=("capital",),
+                          first_player=int(options.get("first_player", 0)))
+
+
+@hookimpl
+def samurai_resolution_timing(edition: EditionManifest, options: Mapping[str, Any]) -> str:
+    """Immediately after each tile (seed 002)."""
+    return "each_tile"
+
+
+@hookimpl
+def samurai_end_check_timing(edition: EditionManifest, options: Mapping[str, Any]) -> str:
+    """Play stops the moment the end is triggered (seed 001)."""
+    return "immediate"
+
+
+@hookimpl
+def samurai_public_captures(edition: EditionManifest, players: int, options: Mapping[str, Any]) -> bool:
+    """Hidden, except in a 2-player game (seed 001)."""
+    return players == PUBLIC_CAPTURES_PLAYERS
+
+
+@hookimpl
+def samurai_score(edition: EditionManifest, captured: Mapping[int, Mapping[str, int]],
+                  options: Mapping[str, Any]) -> Result:
+    """Majorities and "other" figures (seed 002)."""
+    return score_majorities(captured)
+
+
+def score_majorities(captured: Mapping[int, Mapping[str, int]]) -> Result:
+    """Decide the winner by majorities (seed 002; RULES.md "Original scoring").
+
+    1. A caste's majority belongs to the player with strictly the most of it.
+    2. A player holding the majority in at least two castes wins.
+    3. Otherwise players without a majority are out; each holder counts its
+       "other" figures (those outside its majority's caste): most wins; tied,
+       most figures in total; still tied, a shared win.
+    4. Nobody holds a majority: most figures in total wins; a tie is shared.
+    """
+    seats = sorted(captured)
+    count = {seat: {caste: int(captured[seat].get(caste, 0)) for caste in CASTES} for seat in seats}
+    total = {seat: sum(count[seat].values()) for seat in seats}
+    majorities: dict[int, list[str]] = {seat: [] for seat in seats}
+    lines = []
+    for caste in CASTES:
+        most = max(count[seat][caste] for seat in seats)
+        holders = [seat for seat in seats if count[seat][caste] == most]
+        if len(holders) == 1:
+            majorities[holders[0]].append(caste)
+            lines.append(f"seat {holders[0]} holds the {caste} majority with {most}")
+        else:
+            lines.append(f"nobody holds the {caste} majority ({most} each for seats {seats_text(holders)})")
+    story = "; ".join(lines)
+    story = story[0].upper() + story[1:] + "."
+
+    double = [seat for seat in seats if len(majorities[seat]) >= 2]
+    if double:
+        seat = double[0]
+        return Result((seat,), "two_majorities",
+                      f"{story} Seat {seat} holds the majority in {' and '.join(majorities[seat])} and wins.")
+
+    holders = [seat for seat in seats if majorities[seat]]
+    if not holders:
+        return _most_in_total(seats, total, f"{story} Nobody holds a majority, so all compare figures in total",
+                              "no_majority_total", "no_majority_shared")
+
+    others = {seat: total[seat] - count[seat][majorities[seat][0]] for seat in holders}
+    listing = ", ".join(f"seat {seat} {others[seat]} outside {majorities[seat][0]}" for seat in holders)
+    story += (f" Nobody holds two majorities, so players without one are out and the holders compare their "
+              f"other figures: {listing}.")
+    best = max(others.values())
+    leading = [seat for seat in holders if others[seat] == best]
+    if len(leading) == 1:
+        return Result((leading[0],), "other_figures", f"{story} Seat {leading[0]} has the most and wins.")
+    return _most_in_total(leading, total, f"{story} Tied, so seats {seats_text(leading)} compare figures in total",
+                          "total_figures", "shared_win")
+
+
+def _most_in_total(seats: list[int], total: Mapping[int, int], story: str, reason: str, shared_reason: str) -> Result:
+    listing = ", ".join(f"seat {seat} {total[seat]}" for seat in seats)
+    best = max(total[seat] for seat in seats)
+    winners = tuple(seat for seat in seats if total[seat] == best)
+    if len(winners) == 1:
+        return Result(winners, reason, f"{story} ({listing}): seat {winners[0]} has the most and wins.")
+    return Result(winners, shared_reason, f"{story} ({listing}): seats {seats_text(winners)} tie and share the win.")

@@ -1,0 +1,160 @@
+"""The original edition's column of RULES.md: islands, setup, timing, visible captures (seeds 001, 002)."""
+
+from __future__ import annotations
+
+import pytest
+
+import samurai
+from samurai import ChooseTile, EndTurn, IllegalAction, PlaceTile
+
+from helpers import (
+    CLOSING_HANDS,
+    KITA,
+    KITA_LAND,
+    KITA_SEA,
+    MACHI,
+    MACHI_LAND,
+    capture_kita,
+    captured,
+    figures_at,
+    hand,
+    setup_tiny,
+)
+
+ISLANDS = {2: {"honshu-north", "honshu-central", "honshu-west"},
+           3: {"honshu-north", "honshu-central", "honshu-west", "kyushu-shikoku"},
+           4: {"honshu-north", "honshu-central", "honshu-west", "kyushu-shikoku", "hokkaido"}}
+SEA = {2: 44, 3: 64, 4: 84}
+FIGURES_PER_CASTE = {2: 7, 3: 10, 4: 13}
+
+
+# --- board and tiles (RULES.md "Board", "Tiles") ----------------------------------------
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_islands_by_player_count_honshu_then_kyushu_and_shikoku_then_hokkaido(original, players):
+    rules = original.rules(players)
+    assert set(rules.board.pieces) == ISLANDS[players]
+    assert len(rules.board.sea_hexes) == SEA[players]
+    assert rules.figures_per_caste == FIGURES_PER_CASTE[players]
+    assert sum(s.capacity for s in rules.board.settlements) == 3 * FIGURES_PER_CASTE[players]
+
+
+def test_the_original_tiles_are_the_same_twenty(original, ffg):
+    assert sorted(original.rules(3).tile_index) == sorted(ffg.rules(3).tile_index)
+    names = sorted(original.rules(3).tile_name(t) for t in original.rules(3).player_tiles)
+    assert names == sorted(ffg.rules(3).tile_name(t) for t in ffg.rules(3).player_tiles)
+
+
+# --- setup (seed 002; RULES.md "figure setup") -------------------------------------------
+
+def _to_figures(game: samurai.Game, players: int) -> None:
+    for _seat in range(players):
+        for tile in ("castle-2", "castle-3", "castle-4", "samurai-1", "samurai-2"):
+            game.apply(ChooseTile(tile))
+
+
+def test_hands_are_chosen_first_then_figures(original):
+    game = samurai.new_game(original, players=2, seed=4)
+    assert game.phase == "choose_hands"
+    _to_figures(game, 2)
+    assert game.phase == "place_figures"
+    assert game.view(0)["seats"][0]["stack_size"] == 15
+
+
+def test_edo_is_prefilled_and_figures_go_to_any_city_or_village_from_the_start(original):
+    game = samurai.new_game(original, players=4, seed=4)
+    _to_figures(game, 4)
+    settlements = game.view(0)["board"]["settlements"]
+    edo = next(s for s in settlements if s["kind"] == "capital")
+    assert edo["figures"] == ["buddha", "rice", "castle"]
+    kinds = {tuple(s["at"]): s["kind"] for s in settlements}
+    first = game.legal_actions()
+    assert {kinds[a.at] for a in first} == {"city", "village"}
+    village = next(a for a in first if kinds[a.at] == "village")
+    game.apply(village)  # a village before any city: allowed in the original edition
+    assert game.current_player == 1
+    seats = [0]
+    while game.phase == "place_figures":
+        seats.append(game.current_player)
+        game.apply(game.legal_actions()[-1])
+    assert seats == [i % 4 for i in range(3 * 13 - 3)]
+    for s in game.view(0)["board"]["settlements"]:
+        assert len(s["figures"]) == len(set(s["figures"])) == {"village": 1, "city": 2, "capital": 3}[s["kind"]]
+
+
+# --- timing (seed 002 "immediately", seed 001 "s'arrête net") ----------------------------
+
+def test_a_surround_resolves_immediately_after_the_tile(tiny_original):
+    game = setup_tiny(tiny_original, hands=CLOSING_HANDS)
+    game.apply(PlaceTile("castle-2", KITA_LAND[0]))
+    game.apply(EndTurn())
+    game.apply(PlaceTile("samurai-1", KITA_LAND[1]))  # castle 2 against 1: seat 0 captures at once
+    assert figures_at(game, KITA) == []
+    assert captured(game, 0)["castle"] == 1
+    game.apply(PlaceTile("ship-2", KITA_SEA[0]))  # would have made it 2 against 3: too late
+    game.apply(EndTurn())
+    assert captured(game, 0)["castle"] == 1
+    assert captured(game, 1)["castle"] == 0
+
+
+def test_play_stops_the_moment_the_end_is_triggered_without_refill(tiny_original):
+    hands = {0: ("samurai-1", "castle-2", "ship-2", "ronin", "move"),
+             1: ("samurai-1", "castle-2", "ship-2", "ronin", "move")}
+    game = setup_tiny(tiny_original, hands=hands, options={"removed_to_end": 1})
+    game.apply(PlaceTile("samurai-1", KITA_LAND[0]))
+    game.apply(EndTurn())
+    game.apply(PlaceTile("samurai-1", KITA_LAND[1]))  # 1 against 1: the tie that ends the game
+    assert game.is_over
+    assert game.result.end_reason == "removed_by_ties"
+    assert len(hand(game, 1)) == 4  # stopped at once: no refill
+    with pytest.raises(IllegalAction, match="over"):
+        game.apply(PlaceTile("ronin", (4, 2)))
+
+
+def test_every_figure_the_ending_tile_surrounds_resolves_before_play_stops(tiny_original):
+    # Ruling (engine._resolve_pending): Machi's two figures are decided by the same four tiles, so
+    # both resolve (two ties) although the first tie already reaches the limit of one.
+    hands = {0: ("samurai-1", "samurai-2", "ship-2", "ronin", "move"),
+             1: ("samurai-1", "samurai-2", "ship-2", "ronin", "move")}
+    game = setup_tiny(tiny_original, hands=hands, options={"removed_to_end": 1})
+    for tile, at in zip(("samurai-1", "samurai-1", "samurai-2"), MACHI_LAND[:3], strict=True):
+        game.apply(PlaceTile(tile, at))
+        game.apply(EndTurn())
+    assert figures_at(game, MACHI) == ["buddha", "rice"]
+    game.apply(PlaceTile("samurai-2", MACHI_LAND[3]))  # 3 against 3 for both figures
+    assert game.is_over
+    assert figures_at(game, MACHI) == []
+    assert game.view(0)["removed"] == {"buddha": 1, "rice": 1, "castle": 0}
+
+
+# --- information (seed 001) --------------------------------------------------------------
+
+def test_captured_figures_stay_visible_in_a_two_player_game(tiny_original):
+    game = capture_kita(tiny_original)
+    assert game.view(1)["seats"][0]["captured"]["castle"] == 1
+    assert game.view(0)["seats"][1]["captured"] == {"buddha": 0, "rice": 0, "castle": 0}
+
+
+def test_captured_figures_are_hidden_with_three_players(original, tiny_original):
+    assert original.rules(2).public_captures
+    assert not original.rules(3).public_captures
+    assert not original.rules(4).public_captures
+    game = capture_kita(tiny_original, players=3, hands={2: ("samurai-1", "castle-2", "ship-2", "ronin", "move")})
+    assert captured(game, 0)["castle"] == 1
+    assert "captured" not in game.view(1)["seats"][0]
+
+
+# --- whole games ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_original_edition_plays_complete_seeded_games(original, players):
+    for seed in range(5):
+        game = samurai.new_game(original, players=players, seed=seed)
+        actions = 0
+        while not game.is_over:
+            game.apply(game.legal_actions()[seed * 7 % len(game.legal_actions())])
+            actions += 1
+        assert game.result.end_reason in samurai.END_REASONS
+        assert game.result.winners
+        assert game.result.reason in {"two_majorities", "other_figures", "total_figures", "shared_win",
+                                      "no_majority_total", "no_majority_shared"}
