@@ -29,8 +29,14 @@ FIGURE_STAGES = (("city",), ("village",))
 
 @hookimpl
 def samurai_setup_procedure(edition: EditionManifest, players: int, options: Mapping[str, Any]) -> SetupProcedure:
-    """Chosen hands first, then figures: Edo prefilled, cities, then villages (seed 000 §1)."""
-    return SetupProcedure(order=("hands", "figures"), hands="choose", figures="choose",
+    """Hands first, then figures: Edo prefilled, cities, then villages (seed 000 §1).
+
+    Options ``starting_hands`` and ``figure_distribution`` ("choose" or
+    "random") select the beginner setup: "Random hands and distribution are
+    a separate beginner setup" (seed 000 §1; editions/ffg2015-beginner.toml).
+    """
+    return SetupProcedure(order=("hands", "figures"), hands=str(options.get("starting_hands", "choose")),
+                          figures=str(options.get("figure_distribution", "choose")),
                           figure_stages=FIGURE_STAGES, prefilled=("capital",),
                           first_player=int(options.get("first_player", 0)))
 

@@ -22,6 +22,11 @@ options a game may set (with defaults)::
     default = 0
     description = "Seat that places the first figure and plays the first turn."
 
+    [options.starting_hands]
+    default = "choose"
+    choices = ["choose", "random"]     # optional: the values a game may pick
+    description = "How starting hands are formed."
+
 A manifest may ``extends = "other-id"``: tables are merged key by key, other
 values replaced, and ``plugins`` appended after the parent's (so the child's
 hook implementations run first).
@@ -44,7 +49,7 @@ _TOP_KEYS = {"id", "name", "version", "description", "source", "extends", "plugi
              "players", "tiles", "options"}
 _PLAYER_KEYS = {"pieces", "figures_per_caste"}
 _TILE_KEYS = {"influence", "counts_for", "fast", "on", "special"}
-_OPTION_KEYS = {"default", "description"}
+_OPTION_KEYS = {"default", "description", "choices"}
 
 
 @attrs.frozen
@@ -54,6 +59,8 @@ class OptionSpec:
     name: str
     default: bool | int | float | str
     description: str
+    choices: tuple[bool | int | float | str, ...] = ()
+    """The values allowed, when the manifest lists them (empty: any value of the default's type)."""
 
 
 @attrs.frozen
@@ -96,6 +103,10 @@ class EditionManifest:
             if type(value) is not type(default) and not (isinstance(default, float) and type(value) is int):
                 raise DataError(f"option {name!r} must be {type(default).__name__} like its default "
                                 f"{default!r}, not {value!r}", source=source, key=name)
+            allowed = self.options[name].choices
+            if allowed and value not in allowed:
+                raise DataError(f"option {name!r} must be one of {', '.join(map(repr, allowed))}, not {value!r}",
+                                source=source, key=name)
             values[name] = value
         return values
 
@@ -213,5 +224,9 @@ def _parse_options(table: Mapping[str, Any], path: str, text: str) -> dict[str, 
         check_keys(entry, _OPTION_KEYS, source=path, where=where, text=text)
         default = require(entry, "default", (bool, int, float, str), source=path, where=where, text=text)
         description = require(entry, "description", str, source=path, where=where, text=text)
-        options[name] = OptionSpec(name, default, description)
+        choices = require(entry, "choices", list, source=path, where=where, text=text, default=[])
+        if choices and default not in choices:
+            raise DataError(f"{where}: default {default!r} is not one of its choices {choices!r}", source=path,
+                            key=f"{where}.default")
+        options[name] = OptionSpec(name, default, description, tuple(choices))
     return options
