@@ -75,7 +75,7 @@ def test_a_hook_with_a_wrong_signature_is_refused_naming_the_plugin():
 
     bad.samurai_score = samurai_score
     pm = make_plugin_manager(())
-    with pytest.raises(DataError, match="plugin 'bad' does not fit the hook specifications"):
+    with pytest.raises(DataError, match="hook samurai_score asks for 'colour', which the hook does not give"):
         register_plugin(pm, bad, "bad")
     assert not pm.is_registered(bad)
 
@@ -88,7 +88,7 @@ def test_a_hook_that_does_not_exist_is_refused():
         return None
 
     bad.samurai_scroe = samurai_scroe
-    with pytest.raises(DataError, match="plugin 'typo' does not fit"):
+    with pytest.raises(DataError, match="samurai_scroe is not a samurai hook \\(did you mean samurai_score\\?\\)"):
         register_plugin(make_plugin_manager(()), bad, "typo")
 
 

@@ -1,4 +1,4 @@
-"""The ``samurai`` command: simulate, score, editions, bench.
+"""The ``samurai`` command: simulate, score, editions, new-edition, bench.
 
 Bad arguments or input print one line, ``samurai: error: ...``, and exit
 with code 2; no traceback.
@@ -68,8 +68,20 @@ def _build_parser() -> _Parser:
                     help='JSON: {"0": {"buddha": 3, "rice": 1, "castle": 4}, "1": {...}}')
     sc.set_defaults(run=_score)
 
-    eds = commands.add_parser("editions", help="list installed editions, their plugins and hooks")
+    eds = commands.add_parser("editions", help="list installed editions, their plugins and hooks",
+                              description="List editions with their plugins (package and version), the hooks "
+                                          "each implements, and their options.")
+    eds.add_argument("edition", nargs="*", help="edition ids or manifest paths to show (default: every installed one)")
     eds.set_defaults(run=_editions)
+
+    new = commands.add_parser("new-edition", help="write a starter manifest and plugin for a variant",
+                              description="Write NAME.toml (extending another edition) and NAME.py (a plugin "
+                                          "with one hook to start from) that load and play at once.")
+    new.add_argument("name", metavar="NAME", help="the new edition's id, e.g. open-screens")
+    new.add_argument("--extends", default="ffg2015", help="the edition it varies (default ffg2015)")
+    new.add_argument("--dir", default=".", help="folder to write the files into (default: here)")
+    new.add_argument("--force", action="store_true", help="overwrite existing files")
+    new.set_defaults(run=_new_edition)
 
     bench = commands.add_parser("bench", help="measure full random games per second")
     bench.add_argument("--edition", default="ffg2015", help="edition id (default ffg2015)")
@@ -182,10 +194,10 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _editions(args: argparse.Namespace) -> int:
-    from .plugins import available_editions, installed_plugins, load_edition, plugin_hooks
+    from .plugins import available_editions, installed_plugins, is_plugin_file, load_edition, plugin_hooks
 
     plugins = installed_plugins()
-    for ident in available_editions():
+    for ident in args.edition or available_editions():
         edition = load_edition(ident)
         manifest = edition.manifest
         extends = f", extends {manifest.extends}" if manifest.extends else ""
@@ -196,10 +208,21 @@ def _editions(args: argparse.Namespace) -> int:
         for name in ("samurai.defaults", "samurai.special_tiles", *manifest.plugins):
             plugin = pm.get_plugin(name)
             info = plugins.get(name)
-            origin = f"{info.package} {info.version}" if info else "engine"
+            origin = f"{info.package} {info.version}" if info else "file" if is_plugin_file(name) else "engine"
             print(f"  plugin {name} ({origin}): {', '.join(plugin_hooks(pm, plugin))}")
         for option in manifest.options.values():
             print(f"  option {option.name} = {option.default!r}: {option.description}")
+    return 0
+
+
+def _new_edition(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .scaffold import write_starter_edition
+
+    manifest, plugin = write_starter_edition(args.name, args.extends, Path(args.dir), force=args.force)
+    print(f"wrote {manifest} and {plugin}")
+    print(f"try it: samurai simulate --edition {manifest} --players 3 --games 100")
     return 0
 
 

@@ -10,7 +10,11 @@ owns its manager, and compiled ``Rules`` are cached on the ``Edition``.
 
 from __future__ import annotations
 
+import difflib
 import importlib
+import importlib.util
+import inspect
+import traceback
 from collections.abc import Mapping
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -26,10 +30,11 @@ from .editions import EditionManifest, merge_manifests, parse_manifest
 from .errors import DataError
 from .maps import GameMap, load_map
 from .rules import Rules, compile_rules
-from .tomlfile import read_toml
+from .tomlfile import read_toml, table_line
 
 __all__ = ["ENTRY_POINT_GROUP", "PluginInfo", "Edition", "installed_plugins", "available_editions",
-           "load_edition", "load_plugin", "make_plugin_manager", "register_plugin", "resolve_map", "plugin_hooks"]
+           "load_edition", "load_plugin", "load_plugin_file", "is_plugin_file", "check_plugin_order",
+           "make_plugin_manager", "register_plugin", "resolve_map", "plugin_hooks"]
 
 ENTRY_POINT_GROUP = "samurai"
 _CORE_PLUGINS = (("samurai.defaults", defaults), ("samurai.special_tiles", special_tiles))
@@ -68,27 +73,104 @@ def load_plugin(name: str, *, source: str = "plugins") -> ModuleType:
                         f"{type(exc).__name__}: {exc}", source=source, key="plugins") from None
 
 
+def load_plugin_file(path: str, *, source: str = "plugins") -> ModuleType:
+    """Import a plugin module from a ``.py`` file (a designer's plugin beside its manifest).
+
+    The module is not added to ``sys.modules``: two editions may each bring a
+    ``variant.py`` without seeing each other.
+    """
+    file = Path(path)
+    if not file.is_file():
+        raise DataError(f"plugin file {path} does not exist (plugin files are named relative to the manifest)",
+                        source=source, key="plugins")
+    spec = importlib.util.spec_from_file_location(f"samurai_plugin_file_{file.stem}", file)
+    if spec is None or spec.loader is None:
+        raise DataError(f"cannot import plugin file {path}", source=source, key="plugins")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as exc:
+        raise DataError(f"plugin has a syntax error: {exc.msg}", source=str(file), line=exc.lineno) from None
+    except Exception as exc:  # a plugin's import error must not become a traceback
+        line = next((frame.lineno for frame in reversed(traceback.extract_tb(exc.__traceback__))
+                     if Path(frame.filename) == file), None)
+        raise DataError(f"plugin failed to import: {type(exc).__name__}: {exc}", source=str(file),
+                        line=line) from None
+    return module
+
+
+def is_plugin_file(name: str) -> bool:
+    """Whether a manifest's plugin entry names a ``.py`` file rather than an installed plugin."""
+    return name.endswith(".py")
+
+
 def make_plugin_manager(plugin_names: tuple[str, ...], *, source: str = "plugins") -> pluggy.PluginManager:
-    """A manager with the engine's defaults and the named plugins, validated against the specs."""
+    """A manager with the engine's defaults and the named plugins, validated against the specs.
+
+    A name ending in ``.py`` is a plugin file (see ``load_plugin_file``); any
+    other name is an installed plugin's entry-point name.
+    """
     pm = pluggy.PluginManager(ENTRY_POINT_GROUP)
     pm.add_hookspecs(hookspecs)
     for name, module in _CORE_PLUGINS:
         pm.register(module, name=name)
     for name in plugin_names:
-        register_plugin(pm, load_plugin(name, source=source), name)
+        module = load_plugin_file(name, source=source) if is_plugin_file(name) else load_plugin(name, source=source)
+        register_plugin(pm, module, name)
     return pm
 
 
+def check_plugin_order(pm: pluggy.PluginManager, plugin_names: tuple[str, ...], *, source: str) -> None:
+    """Refuse two plugins of one manifest that decide the same thing with no order between them.
+
+    A variant's plugins decide before the plugins of the edition it extends;
+    within one manifest, only ``tryfirst``/``trylast`` can say which of two
+    deciding plugins goes first, so a pair without either is ambiguous.
+    """
+    named = set(plugin_names)
+    for caller in pm.hook.__dict__.values():
+        if not isinstance(caller, pluggy.HookCaller) or not (caller.spec and caller.spec.opts.get("firstresult")):
+            continue
+        unordered = [impl.plugin_name for impl in caller.get_hookimpls()
+                     if impl.plugin_name in named and not (impl.tryfirst or impl.trylast)]
+        if len(unordered) > 1:
+            raise DataError(f"plugins {' and '.join(map(repr, sorted(unordered)))} both decide {caller.name} and "
+                            f"nothing says which goes first: keep one, or mark one @hookimpl(tryfirst=True)",
+                            source=source, key="plugins")
+
+
 def register_plugin(pm: pluggy.PluginManager, module: ModuleType, name: str) -> None:
-    """Register a plugin module, refusing hooks that do not match a specification."""
+    """Register a plugin module, refusing hooks that do not match a specification.
+
+    The message names the plugin's file and the line of the offending hook:
+    a misspelt hook name (with the nearest real one) or an argument the hook
+    does not give.
+    """
     where = getattr(module, "__file__", None) or name
+    for attr in dir(module):
+        if pm.parse_hookimpl_opts(module, attr) is None:
+            continue
+        function = getattr(module, attr)
+        line = getattr(getattr(function, "__code__", None), "co_firstlineno", None)
+        caller = getattr(pm.hook, attr, None)
+        if caller is None or caller.spec is None:
+            hooks = [n for n in dir(hookspecs) if n.startswith("samurai_")]
+            near = difflib.get_close_matches(attr, hooks, n=1)
+            hint = f" (did you mean {near[0]}?)" if near else f"; hooks are: {', '.join(hooks)}"
+            raise DataError(f"{attr} is not a samurai hook{hint}", source=where, line=line)
+        given = caller.spec.argnames
+        asked = [p for p in inspect.signature(function).parameters if p not in given]
+        if asked:
+            raise DataError(f"hook {attr} asks for {', '.join(map(repr, asked))}, which the hook does not give; it "
+                            f"gives {', '.join(given)}", source=where, line=line)
     try:
         pm.register(module, name=name)
         pm.check_pending()
     except pluggy.PluginValidationError as exc:
         if pm.is_registered(module):
             pm.unregister(module)
-        raise DataError(f"plugin {name!r} does not fit the hook specifications: {exc}", source=where) from None
+        detail = " ".join(str(exc).split())
+        raise DataError(f"plugin {name!r} does not fit the hook specifications: {detail}", source=where) from None
 
 
 def plugin_hooks(pm: pluggy.PluginManager, plugin: Any) -> list[str]:
@@ -177,9 +259,11 @@ def load_edition(name: str) -> Edition:
     else:
         raise DataError(f"no edition named {name!r}; installed editions: {', '.join(catalog) or 'none'}",
                         source="edition")
-    data, text = _merged_manifest_data(path, catalog, seen=())
+    data, text, levels = _merged_manifest_data(path, catalog, seen=())
     manifest = parse_manifest(data, path=str(path), text=text)
     pm = make_plugin_manager(manifest.plugins, source=str(path))
+    for level_path, level_plugins in levels:
+        check_plugin_order(pm, level_plugins, source=level_path)
     game_map = resolve_map(manifest.map, relative_to=str(path))
     edition = Edition(manifest, pm, game_map)
     for players in manifest.players:
@@ -187,17 +271,43 @@ def load_edition(name: str) -> Edition:
     return edition
 
 
-def _merged_manifest_data(path: Any, catalog: Mapping[str, Any], seen: tuple[str, ...]) -> tuple[dict[str, Any], str]:
+def _merged_manifest_data(path: Any, catalog: Mapping[str, Any],
+                          seen: tuple[str, ...]) -> tuple[dict[str, Any], str, list[tuple[str, tuple[str, ...]]]]:
+    """The manifest merged with what it extends, its text, and each level's own plugins (base first)."""
     data, text = read_toml(path)
+    own_plugins = data.get("plugins")
+    if isinstance(own_plugins, list):
+        # Plugin files are named relative to the manifest that lists them.
+        data["plugins"] = own_plugins = [_plugin_path(p, path) for p in own_plugins]
+    level = (str(path), tuple(p for p in own_plugins or [] if isinstance(p, str)))
     parent_id = data.get("extends")
     if parent_id is None:
-        return data, text
+        return data, text, [level]
     if not isinstance(parent_id, str) or parent_id not in catalog:
         raise DataError(f"extends {parent_id!r}, which is not an installed edition "
                         f"({', '.join(catalog) or 'none'})", source=str(path), key="extends")
     if parent_id in seen or str(catalog[parent_id]) == str(path):
         raise DataError(f"extends {parent_id!r}, which extends this edition again (a cycle)",
                         source=str(path), key="extends")
-    parent, _ = _merged_manifest_data(catalog[parent_id], catalog, seen + (data.get("id", "?"),))
+    parent, _, levels = _merged_manifest_data(catalog[parent_id], catalog, seen + (data.get("id", "?"),))
     parent.pop("id", None)
-    return merge_manifests(parent, data), text
+    _check_new_tile_kinds(data, parent, str(path), text)
+    return merge_manifests(parent, data), text, [*levels, level]
+
+
+def _check_new_tile_kinds(child: Mapping[str, Any], parent: Mapping[str, Any], path: str, text: str) -> None:
+    """A tile table the base lacks must describe a whole new kind, or it is a misspelt one."""
+    tiles, known = child.get("tiles"), parent.get("tiles")
+    if not isinstance(tiles, dict) or not isinstance(known, dict):
+        return
+    for kind, entry in tiles.items():
+        if kind not in known and not (isinstance(entry, dict) and {"influence", "counts_for"} <= entry.keys()):
+            raise DataError(f"unknown tile kind {kind!r}: the base edition's kinds are {', '.join(known)}; "
+                            f"a new kind must give both influence and counts_for",
+                            source=path, line=table_line(text, f"tiles.{kind}"), key=f"tiles.{kind}")
+
+
+def _plugin_path(entry: Any, manifest: Any) -> Any:
+    if isinstance(entry, str) and is_plugin_file(entry) and not Path(entry).is_absolute():
+        return str(Path(str(manifest)).parent / entry)
+    return entry

@@ -43,6 +43,13 @@ def key_line(text: str, key: str) -> int | None:
     return text.count("\n", 0, match.start()) + 1 if match else None
 
 
+def table_line(text: str, name: str) -> int | None:
+    """The 1-based line of the table header ``[name]``, for error messages."""
+    pattern = re.compile(rf"^[ \t]*\[[ \t]*{re.escape(name)}[ \t]*\]", re.MULTILINE)
+    match = pattern.search(text)
+    return text.count("\n", 0, match.start()) + 1 if match else None
+
+
 def check_keys(table: Mapping[str, Any], allowed: Iterable[str], *, source: str, where: str,
                text: str | None = None) -> None:
     """Refuse keys that are not in ``allowed``: a typo must not pass silently."""
