@@ -22,17 +22,19 @@ from .state import EMPTY, OVER, PHASE_NAMES, State
 from .tiles import CASTES
 from .views import seat_view
 
-__all__ = ["Game", "new_game", "score", "edition_of", "describe_event"]
+__all__ = ["Game", "new_game", "score", "edition_of", "action_of", "describe_event"]
 
 
 class Game:
     """One game of Samurai: whose turn it is, what may be done, and doing it."""
 
-    def __init__(self, rules: Rules, seed: int, *, trace: bool = True) -> None:
+    def __init__(self, rules: Rules, seed: int, *, trace: bool = True, map_name: str | None = None) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise DataError(f"seed must be a whole number, not {seed!r}", source="seed")
         self.rules = rules
         self.seed = seed
+        self.map_name = map_name
+        """The map as given to ``new_game`` (a bundled name or a path); None for the edition's own."""
         self.state: State = engine.new_state(rules, seed, trace=trace)
         self._history: list[Action] = []
 
@@ -102,6 +104,7 @@ class Game:
         other = Game.__new__(Game)
         other.rules = self.rules
         other.seed = self.seed
+        other.map_name = self.map_name
         other.state = self.state.copy()
         other._history = list(self._history)
         return other
@@ -140,18 +143,7 @@ class Game:
 
     def to_action(self, internal: tuple[int, ...]) -> Action:
         """The friendly action for an engine tuple."""
-        rules = self.rules
-        kind = internal[0]
-        if kind == engine.PLACE:
-            return PlaceTile(rules.tile_name(internal[1]), rules.board.coords[internal[2]])
-        if kind == engine.END:
-            return EndTurn()
-        if kind == engine.CHOOSE:
-            return ChooseTile(rules.tile_name(internal[1]))
-        if kind == engine.FIGURE:
-            return PlaceFigure(CASTES[internal[1]], rules.board.settlements[internal[2]].at)
-        behaviour = rules.behaviours[internal[1]]
-        return behaviour.to_action(rules, internal[1], internal[2:])  # type: ignore[union-attr]
+        return action_of(self.rules, internal)
 
     def _tile(self, name: Any) -> int:
         tile = self.rules.tile_index.get(name) if isinstance(name, str) else None
@@ -167,6 +159,21 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.edition} players={self.players} seed={self.seed} phase={self.phase} turn={self.turn}>"
+
+
+def action_of(rules: Rules, internal: tuple[int, ...]) -> Action:
+    """The friendly action for an engine tuple under ``rules``."""
+    kind = internal[0]
+    if kind == engine.PLACE:
+        return PlaceTile(rules.tile_name(internal[1]), rules.board.coords[internal[2]])
+    if kind == engine.END:
+        return EndTurn()
+    if kind == engine.CHOOSE:
+        return ChooseTile(rules.tile_name(internal[1]))
+    if kind == engine.FIGURE:
+        return PlaceFigure(CASTES[internal[1]], rules.board.settlements[internal[2]].at)
+    behaviour = rules.behaviours[internal[1]]
+    return behaviour.to_action(rules, internal[1], internal[2:])  # type: ignore[union-attr]
 
 
 def describe_event(rules: Rules, event: tuple[Any, ...]) -> dict[str, Any]:
@@ -201,7 +208,8 @@ def new_game(edition: str | Edition = "ffg2015", players: int = 4, seed: int = 0
     """
     ed = edition_of(edition)
     game_map = ed.map_named(map) if isinstance(map, str) else map
-    return Game(ed.rules(players, options, game_map), seed, trace=trace)
+    map_name = map if isinstance(map, str) else game_map.source if game_map is not None else None
+    return Game(ed.rules(players, options, game_map), seed, trace=trace, map_name=map_name)
 
 
 def score(edition: str | Edition, captured: Mapping[Any, Mapping[str, int]]) -> Result:

@@ -45,11 +45,13 @@ def parse_bots(text: str | Sequence[str]) -> tuple[str, ...]:
     return names
 
 
-def play_game(rules: Rules, seed: int, bots: Sequence[str], *, trace: bool = False) -> State:
+def play_game(rules: Rules, seed: int, bots: Sequence[str], *, trace: bool = False,
+              actions: list[tuple[int, ...]] | None = None) -> State:
     """Play one game between bots (seat ``k`` gets ``bots[k % len(bots)]``) and return its final state.
 
     A bot's actions are checked unless it is marked ``trusted`` (the built-in
-    bots only produce legal actions, which the property tests verify).
+    bots only produce legal actions, which the property tests verify). When
+    ``actions`` is a list, every action played is appended to it (for records).
     """
     st = engine.new_state(rules, seed, trace=trace)
     players = [make_bot(bots[seat % len(bots)], derive_seed(seed, seat)) for seat in range(rules.players)]
@@ -65,6 +67,8 @@ def play_game(rules: Rules, seed: int, bots: Sequence[str], *, trace: bool = Fal
             if reason is not None:
                 raise IllegalAction(f"bot {players[seat].name!r} at seat {seat} chose {action}: {reason}")
         apply(rules, st, action)
+        if actions is not None:
+            actions.append(action)
     return st
 
 
