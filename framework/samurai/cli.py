@@ -1,4 +1,4 @@
-"""The ``samurai`` command: simulate, score, editions, new-edition, bench.
+"""The ``samurai`` command: simulate, compare, analyse, score, editions, new-edition, bench.
 
 Bad arguments or input print one line, ``samurai: error: ...``, and exit
 with code 2; no traceback.
@@ -60,6 +60,33 @@ def _build_parser() -> _Parser:
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     sim.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
     sim.set_defaults(run=_simulate)
+
+    cmp = commands.add_parser("compare", help="compare two editions on paired seeded games",
+                              description="Play game i under edition A and under edition B with the same seed "
+                                          "and bots; print each metric with its 95%% confidence interval and "
+                                          "the difference B - A.")
+    cmp.add_argument("edition_a", metavar="A", help="edition id or manifest path")
+    cmp.add_argument("edition_b", metavar="B", help="edition id or manifest path")
+    cmp.add_argument("--players", type=int, default=4, help="number of players (default 4)")
+    cmp.add_argument("--games", type=_positive, default=1000, help="number of paired games (default 1000)")
+    cmp.add_argument("--seed", type=int, default=1, help="seed of the run; game i uses a seed derived from it")
+    cmp.add_argument("--bots", default="random", help="comma-separated bots by seat (random, greedy)")
+    cmp.add_argument("--workers", type=_positive, default=None,
+                     help="worker processes (default: the machine's cores, at most 8)")
+    cmp.add_argument("--json", metavar="FILE", help="write every metric with its intervals as JSON")
+    cmp.add_argument("--csv", metavar="FILE", help="write one row per metric as CSV")
+    cmp.add_argument("--plot", metavar="FILE", help="draw the main metrics to FILE.png or FILE.svg (needs matplotlib)")
+    cmp.add_argument("--save-dir", metavar="DIR", help="keep every game's record in DIR/a and DIR/b")
+    cmp.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
+    cmp.set_defaults(run=_compare)
+
+    ana = commands.add_parser("analyse", help="compute the comparison metrics again from saved records",
+                              description="Read DIR/a and DIR/b (written by compare --save-dir) and print the "
+                                          "same metrics, from the records alone.")
+    ana.add_argument("folder", metavar="DIR")
+    ana.add_argument("--json", metavar="FILE", help="write the metrics as JSON")
+    ana.add_argument("--csv", metavar="FILE", help="write the metrics as CSV")
+    ana.set_defaults(run=_analyse)
 
     sc = commands.add_parser("score", help="score captured figures with an edition's rules",
                              description="Score captured figures; prints JSON with winners, reason, explanation.")
@@ -129,23 +156,64 @@ def _simulate(args: argparse.Namespace) -> int:
     bots = parse_bots(args.bots)
     options = _options(args.option)
     edition.rules(args.players, options)  # refuse bad players or options before the progress bar starts
-    show_progress = not args.no_progress and sys.stderr.isatty()
-    if show_progress:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-        with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task("games", total=args.games)
-            summary = simulate(edition, args.players, args.games, args.seed, bots, options=options,
-                               progress=lambda done: bar.update(task, completed=done))
-    else:
-        summary = simulate(edition, args.players, args.games, args.seed, bots, options=options)
+    with _progress_bar("simulating", args.games, not args.no_progress) as advance:
+        summary = simulate(edition, args.players, args.games, args.seed, bots, options=options, progress=advance)
     if args.json:
         print(json.dumps(summary.to_dict(), indent=2))
     else:
         _print_summary(summary.to_dict())
     return 0
+
+
+def _progress_bar(label: str, total: int, enabled: bool) -> Any:
+    """A rich progress bar on stderr (only on a terminal), as a context manager with ``advance_to(k)``."""
+    import contextlib
+
+    if not enabled or not sys.stderr.isatty():
+        return contextlib.nullcontext(None)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    @contextlib.contextmanager
+    def bar() -> Any:
+        with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=Console(stderr=True), transient=True) as progress:
+            task = progress.add_task(label, total=total)
+            yield lambda done: progress.update(task, completed=done)
+
+    return bar()
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from .compare import compare, default_workers
+
+    if args.plot:
+        from .plot import plot_comparison  # fail on a missing matplotlib before the games, not after
+    with _progress_bar("comparing", args.games, not args.no_progress) as advance:
+        comparison = compare(args.edition_a, args.edition_b, players=args.players, games=args.games,
+                             seed=args.seed, bots=args.bots.split(","), workers=args.workers or default_workers(),
+                             save_dir=args.save_dir, progress=advance)
+    _report(comparison, args)
+    if args.plot:
+        print(f"plot: {plot_comparison(comparison, args.plot)}")
+    return 0
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    from .compare import analyse_records
+
+    _report(analyse_records(args.folder), args)
+    return 0
+
+
+def _report(comparison: Any, args: argparse.Namespace) -> None:
+    from .tables import print_comparison
+
+    print_comparison(comparison)
+    if args.json:
+        comparison.write_json(args.json)
+    if args.csv:
+        comparison.write_csv(args.csv)
 
 
 def _print_summary(data: dict[str, Any]) -> None:

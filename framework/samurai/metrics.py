@@ -1,0 +1,235 @@
+"""What a set of games shows: facts read from game records, and metrics with 95% confidence intervals.
+
+``game_facts`` replays one record and keeps the numbers the metrics need.
+``compare_metrics`` takes the facts of paired games (game i under edition A
+and under edition B share seed and bots) and returns one ``Metric`` per
+question, each with its estimate and interval under A and B and, where the
+games pair up, the paired difference B − A. Stored records can be analysed
+again at any time: the metrics depend on nothing but the records.
+
+Intervals: a rate uses the Wilson score interval; a mean, and the paired
+difference of two rates or means, the normal approximation of the mean
+(z = 1.96). Decisiveness is defined only for games with a midpoint leader;
+its difference pairs the games that have one under both editions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from .plugins import Edition
+from .records import GameRecord, replay
+from .result import END_REASONS, Result
+
+__all__ = ["Z95", "GameFacts", "Estimate", "Metric", "game_facts", "compare_metrics", "wilson_interval",
+           "mean_interval", "paired_difference", "scoring_disagreement"]
+
+Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the normal distribution."""
+
+
+@attrs.frozen
+class GameFacts:
+    """The numbers of one finished game that the metrics use."""
+
+    winners: tuple[int, ...]
+    end_reason: str
+    turns: int
+    tiles_played: int
+    captured: tuple[tuple[int, int, int], ...]
+    """Per seat, figures captured of each caste (``CASTES`` order)."""
+    removed: int
+    midpoint_leader: int | None
+    """The one seat with the most captured figures at the end of turn ``turns // 2`` (None: tied or too short)."""
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.captured)
+
+    @property
+    def figures_captured(self) -> int:
+        """Figures captured by all seats together."""
+        return sum(map(sum, self.captured))
+
+
+def game_facts(record: GameRecord, *, edition: Edition | None = None, source: str = "record") -> GameFacts:
+    """Replay a finished game's record and read its facts."""
+    totals_after_turn: dict[int, tuple[int, ...]] = {}
+    turn = 0
+    game = None
+    for game in replay(record, edition=edition, source=source, trace=False):
+        if game.turn != turn:
+            if turn >= 1:
+                totals_after_turn[turn] = _totals(game.state.captured, game.players)
+            turn = game.turn
+    assert game is not None
+    result = game.result
+    if result is None or result.end_reason is None:
+        raise ValueError(f"{source}: the game is not over after its {len(record.actions)} actions")
+    st = game.state
+    middle = st.turn // 2
+    leader = None
+    if middle in totals_after_turn:
+        totals = totals_after_turn[middle]
+        best = max(totals)
+        if totals.count(best) == 1:
+            leader = totals.index(best)
+    captured = tuple((st.captured[s * 3], st.captured[s * 3 + 1], st.captured[s * 3 + 2]) for s in range(game.players))
+    return GameFacts(result.winners, result.end_reason, st.turn, st.tiles_played, captured, st.removed_total, leader)
+
+
+def _totals(captured: Sequence[int], players: int) -> tuple[int, ...]:
+    return tuple(sum(captured[s * 3:s * 3 + 3]) for s in range(players))
+
+
+# --- intervals ---------------------------------------------------------------------------------
+
+@attrs.frozen
+class Estimate:
+    """A value with its 95% confidence interval and the number of games behind it."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"value": self.value, "low": self.low, "high": self.high, "n": self.n}
+
+
+def wilson_interval(successes: int, n: int) -> Estimate:
+    """The rate ``successes / n`` with its Wilson score interval (sensible at 0 and 1 too)."""
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    p = successes / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
+
+
+def mean_interval(values: Sequence[float]) -> Estimate:
+    """The mean with its normal-approximation interval (sample standard deviation)."""
+    n = len(values)
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    mean = sum(values) / n
+    if n == 1:
+        return Estimate(mean, mean, mean, 1)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = Z95 * sd / math.sqrt(n)
+    return Estimate(mean, mean - half, mean + half, n)
+
+
+def paired_difference(a: Sequence[float], b: Sequence[float]) -> Estimate:
+    """The mean of ``b[i] - a[i]`` over paired games, with its interval."""
+    if len(a) != len(b):
+        raise ValueError(f"paired samples must have one value per game each ({len(a)} against {len(b)})")
+    return mean_interval([y - x for x, y in zip(a, b, strict=True)])
+
+
+# --- metrics -----------------------------------------------------------------------------------
+
+@attrs.frozen
+class Metric:
+    """One question about two editions: its answer under A and B and the difference B − A."""
+
+    name: str
+    label: str
+    kind: str
+    """``"rate"`` (a share of games, 0..1) or ``"mean"`` (per game)."""
+    a: Estimate
+    b: Estimate
+    difference: Estimate | None
+    """None where the two sides do not pair up (scoring disagreement)."""
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"name": self.name, "label": self.label, "kind": self.kind, "a": self.a.to_dict(),
+                "b": self.b.to_dict(), "difference": self.difference.to_dict() if self.difference else None,
+                "note": self.note}
+
+
+def _rate(name: str, label: str, a: Sequence[GameFacts], b: Sequence[GameFacts],
+          test: Callable[[GameFacts], bool]) -> Metric:
+    xs = [1.0 if test(g) else 0.0 for g in a]
+    ys = [1.0 if test(g) else 0.0 for g in b]
+    return Metric(name, label, "rate", wilson_interval(int(sum(xs)), len(xs)), wilson_interval(int(sum(ys)), len(ys)),
+                  paired_difference(xs, ys))
+
+
+def _mean(name: str, label: str, a: Sequence[GameFacts], b: Sequence[GameFacts],
+          value: Callable[[GameFacts], float]) -> Metric:
+    xs = [float(value(g)) for g in a]
+    ys = [float(value(g)) for g in b]
+    return Metric(name, label, "mean", mean_interval(xs), mean_interval(ys), paired_difference(xs, ys))
+
+
+def _decisiveness(a: Sequence[GameFacts], b: Sequence[GameFacts]) -> Metric:
+    def leader_wins(g: GameFacts) -> float:
+        return 1.0 if g.winners == (g.midpoint_leader,) else 0.0
+
+    def estimate(games: Sequence[GameFacts]) -> Estimate:
+        led = [leader_wins(g) for g in games if g.midpoint_leader is not None]
+        return wilson_interval(int(sum(led)), len(led))
+
+    both = [(x, y) for x, y in zip(a, b, strict=True)
+            if x.midpoint_leader is not None and y.midpoint_leader is not None]
+    difference = paired_difference([leader_wins(x) for x, _ in both], [leader_wins(y) for _, y in both])
+    return Metric("decisiveness", "midpoint leader on captured figures wins alone", "rate", estimate(a), estimate(b),
+                  difference, note="among games with one seat ahead on captured figures after the middle turn; "
+                                   "B − A over the games with such a leader under both editions")
+
+
+def scoring_disagreement(games: Sequence[GameFacts], scorer: Callable[[Mapping[int, Mapping[str, int]]], Result]) \
+        -> Estimate:
+    """The share of these games' final positions that ``scorer`` decides differently (other winners)."""
+    differ = 0
+    for g in games:
+        captured = {seat: {"buddha": c[0], "rice": c[1], "castle": c[2]} for seat, c in enumerate(g.captured)}
+        if tuple(scorer(captured).winners) != tuple(g.winners):
+            differ += 1
+    return wilson_interval(differ, len(games))
+
+
+def _wins_alone(seat: int) -> Callable[[GameFacts], bool]:
+    return lambda g: g.winners == (seat,)
+
+
+def _ended(reason: str) -> Callable[[GameFacts], bool]:
+    return lambda g: g.end_reason == reason
+
+
+def compare_metrics(a: Sequence[GameFacts], b: Sequence[GameFacts], *,
+                    score_a: Callable[[Mapping[int, Mapping[str, int]]], Result],
+                    score_b: Callable[[Mapping[int, Mapping[str, int]]], Result],
+                    first_player: int = 0) -> list[Metric]:
+    """Every metric for paired games ``a[i]``/``b[i]``; ``score_a``/``score_b`` are the two scorings."""
+    if len(a) != len(b) or not a:
+        raise ValueError(f"compare needs the same number of games on both sides, at least one ({len(a)}, {len(b)})")
+    players = a[0].players
+    first = {first_player: " (first to play)"}
+    metrics = [_rate(f"win_rate_seat_{seat}", f"seat {seat} wins alone{first.get(seat, '')}", a, b, _wins_alone(seat))
+               for seat in range(players)]
+    metrics.append(_rate("shared_win_rate", "shared win", a, b, lambda g: len(g.winners) > 1))
+    metrics.append(_mean("turns", "turns per game", a, b, lambda g: g.turns))
+    metrics.append(_mean("tiles_played", "tiles played per game", a, b, lambda g: g.tiles_played))
+    for reason, text in END_REASONS.items():
+        metrics.append(_rate(f"end_{reason}", f"ended: {text}", a, b, _ended(reason)))
+    metrics.append(_mean("figures_captured", "figures captured per game", a, b, lambda g: g.figures_captured))
+    metrics.append(_mean("figures_removed", "figures removed by ties per game", a, b, lambda g: g.removed))
+    metrics.append(_decisiveness(a, b))
+    a_by_b, b_by_a = scoring_disagreement(a, score_b), scoring_disagreement(b, score_a)
+    note = ("A column: A's final positions scored by B's rules; B column: B's positions scored by A's rules. "
+            + ("The two scorings never decided differently on these games." if a_by_b.value == b_by_a.value == 0
+               else ""))
+    metrics.append(Metric("scoring_disagreement", "final positions the other scoring decides differently",
+                          "rate", a_by_b, b_by_a, None, note.strip()))
+    return metrics

@@ -1,0 +1,72 @@
+"""Drawing a comparison: the main metrics of two editions side by side, with 95% intervals.
+
+Needs matplotlib, an optional extra: ``pip install "samurai-engine[plot]"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .compare import Comparison
+from .errors import DataError
+from .metrics import Metric
+
+__all__ = ["plot_comparison", "PANELS"]
+
+PANELS = (
+    ("Who wins (share of games)", ("win_rate_seat_", "shared_win_rate")),
+    ("How games end (share of games)", ("end_",)),
+    ("Game length (per game)", ("turns", "tiles_played")),
+    ("Figures (per game)", ("figures_captured", "figures_removed")),
+    ("Decisiveness and scoring (share)", ("decisiveness", "scoring_disagreement")),
+)
+"""Each panel's title and the metric names (or name prefixes) it shows."""
+
+_FORMATS = (".png", ".svg")
+
+
+def plot_comparison(comparison: Comparison, path: str | Path) -> Path:
+    """Save a figure of grouped bars (A and B) with interval whiskers to a ``.png`` or ``.svg`` file."""
+    target = Path(path)
+    if target.suffix.lower() not in _FORMATS:
+        raise DataError(f"the plot is saved as {' or '.join(_FORMATS)}, not {target.suffix or 'no suffix'!r}",
+                        source="--plot")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise DataError('--plot needs matplotlib: pip install "samurai-engine[plot]"', source="--plot") from None
+
+    figure, axes = plt.subplots(len(PANELS), 1, figsize=(9, 3.2 * len(PANELS)))
+    for ax, (title, names) in zip(axes, PANELS, strict=True):
+        _panel(ax, title, [m for m in comparison.metrics if _shown(m.name, names)], comparison)
+    figure.suptitle(f"{comparison.edition_a} (A) against {comparison.edition_b} (B): {comparison.players} players, "
+                    f"{comparison.games} paired games")
+    figure.tight_layout(rect=(0, 0, 1, 0.98))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(target)
+    plt.close(figure)
+    return target
+
+
+def _shown(name: str, patterns: Sequence[str]) -> bool:
+    """A pattern ending in ``_`` is a prefix; any other is a whole metric name."""
+    return any(name.startswith(p) if p.endswith("_") else name == p for p in patterns)
+
+
+def _panel(ax: Any, title: str, metrics: Sequence[Metric], comparison: Comparison) -> None:
+    width = 0.38
+    positions = list(range(len(metrics)))
+    for offset, side, label in ((-width / 2, "a", comparison.edition_a), (width / 2, "b", comparison.edition_b)):
+        values = [getattr(m, side).value for m in metrics]
+        low = [max(0.0, v - getattr(m, side).low) for v, m in zip(values, metrics, strict=True)]
+        high = [max(0.0, getattr(m, side).high - v) for v, m in zip(values, metrics, strict=True)]
+        ax.bar([p + offset for p in positions], values, width, yerr=[low, high], capsize=3, label=label)
+    ax.set_title(title)
+    ax.set_xticks(positions)
+    ax.set_xticklabels([m.label for m in metrics], rotation=12, ha="right", fontsize=8)
+    ax.legend(fontsize=8)
