@@ -1,8 +1,6 @@
-"""Deciding hooks other editions need: resolving surrounds after each tile, stopping the game
-the moment the end is triggered (RULES.md "What differs by edition", the original edition's
-column), and dealing hands and figures at random (the beginner setup, seed 000 §1).
-
-Test plugins registered after ffg2015 decide them.
+"""Deciding hooks decided by a plugin registered after ffg2015: the timings (RULES.md "What
+differs by edition"; the original edition's rules are tested in test_original.py) and dealing
+hands and figures at random (the beginner setup, seed 000 §1).
 """
 
 from __future__ import annotations
@@ -12,12 +10,9 @@ import types
 import pytest
 
 import samurai
-from samurai import EndTurn, PlaceTile
 from samurai.hookspecs import hookimpl
 from samurai.plugins import Edition, make_plugin_manager, register_plugin
 from samurai.setup_rules import SetupProcedure
-
-from helpers import CLOSING_HANDS, KITA, KITA_LAND, KITA_SEA, captured, figures_at, hand, setup_tiny
 
 
 def with_plugin(base: Edition, name: str, *hooks) -> Edition:
@@ -50,30 +45,6 @@ def immediate(tiny):
 def test_the_latest_registered_plugin_decides(immediate):
     rules = immediate.rules(2)
     assert rules.resolve_each_tile and rules.end_immediate
-
-
-def test_surrounds_can_resolve_immediately_after_each_tile(immediate):
-    game = setup_tiny(immediate, hands=CLOSING_HANDS)
-    game.apply(PlaceTile("castle-2", KITA_LAND[0]))
-    game.apply(EndTurn())
-    game.apply(PlaceTile("samurai-1", KITA_LAND[1]))  # castle 2 against 1: resolved at once
-    assert figures_at(game, KITA) == []
-    game.apply(PlaceTile("ship-2", KITA_SEA[0]))  # too late to change anything
-    game.apply(EndTurn())
-    assert captured(game, 0)["castle"] == 1
-    assert captured(game, 1)["castle"] == 0
-
-
-def test_play_can_stop_the_moment_the_end_is_triggered(immediate):
-    hands = {0: ("samurai-1", "castle-2", "ship-2", "ronin", "move"),
-             1: ("samurai-1", "castle-2", "ship-2", "ronin", "move")}
-    game = setup_tiny(immediate, hands=hands, options={"removed_to_end": 1})
-    game.apply(PlaceTile("samurai-1", KITA_LAND[0]))
-    game.apply(EndTurn())
-    game.apply(PlaceTile("samurai-1", KITA_LAND[1]))  # 1 against 1: the tie that ends the game
-    assert game.is_over
-    assert game.result.end_reason == "removed_by_ties"
-    assert len(hand(game, 1)) == 4  # stopped at once: no refill
 
 
 @pytest.fixture(scope="module")

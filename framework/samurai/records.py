@@ -33,6 +33,7 @@ from .errors import DataError, IllegalAction
 from .game import Game, action_of, new_game
 from .plugins import Edition, available_editions, load_edition
 from .rules import Rules
+from .tomlfile import read_text
 
 __all__ = ["SCHEMA_VERSION", "MIGRATIONS", "GameRecord", "to_record", "from_record", "replay", "save", "load",
            "read_record", "write_record", "record_to_dict", "record_from_dict", "record_of", "position_check"]
@@ -281,12 +282,7 @@ def read_record(path: str | Path) -> GameRecord:
     suffix = file.suffix.lower()
     if suffix not in _FORMATS:
         raise DataError(f"a record file ends in {' or '.join(_FORMATS)}", source=source)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataError("file not found", source=source) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"cannot be read: {exc}", source=source) from None
+    text = read_text(file)
     try:
         data = json.loads(text) if suffix == ".json" else tomllib.loads(text)
     except json.JSONDecodeError as exc:

@@ -10,7 +10,17 @@ from typing import Any
 
 from .errors import DataError
 
-__all__ = ["read_toml", "key_line", "check_keys", "require"]
+__all__ = ["read_text", "read_toml", "table_line", "key_line", "check_keys", "require"]
+
+
+def read_text(path: Path | Any) -> str:
+    """A text file's content (UTF-8); a missing or unreadable file is a ``DataError`` naming it."""
+    try:
+        return str(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DataError("file not found", source=str(path)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(f"cannot be read: {exc}", source=str(path)) from None
 
 
 def read_toml(path: Path | Any) -> tuple[dict[str, Any], str]:
@@ -18,12 +28,7 @@ def read_toml(path: Path | Any) -> tuple[dict[str, Any], str]:
     if isinstance(path, str):
         path = Path(path)
     source = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataError("file not found", source=source) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"cannot be read: {exc}", source=source) from None
+    text = read_text(path)
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
