@@ -19,6 +19,7 @@ from .errors import DataError, IllegalAction, SamuraiError
 from .game import Game, new_game, score
 from .hexgrid import Coord
 from .plugins import Edition, available_editions, load_edition
+from .records import GameRecord, from_record, load, save, to_record
 from .result import END_REASONS, Result
 from .special_tiles import MoveTile, SwitchFigures
 from .tiles import CASTES
@@ -27,6 +28,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "new_game", "score", "load_edition", "available_editions",
+    "save", "load", "to_record", "from_record", "GameRecord",
     "Game", "Edition", "Result", "END_REASONS", "CASTES", "Coord",
     "Action", "ChooseTile", "PlaceFigure", "PlaceTile", "MoveTile", "SwitchFigures", "EndTurn",
     "SamuraiError", "IllegalAction", "DataError", "__version__",

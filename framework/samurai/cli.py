@@ -1,4 +1,4 @@
-"""The ``samurai`` command: simulate, compare, analyse, score, editions, new-edition, bench.
+"""The ``samurai`` command: simulate, compare, analyse, replay, score, editions, new-edition, bench.
 
 Bad arguments or input print one line, ``samurai: error: ...``, and exit
 with code 2; no traceback.
@@ -58,6 +58,7 @@ def _build_parser() -> _Parser:
     sim.add_argument("--bots", default="random",
                      help="comma-separated bots, assigned to seats in turn (random, greedy; default random)")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
+    sim.add_argument("--save-dir", metavar="DIR", help="write each game's record to DIR/game-NNNNN.json")
     sim.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
     sim.set_defaults(run=_simulate)
 
@@ -87,6 +88,13 @@ def _build_parser() -> _Parser:
     ana.add_argument("--json", metavar="FILE", help="write the metrics as JSON")
     ana.add_argument("--csv", metavar="FILE", help="write the metrics as CSV")
     ana.set_defaults(run=_analyse)
+
+    rep = commands.add_parser("replay", help="tell a saved game action by action",
+                              description="Replay a record (JSON or TOML): who played what where, each capture "
+                                          "and tie, the refills and the final explanation.")
+    rep.add_argument("file", metavar="FILE")
+    rep.add_argument("--to", type=int, metavar="N", help="stop after action N and print the position")
+    rep.set_defaults(run=_replay)
 
     sc = commands.add_parser("score", help="score captured figures with an edition's rules",
                              description="Score captured figures; prints JSON with winners, reason, explanation.")
@@ -157,7 +165,8 @@ def _simulate(args: argparse.Namespace) -> int:
     options = _options(args.option)
     edition.rules(args.players, options)  # refuse bad players or options before the progress bar starts
     with _progress_bar("simulating", args.games, not args.no_progress) as advance:
-        summary = simulate(edition, args.players, args.games, args.seed, bots, options=options, progress=advance)
+        summary = simulate(edition, args.players, args.games, args.seed, bots, options=options, progress=advance,
+                           save_dir=args.save_dir)
     if args.json:
         print(json.dumps(summary.to_dict(), indent=2))
     else:
@@ -196,6 +205,16 @@ def _compare(args: argparse.Namespace) -> int:
     _report(comparison, args)
     if args.plot:
         print(f"plot: {plot_comparison(comparison, args.plot)}")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from .records import read_record
+    from .replays import replay_lines
+
+    record = read_record(args.file)
+    lines = list(replay_lines(record, source=args.file, to=args.to))  # a broken record prints nothing but the error
+    print("\n".join(lines))
     return 0
 
 

@@ -33,10 +33,12 @@ from .errors import DataError, IllegalAction
 from .game import Game, action_of, new_game
 from .plugins import Edition, available_editions, load_edition
 from .rules import Rules
+from .state import State
 from .tomlfile import read_text
 
 __all__ = ["SCHEMA_VERSION", "MIGRATIONS", "GameRecord", "to_record", "from_record", "replay", "save", "load",
-           "read_record", "write_record", "record_to_dict", "record_from_dict", "record_of", "position_check"]
+           "read_record", "write_record", "record_to_dict", "record_from_dict", "record_of", "position_check",
+           "edition_reference"]
 
 SCHEMA_VERSION = 1
 """The record format this engine writes; it reads this one and migrates older ones."""
@@ -73,24 +75,25 @@ class GameRecord:
 
 # --- Game <-> record ---------------------------------------------------------------------
 
-def position_check(game: Game) -> str:
-    """A digest of everything that defines the position (``State.fingerprint``), the same on any machine."""
-    return "sha256:" + hashlib.sha256(repr(game.state.fingerprint()).encode()).hexdigest()
+def position_check(state: State) -> str:
+    """A digest of everything that defines a position (``State.fingerprint``), the same on any machine."""
+    return "sha256:" + hashlib.sha256(repr(state.fingerprint()).encode()).hexdigest()
 
 
 def to_record(game: Game) -> GameRecord:
     """The record of ``game`` so far (finished or not)."""
-    return GameRecord(edition=_reference_of(game.rules), edition_version=game.rules.edition.version,
+    return GameRecord(edition=edition_reference(game.rules), edition_version=game.rules.edition.version,
                       players=game.players, seed=game.seed, options=dict(game.rules.options),
-                      actions=game.history, map=game.map_name, check=position_check(game))
+                      actions=game.history, map=game.map_name, check=position_check(game.state))
 
 
-def record_of(rules: Rules, seed: int, internal_actions: list[tuple[int, ...]], *, edition: str,
-              map_name: str | None = None) -> GameRecord:
-    """A record from the engine's action tuples (simulations), without a position check."""
-    return GameRecord(edition=edition, edition_version=rules.edition.version, players=rules.players, seed=seed,
-                      options=dict(rules.options), actions=tuple(action_of(rules, a) for a in internal_actions),
-                      map=map_name)
+def record_of(rules: Rules, seed: int, internal_actions: list[tuple[int, ...]], *, final: State | None = None,
+              edition: str | None = None, map_name: str | None = None) -> GameRecord:
+    """A record from the engine's action tuples (simulations); ``final`` adds the position check."""
+    return GameRecord(edition=edition or edition_reference(rules), edition_version=rules.edition.version,
+                      players=rules.players, seed=seed, options=dict(rules.options),
+                      actions=tuple(action_of(rules, a) for a in internal_actions), map=map_name,
+                      check=position_check(final) if final is not None else None)
 
 
 def replay(record: GameRecord, *, edition: Edition | None = None, source: str = "record",
@@ -115,7 +118,7 @@ def from_record(record: GameRecord, *, edition: Edition | None = None, source: s
     """The game a record describes, replayed action by action and checked against its saved position."""
     for game in replay(record, edition=edition, source=source):  # noqa: B007 - the last one is the game
         pass
-    if record.check is not None and position_check(game) != record.check:
+    if record.check is not None and position_check(game.state) != record.check:
         raise DataError(f"the {len(record.actions)} actions replay to a different position than the one saved: "
                         f"the seed, options, map or actions were changed", source=source, key="check")
     return game
@@ -140,7 +143,8 @@ def _load_edition(name: str, source: str) -> Edition:
         raise DataError(str(exc), source=source, key="edition") from None
 
 
-def _reference_of(rules: Rules) -> str:
+def edition_reference(rules: Rules) -> str:
+    """How a record names the edition of ``rules``: its id when installed, else its manifest's path."""
     return _edition_reference(rules.edition.id, rules.edition.path)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -17,6 +18,7 @@ from . import engine
 from .bots import BOTS, Observation, make_bot
 from .errors import DataError, IllegalAction
 from .plugins import Edition
+from .records import record_of, write_record
 from .rules import Rules
 from .state import OVER, State
 from .tiles import CASTES
@@ -154,8 +156,12 @@ class SimulationSummary:
 
 
 def simulate(edition: Edition, players: int, games: int, seed: int, bots: Sequence[str], *,
-             options: dict[str, Any] | None = None, progress: Callable[[int], None] | None = None) -> SimulationSummary:
-    """Play ``games`` games and summarise them; ``progress(k)`` is called after each game."""
+             options: dict[str, Any] | None = None, progress: Callable[[int], None] | None = None,
+             save_dir: str | Path | None = None) -> SimulationSummary:
+    """Play ``games`` games and summarise them; ``progress(k)`` is called after each game.
+
+    ``save_dir`` keeps each game's record as ``DIR/game-NNNNN.json`` (``samurai replay`` reads them).
+    """
     if games < 1:
         raise DataError(f"games must be at least 1, not {games}", source="--games")
     rules = edition.rules(players, options)
@@ -163,7 +169,10 @@ def simulate(edition: Edition, players: int, games: int, seed: int, bots: Sequen
     summaries = []
     for index in range(games):
         game_seed = derive_seed(seed, index)
-        st = play_game(rules, game_seed, bots)
+        actions: list[tuple[int, ...]] | None = [] if save_dir is not None else None
+        st = play_game(rules, game_seed, bots, actions=actions)
+        if save_dir is not None and actions is not None:
+            write_record(record_of(rules, game_seed, actions, final=st), Path(save_dir) / f"game-{index:05d}.json")
         summaries.append(GameSummary.of(game_seed, st, players))
         if progress is not None:
             progress(index + 1)
