@@ -209,11 +209,12 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from .records import read_record
+    from .records import from_record, read_record
     from .replays import replay_lines
 
     record = read_record(args.file)
-    lines = list(replay_lines(record, source=args.file, to=args.to))  # a broken record prints nothing but the error
+    from_record(record, source=args.file)  # the whole record must replay and match its check before we tell it
+    lines = list(replay_lines(record, source=args.file, to=args.to))
     print("\n".join(lines))
     return 0
 

@@ -132,8 +132,10 @@ def _start(record: GameRecord, edition: Edition | None, source: str, trace: bool
     try:
         return new_game(ed, players=record.players, seed=record.seed, options=record.options, map=record.map,
                         trace=trace)
-    except DataError as exc:
-        raise DataError(exc.message, source=source, key=exc.source if exc.key is None else exc.key) from None
+    except DataError as exc:  # an option, player count or map the record names does not fit the edition
+        field = exc.source if exc.source in ("options", "players", "map", "seed") else "map"
+        key = f"{field}.{exc.key}" if field == "options" and exc.key else field
+        raise DataError(exc.message, source=source, key=key) from None
 
 
 def _load_edition(name: str, source: str) -> Edition:
