@@ -1,4 +1,5 @@
-"""The ``samurai`` command: simulate, compare, analyse, replay, score, editions, new-edition, bench.
+"""The ``samurai`` command: simulate, compare, analyse, replay, play-scenario, score, editions, new-edition,
+bench.
 
 Bad arguments or input print one line, ``samurai: error: ...``, and exit
 with code 2; no traceback.
@@ -95,6 +96,17 @@ def _build_parser() -> _Parser:
     rep.add_argument("file", metavar="FILE")
     rep.add_argument("--to", type=int, metavar="N", help="stop after action N and print the position")
     rep.set_defaults(run=_replay)
+
+    ps = commands.add_parser("play-scenario", help="play bots from a hand-written position to the end",
+                             description="Start from a scenario file (TOML), let bots play it out and tell the "
+                                         "game action by action.")
+    ps.add_argument("file", metavar="FILE")
+    ps.add_argument("--edition", default=None, help="edition id or manifest path (default: the scenario's, or "
+                                                    "ffg2015)")
+    ps.add_argument("--bots", default="random", help="comma-separated bots by seat (random, greedy)")
+    ps.add_argument("--seed", type=int, default=1, help="seed of the draws and the bots")
+    ps.add_argument("--save", metavar="FILE", help="save the game's record (.json or .toml)")
+    ps.set_defaults(run=_play_scenario)
 
     sc = commands.add_parser("score", help="score captured figures with an edition's rules",
                              description="Score captured figures; prints JSON with winners, reason, explanation.")
@@ -216,6 +228,24 @@ def _replay(args: argparse.Namespace) -> int:
     from_record(record, source=args.file)  # the whole record must replay and match its check before we tell it
     lines = list(replay_lines(record, source=args.file, to=args.to))
     print("\n".join(lines))
+    return 0
+
+
+def _play_scenario(args: argparse.Namespace) -> int:
+    from .game import new_game
+    from .records import record_of, write_record
+    from .replays import replay_lines
+    from .simulate import parse_bots, play_out
+
+    bots = parse_bots(args.bots)
+    game = new_game(args.edition, seed=args.seed, scenario=args.file, trace=False)
+    actions: list[tuple[int, ...]] = []
+    final = play_out(game.rules, game.state.copy(), args.seed, bots, actions=actions)
+    record = record_of(game.rules, args.seed, actions, final=final, map_name=game.map_name,
+                       scenario=game.scenario.data if game.scenario else None)
+    print("\n".join(replay_lines(record, source=args.file)))
+    if args.save:
+        print(f"saved: {write_record(record, args.save)}")
     return 0
 
 

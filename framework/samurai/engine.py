@@ -20,7 +20,7 @@ from .state import EMPTY, FIGURES, HANDS, OVER, PLAY, State
 from .tiles import CASTES
 
 __all__ = ["CHOOSE", "FIGURE", "PLACE", "SPECIAL", "END", "new_state", "legal_actions", "check", "apply",
-           "sample_action", "can_play", "playable_tiles", "put_tile", "end_trigger"]
+           "sample_action", "can_play", "playable_tiles", "put_tile", "end_trigger", "begin_play"]
 
 CHOOSE, FIGURE, PLACE, SPECIAL, END = range(5)
 """Action tuples: ``(CHOOSE, tile)``, ``(FIGURE, caste, settlement)``, ``(PLACE, tile, hex)``,
@@ -71,9 +71,16 @@ def _leave_setup_phase(rules: Rules, st: State) -> None:
     if st.setup_queue:
         st.phase = st.setup_queue.pop(0)
         return
+    begin_play(rules, st, rules.setup.first_player, turn=1)
+
+
+def begin_play(rules: Rules, st: State, first: int, *, turn: int) -> None:
+    """Enter the play phase at ``turn`` with ``first`` (or the next seat that can play) to act."""
     st.phase = PLAY
-    st.turn = 1
-    if not _seek_player(rules, st, rules.setup.first_player):
+    st.turn = turn
+    st.played = 0
+    st.normal_played = False
+    if not _seek_player(rules, st, first):
         _finish(rules, st, "no_tiles")
 
 

@@ -9,6 +9,7 @@ speed use ``game.rules`` and ``game.state`` with ``samurai.engine`` directly.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, cast
 
 from . import engine
@@ -18,6 +19,7 @@ from .maps import GameMap
 from .plugins import Edition, load_edition
 from .result import Result
 from .rules import Rules
+from .scenarios import Scenario, load_scenario, parse_scenario, scenario_state
 from .state import EMPTY, OVER, PHASE_NAMES, State
 from .tiles import CASTES
 from .views import seat_view
@@ -28,14 +30,20 @@ __all__ = ["Game", "new_game", "score", "edition_of", "action_of", "describe_eve
 class Game:
     """One game of Samurai: whose turn it is, what may be done, and doing it."""
 
-    def __init__(self, rules: Rules, seed: int, *, trace: bool = True, map_name: str | None = None) -> None:
+    def __init__(self, rules: Rules, seed: int, *, trace: bool = True, map_name: str | None = None,
+                 scenario: Scenario | None = None) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise DataError(f"seed must be a whole number, not {seed!r}", source="seed")
         self.rules = rules
         self.seed = seed
         self.map_name = map_name
         """The map as given to ``new_game`` (a bundled name or a path); None for the edition's own."""
-        self.state: State = engine.new_state(rules, seed, trace=trace)
+        self.scenario = scenario
+        """The scenario the game started from, if any."""
+        if scenario is None:
+            self.state: State = engine.new_state(rules, seed, trace=trace)
+        else:
+            self.state = scenario_state(rules, scenario, seed, trace=trace)
         self._history: list[Action] = []
 
     @property
@@ -105,6 +113,7 @@ class Game:
         other.rules = self.rules
         other.seed = self.seed
         other.map_name = self.map_name
+        other.scenario = self.scenario
         other.state = self.state.copy()
         other._history = list(self._history)
         return other
@@ -198,18 +207,35 @@ def edition_of(edition: str | Edition) -> Edition:
     return edition if isinstance(edition, Edition) else load_edition(edition)
 
 
-def new_game(edition: str | Edition = "ffg2015", players: int = 4, seed: int = 0, *,
+def new_game(edition: str | Edition | None = None, players: int | None = None, seed: int = 0, *,
              options: Mapping[str, Any] | None = None, map: str | GameMap | None = None,
-             trace: bool = True) -> Game:
-    """Start a game: edition id (or a loaded ``Edition``), 2-4 players, a seed, options and an optional map.
+             scenario: str | Path | Mapping[str, Any] | None = None, trace: bool = True) -> Game:
+    """Start a game: an edition (id, manifest path or loaded ``Edition``; default ffg2015), 2-4 players
+    (default 4), a seed, options and an optional map.
 
     ``map`` is a bundled map name, a path to a map file, or a loaded map; by
-    default the edition's own. ``trace`` keeps an event log (``Game.events``).
+    default the edition's own. ``scenario`` (a scenario file, or its data as
+    a dict) starts from a hand-written position (see ``samurai.scenarios``);
+    its edition, players and map apply unless given here, and must agree when
+    both are. ``trace`` keeps an event log (``Game.events``).
     """
-    ed = edition_of(edition)
+    setup = None
+    if scenario is not None:
+        setup = load_scenario(scenario) if isinstance(scenario, (str, Path)) else parse_scenario(scenario)
+        if players is not None and players != setup.players:
+            raise DataError(f"the scenario is for {setup.players} players, not {players}", source=setup.source,
+                            key="players")
+        players = setup.players
+        edition = edition if edition is not None else setup.edition
+        if map is None:
+            map = setup.map
+        elif setup.map is not None and map != setup.map:
+            raise DataError(f"the scenario is on map {setup.map!r}, not {map!r}", source=setup.source, key="map")
+    ed = edition_of(edition if edition is not None else "ffg2015")
     game_map = ed.map_named(map) if isinstance(map, str) else map
     map_name = map if isinstance(map, str) else game_map.source if game_map is not None else None
-    return Game(ed.rules(players, options, game_map), seed, trace=trace, map_name=map_name)
+    return Game(ed.rules(4 if players is None else players, options, game_map), seed, trace=trace,
+                map_name=map_name, scenario=setup)
 
 
 def score(edition: str | Edition, captured: Mapping[Any, Mapping[str, int]]) -> Result:

@@ -33,6 +33,7 @@ from .errors import DataError, IllegalAction
 from .game import Game, action_of, new_game
 from .plugins import Edition, available_editions, load_edition
 from .rules import Rules
+from .scenarios import parse_scenario
 from .state import State
 from .tomlfile import read_text
 
@@ -68,6 +69,8 @@ class GameRecord:
     actions: tuple[Action, ...]
     map: str | None = None
     """The map given to ``new_game`` (a bundled name or a path); None for the edition's own."""
+    scenario: Mapping[str, Any] | None = None
+    """The scenario the game started from (its data, so the record stands alone); None for a new game."""
     check: str | None = None
     """A digest of the position after the last action (see ``position_check``)."""
     schema: int = SCHEMA_VERSION
@@ -84,15 +87,18 @@ def to_record(game: Game) -> GameRecord:
     """The record of ``game`` so far (finished or not)."""
     return GameRecord(edition=edition_reference(game.rules), edition_version=game.rules.edition.version,
                       players=game.players, seed=game.seed, options=dict(game.rules.options),
-                      actions=game.history, map=game.map_name, check=position_check(game.state))
+                      actions=game.history, map=game.map_name, check=position_check(game.state),
+                      scenario=dict(game.scenario.data) if game.scenario else None)
 
 
 def record_of(rules: Rules, seed: int, internal_actions: list[tuple[int, ...]], *, final: State | None = None,
-              edition: str | None = None, map_name: str | None = None) -> GameRecord:
+              edition: str | None = None, map_name: str | None = None,
+              scenario: Mapping[str, Any] | None = None) -> GameRecord:
     """A record from the engine's action tuples (simulations); ``final`` adds the position check."""
     return GameRecord(edition=edition or edition_reference(rules), edition_version=rules.edition.version,
                       players=rules.players, seed=seed, options=dict(rules.options),
                       actions=tuple(action_of(rules, a) for a in internal_actions), map=map_name,
+                      scenario=dict(scenario) if scenario is not None else None,
                       check=position_check(final) if final is not None else None)
 
 
@@ -130,8 +136,9 @@ def _start(record: GameRecord, edition: Edition | None, source: str, trace: bool
         raise DataError(f"the record was played with {record.edition} {record.edition_version}, but version "
                         f"{ed.manifest.version} is installed", source=source, key="edition_version")
     try:
+        scenario = parse_scenario(record.scenario, source=f"{source} [scenario]") if record.scenario else None
         return new_game(ed, players=record.players, seed=record.seed, options=record.options, map=record.map,
-                        trace=trace)
+                        trace=trace, scenario=scenario.data if scenario else None)
     except DataError as exc:  # an option, player count or map the record names does not fit the edition
         field = exc.source if exc.source in ("options", "players", "map", "seed") else "map"
         key = f"{field}.{exc.key}" if field == "options" and exc.key else field

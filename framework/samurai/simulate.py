@@ -23,7 +23,7 @@ from .rules import Rules
 from .state import OVER, State
 from .tiles import CASTES
 
-__all__ = ["derive_seed", "play_game", "GameSummary", "SimulationSummary", "simulate", "parse_bots"]
+__all__ = ["derive_seed", "play_game", "play_out", "GameSummary", "SimulationSummary", "simulate", "parse_bots"]
 
 _MASK64 = (1 << 64) - 1
 
@@ -55,7 +55,12 @@ def play_game(rules: Rules, seed: int, bots: Sequence[str], *, trace: bool = Fal
     bots only produce legal actions, which the property tests verify). When
     ``actions`` is a list, every action played is appended to it (for records).
     """
-    st = engine.new_state(rules, seed, trace=trace)
+    return play_out(rules, engine.new_state(rules, seed, trace=trace), seed, bots, actions=actions)
+
+
+def play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], *,
+             actions: list[tuple[int, ...]] | None = None) -> State:
+    """Play the game in ``st`` to its end between bots seeded from ``seed`` (see ``play_game``)."""
     players = [make_bot(bots[seat % len(bots)], derive_seed(seed, seat)) for seat in range(rules.players)]
     views = [Observation(rules, st, seat) for seat in range(rules.players)]
     acts = [bot.act for bot in players]

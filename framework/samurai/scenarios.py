@@ -1,0 +1,291 @@
+"""Scenarios: a hand-written position to start a game from.
+
+A scenario file (TOML) describes the play phase at some turn::
+
+    edition = "ffg2015"        # optional: an edition id, or a manifest path relative to this file
+    players = 2
+    map = "tiny"               # optional: the edition's own map by default
+    to_act = 0                 # the seat to play (the next seat that can, if it cannot)
+    turn = 5                   # optional, default 1
+
+    [figures]                  # the castes still standing, by settlement name; others are empty
+    Kita = ["castle"]
+    Machi = ["buddha", "rice"]
+
+    [[tiles]]                  # tiles on the board (placed on earlier turns)
+    at = [2, 1]
+    tile = "castle-4"
+    owner = 0
+
+    [[seats]]                  # one table per seat, seat 0 first
+    hand = ["samurai-1", "ship-2", "ronin", "move", "rice-3"]
+    stack = ["rice-2"]         # optional: by default every tile of the seat not in hand or on the board
+    captured = { castle = 1 }  # optional
+
+    [removed]                  # optional: figures removed by ties
+    buddha = 1
+
+Every value is checked against the edition and map, with the file and the
+field in the message: unknown names, tiles on the wrong terrain or on a
+settlement, more copies of a tile than a seat owns, a hand over the hand
+size, more figures than the edition has, a surrounded settlement that still
+holds figures, or a position whose end is already triggered.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from . import engine
+from .errors import DataError
+from .maps import LAND
+from .rules import LAND_TILE, SEA_TILE, Rules
+from .state import State
+from .tiles import CASTES
+from .tomlfile import check_keys, key_line, read_toml, require
+
+__all__ = ["Scenario", "SeatSetup", "PlacedTile", "load_scenario", "parse_scenario", "scenario_state"]
+
+_TOP_KEYS = {"edition", "players", "map", "to_act", "turn", "figures", "tiles", "seats", "removed"}
+_TILE_KEYS = {"at", "tile", "owner"}
+_SEAT_KEYS = {"hand", "stack", "captured"}
+
+
+@attrs.frozen
+class PlacedTile:
+    """A tile on the board: where, which, whose."""
+
+    at: tuple[int, int]
+    tile: str
+    owner: int
+
+
+@attrs.frozen
+class SeatSetup:
+    """One seat's tiles and captures; ``stack`` None means "every other tile of the seat"."""
+
+    hand: tuple[str, ...]
+    stack: tuple[str, ...] | None
+    captured: Mapping[str, int]
+
+
+@attrs.frozen
+class Scenario:
+    """A validated scenario file (names checked; the fit to an edition is checked by ``scenario_state``)."""
+
+    source: str
+    data: Mapping[str, Any]
+    """The file's data, as stored in the records of games started from it."""
+    edition: str | None
+    players: int
+    map: str | None
+    to_act: int
+    turn: int
+    figures: Mapping[str, tuple[str, ...]]
+    tiles: tuple[PlacedTile, ...]
+    seats: tuple[SeatSetup, ...]
+    removed: Mapping[str, int]
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and check a scenario file."""
+    data, text = read_toml(path)
+    scenario = parse_scenario(data, source=str(path), text=text)
+    edition = scenario.edition
+    if edition is not None and edition.endswith(".toml") and not Path(edition).is_absolute():
+        edition = str(Path(path).parent / edition)
+    return attrs.evolve(scenario, edition=edition, data={**scenario.data, **({"edition": edition} if edition else {})})
+
+
+def parse_scenario(data: Mapping[str, Any], *, source: str = "scenario", text: str = "") -> Scenario:
+    """Check a scenario's data (from a file or a record) into a ``Scenario``."""
+    where = "the scenario"
+    check_keys(data, _TOP_KEYS, source=source, where=where, text=text)
+    players = require(data, "players", int, source=source, where=where, text=text)
+    figures = require(data, "figures", dict, source=source, where=where, text=text, default={})
+    for name, castes in figures.items():
+        _castes(castes, source, f"figures.{name}", text)
+    tiles = []
+    for number, entry in enumerate(require(data, "tiles", list, source=source, where=where, text=text, default=[])):
+        field = f"tiles[{number}]"
+        if not isinstance(entry, dict):
+            raise DataError(f"{field} must be a table with at, tile and owner", source=source, key=field)
+        check_keys(entry, _TILE_KEYS, source=source, where=field)
+        at = require(entry, "at", list, source=source, where=field)
+        if len(at) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in at):
+            raise DataError(f"{field}.at must be [col, row] in whole numbers, not {at!r}", source=source,
+                            key=f"{field}.at")
+        tiles.append(PlacedTile((at[0], at[1]), require(entry, "tile", str, source=source, where=field),
+                                require(entry, "owner", int, source=source, where=field)))
+    seats = []
+    for number, entry in enumerate(require(data, "seats", list, source=source, where=where, text=text)):
+        field = f"seats[{number}]"
+        if not isinstance(entry, dict):
+            raise DataError(f"{field} must be a table with hand, stack and captured", source=source, key=field)
+        check_keys(entry, _SEAT_KEYS, source=source, where=field)
+        hand = _names(require(entry, "hand", list, source=source, where=field), source, f"{field}.hand")
+        stack = entry.get("stack")
+        stack = None if stack is None else _names(require(entry, "stack", list, source=source, where=field), source,
+                                                  f"{field}.stack")
+        captured = _counts(require(entry, "captured", dict, source=source, where=field, default={}), source,
+                           f"{field}.captured")
+        seats.append(SeatSetup(hand, stack, captured))
+    if len(seats) != players:
+        raise DataError(f"{len(seats)} [[seats]] tables for {players} players: give one per seat", source=source,
+                        line=key_line(text, "players"), key="seats")
+    return Scenario(
+        source=source, data=dict(data),
+        edition=require(data, "edition", str, source=source, where=where, text=text, default=None),
+        players=players,
+        map=require(data, "map", str, source=source, where=where, text=text, default=None),
+        to_act=require(data, "to_act", int, source=source, where=where, text=text),
+        turn=require(data, "turn", int, source=source, where=where, text=text, default=1),
+        figures={name: _castes(castes, source, f"figures.{name}", text) for name, castes in figures.items()},
+        tiles=tuple(tiles), seats=tuple(seats),
+        removed=_counts(require(data, "removed", dict, source=source, where=where, text=text, default={}), source,
+                        "removed"))
+
+
+def _castes(value: Any, source: str, field: str, text: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise DataError(f"{field} must be a list of castes", source=source, key=field)
+    for caste in value:
+        if caste not in CASTES:
+            raise DataError(f"unknown caste {caste!r}; castes are {', '.join(CASTES)}", source=source, key=field)
+    if len(set(value)) != len(value):
+        raise DataError("a settlement never holds two figures of one caste", source=source, key=field)
+    return tuple(value)
+
+
+def _names(value: list[Any], source: str, field: str) -> tuple[str, ...]:
+    if not all(isinstance(v, str) for v in value):
+        raise DataError(f"{field} must be a list of tile names", source=source, key=field)
+    return tuple(value)
+
+
+def _counts(value: Mapping[str, Any], source: str, field: str) -> dict[str, int]:
+    for caste, count in value.items():
+        if caste not in CASTES:
+            raise DataError(f"unknown caste {caste!r}; castes are {', '.join(CASTES)}", source=source,
+                            key=f"{field}.{caste}")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise DataError(f"{field}.{caste} must be a whole number >= 0, not {count!r}", source=source,
+                            key=f"{field}.{caste}")
+    return {caste: int(value.get(caste, 0)) for caste in CASTES}
+
+
+def scenario_state(rules: Rules, scenario: Scenario, seed: int, *, trace: bool = False) -> State:
+    """The play-phase position a scenario describes, for ``rules``, drawing from stacks with ``seed``.
+
+    ``trace`` keeps the event log, as ``samurai.engine.new_state`` does.
+    """
+    source = scenario.source
+    board = rules.board
+    n = rules.players
+    if scenario.players != n:
+        raise DataError(f"the scenario is for {scenario.players} players, not {n}", source=source, key="players")
+    if not 0 <= scenario.to_act < n:
+        raise DataError(f"to_act {scenario.to_act} is not a seat of a {n}-player game", source=source, key="to_act")
+    if scenario.turn < 1:
+        raise DataError(f"turn must be at least 1, not {scenario.turn}", source=source, key="turn")
+    st = rules.template.copy()
+    st.rng = random.Random(seed)
+    st.events = [] if trace else None
+    st.pools = [[] for _ in range(n)]
+    st.figures = [0] * len(board.settlements)
+    st.on_board = [0, 0, 0]
+    names = {s.name: i for i, s in enumerate(board.settlements)}
+    for name, castes in scenario.figures.items():
+        if name not in names:
+            raise DataError(f"no settlement named {name!r} on map {board.map.name!r} with these pieces; settlements "
+                            f"are {', '.join(names)}", source=source, key=f"figures.{name}")
+        number = names[name]
+        if len(castes) > rules.capacities[number]:
+            room = rules.capacities[number]
+            raise DataError(f"{name} is a {board.settlements[number].kind} with room for {room} "
+                            f"figure{'s' if room > 1 else ''}, not {len(castes)}", source=source, key=f"figures.{name}")
+        for caste in castes:
+            st.figures[number] |= 1 << CASTES.index(caste)
+            st.on_board[CASTES.index(caste)] += 1
+    owned = Counter(rules.tile_name(t) for t in rules.player_tiles)
+    used: list[Counter[str]] = [Counter() for _ in range(n)]
+    st.turn = 0  # tiles of a scenario were placed on earlier turns (the Move tile may move them)
+    occupied: set[int] = set()
+    for number, placed in enumerate(scenario.tiles):
+        field = f"tiles[{number}]"
+        tile = _tile(rules, placed.tile, source, f"{field}.tile")
+        h = board.index.get(placed.at)
+        if h is None:
+            raise DataError(f"hex {list(placed.at)} is not on the board", source=source, key=f"{field}.at")
+        if board.settlement_at[h] >= 0:
+            raise DataError(f"hex {list(placed.at)} is a settlement: settlements never hold tiles", source=source,
+                            key=f"{field}.at")
+        if h in occupied:
+            raise DataError(f"hex {list(placed.at)} already holds a tile", source=source, key=f"{field}.at")
+        wanted = LAND_TILE if board.terrain[h] == LAND else SEA_TILE
+        if rules.tile_on[tile] != wanted:
+            place = {LAND_TILE: "empty land", SEA_TILE: "empty sea"}.get(rules.tile_on[tile], "nowhere on the board")
+            raise DataError(f"{placed.tile} goes on {place}, and {list(placed.at)} is "
+                            f"{'land' if wanted == LAND_TILE else 'sea'}", source=source, key=f"{field}.at")
+        if not 0 <= placed.owner < n:
+            raise DataError(f"owner {placed.owner} is not a seat", source=source, key=f"{field}.owner")
+        occupied.add(h)
+        used[placed.owner][placed.tile] += 1
+        engine.put_tile(rules, st, placed.owner, tile, h)
+    for number, settlement in enumerate(board.settlements):
+        if st.empty_around[number] == 0 and st.figures[number]:
+            raise DataError(f"{settlement.name} is surrounded (every land hex around it holds a tile) but still "
+                            f"holds figures: resolve it in the scenario", source=source,
+                            key=f"figures.{settlement.name}")
+    st.pending = []
+    for seat, setup in enumerate(scenario.seats):
+        field = f"seats[{seat}]"
+        if len(setup.hand) > rules.hand_size:
+            raise DataError(f"a hand holds at most {rules.hand_size} tiles, not {len(setup.hand)}", source=source,
+                            key=f"{field}.hand")
+        st.hands[seat] = [_tile(rules, t, source, f"{field}.hand") for t in setup.hand]
+        used[seat].update(setup.hand)
+        if setup.stack is not None:
+            st.stacks[seat] = [_tile(rules, t, source, f"{field}.stack") for t in setup.stack]
+            used[seat].update(setup.stack)
+        for name, count in used[seat].items():
+            if count > owned[name]:
+                raise DataError(f"seat {seat} has {count} {name} tiles in hand, stack and on the board, but owns "
+                                f"{owned[name]}", source=source, key=field)
+        if setup.stack is None:
+            rest = owned - used[seat]
+            st.stacks[seat] = [rules.tile_index[name] for name in sorted(rest.elements())]
+            used[seat].update(rest)
+        st.spent[seat] = sum(owned.values()) - sum(used[seat].values())
+        for c, caste in enumerate(CASTES):
+            st.captured[seat * 3 + c] = setup.captured[caste]
+    for c, caste in enumerate(CASTES):
+        st.removed[c] = scenario.removed[caste]
+        captured = sum(st.captured[seat * 3 + c] for seat in range(n))
+        st.supply[c] = rules.figures_per_caste - st.on_board[c] - captured - st.removed[c]
+        if st.supply[c] < 0:
+            raise DataError(f"{st.on_board[c]} {caste} figures on the board, {captured} captured and "
+                            f"{st.removed[c]} removed: more than the {rules.figures_per_caste} of the edition",
+                            source=source, key="figures")
+    st.removed_total = sum(st.removed)
+    st.setup_queue = []
+    reason = engine.end_trigger(rules, st)
+    if reason is not None:
+        raise DataError(f"the position is already over ({reason.replace('_', ' ')}): nothing is left to play",
+                        source=source, key="figures" if reason == "caste_exhausted" else "removed")
+    engine.begin_play(rules, st, scenario.to_act, turn=scenario.turn)
+    return st
+
+
+def _tile(rules: Rules, name: str, source: str, field: str) -> int:
+    tile = rules.tile_index.get(name)
+    if tile is None:
+        raise DataError(f"unknown tile {name!r}; tiles are {', '.join(rules.tile_index)}", source=source, key=field)
+    return tile
+

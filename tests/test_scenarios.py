@@ -1,0 +1,151 @@
+"""Scenarios: starting from a hand-written position (samurai.scenarios; issue "Scenarios")."""
+
+from __future__ import annotations
+
+import pytest
+
+import samurai
+from samurai import DataError, EndTurn, MoveTile, PlaceTile
+from samurai.cli import main
+from samurai.records import record_from_dict, record_to_dict
+
+from helpers import DATA, KITA, KITA_LAND, ROOT, assert_refused_unchanged, captured, figures_at, hand, tile_at
+
+SCENARIO = DATA / "scenarios" / "tiny-midgame.toml"
+BROKEN = DATA / "broken-scenarios"
+EXAMPLE = ROOT / "docs" / "examples" / "late-game.toml"
+
+
+@pytest.fixture
+def game():
+    return samurai.new_game(scenario=SCENARIO, seed=3)
+
+
+def test_the_game_starts_at_the_described_position(game):
+    assert game.edition == "tiny-ffg2015"  # the scenario names the edition relative to its own file
+    assert game.players == 2 and game.phase == "play" and game.turn == 4 and game.current_player == 1
+    assert figures_at(game, KITA) == ["castle"]
+    assert figures_at(game, (3, 3)) == ["buddha", "rice", "castle"]
+    assert figures_at(game, (1, 5)) == []  # Nishi is not named: resolved
+    assert tile_at(game, (2, 1)) == {"at": [2, 1], "tile": "castle-4", "owner": 0}
+    assert tile_at(game, (1, 0))["tile"] == "ship-1"
+    assert sorted(hand(game, 1)) == sorted(["samurai-1", "castle-2", "ship-2", "switch", "rice-4"])
+    assert captured(game, 0) == {"buddha": 0, "rice": 1, "castle": 0}
+    view = game.view(1)
+    assert view["seats"][1]["stack_size"] == 4  # as listed
+    assert view["seats"][0]["stack_size"] == 20 - 5 - 1  # by default, every other tile of the seat
+    assert view["supply"] == {"buddha": 0, "rice": 0, "castle": 0}
+    assert view["removed"] == {"buddha": 0, "rice": 0, "castle": 0}
+
+
+def test_tiles_a_scenario_leaves_out_are_spent(game):
+    rules, state = game.rules, game.state
+    # Seat 1: 5 in hand, 4 in its stack, 2 on the board: the other 9 have left the game.
+    assert state.spent[1] == 9 and state.spent[0] == 0
+    assert len(rules.player_tiles) == 20
+
+
+def test_play_goes_on_under_the_editions_rules(game):
+    game.apply(PlaceTile("samurai-1", KITA_LAND[1]))  # closes Kita: castle 4 against 1
+    game.apply(EndTurn())  # FFG 2015: resolved at the end of the turn
+    assert figures_at(game, KITA) == []
+    assert captured(game, 0)["castle"] == 1
+    assert game.current_player == 0 and game.turn == 5
+
+
+def test_tiles_of_a_scenario_were_placed_on_earlier_turns(game):
+    game.apply(PlaceTile("ship-2", (2, 0)))
+    game.apply(EndTurn())
+    # Seat 0 may move its castle-4 at once: it was placed before this turn.
+    game.apply(MoveTile((2, 1), (2, 2)))
+    assert tile_at(game, (2, 1))["tile"] == "move" and tile_at(game, (2, 2))["tile"] == "castle-4"
+
+
+def test_an_illegal_action_from_a_scenario_changes_nothing(game):
+    assert_refused_unchanged(game, PlaceTile("castle-4", KITA_LAND[1]), match="no castle-4 tile in your hand")
+
+
+def test_a_scenario_game_round_trips_through_its_record(tmp_path, game):
+    while not game.is_over:
+        game.apply(game.legal_actions()[len(game.history) % len(game.legal_actions())])
+    for suffix in (".json", ".toml"):
+        path = samurai.save(game, tmp_path / f"g{suffix}")
+        loaded = samurai.load(path)
+        assert loaded.state.fingerprint() == game.state.fingerprint()
+        assert loaded.result == game.result
+    record = samurai.to_record(game)
+    assert record.scenario["figures"]["Kita"] == ["castle"]  # the record stands alone
+    assert record_from_dict(record_to_dict(record)) == record
+
+
+def test_the_scenario_can_come_as_data(game):
+    import tomllib
+
+    data = tomllib.loads(SCENARIO.read_text())
+    data["edition"] = str(DATA / "tiny-ffg2015.toml")
+    same = samurai.new_game(scenario=data, seed=3)
+    assert same.state.fingerprint() == game.state.fingerprint()
+
+
+def test_a_seat_that_cannot_play_passes_at_the_start(tmp_path):
+    text = SCENARIO.read_text().replace('hand = ["samurai-1", "castle-2", "ship-2", "switch", "rice-4"]', "hand = []")
+    text = text.replace('stack = ["buddha-2", "buddha-4", "castle-3", "samurai-3"]', "stack = []")
+    path = tmp_path / "s.toml"
+    path.write_text(text.replace('"../tiny-ffg2015.toml"', repr(str(DATA / "tiny-ffg2015.toml"))))
+    game = samurai.new_game(scenario=path)
+    assert game.current_player == 0
+    assert game.events() == [{"event": "pass", "seat": 1}]
+
+
+def test_new_game_arguments_must_agree_with_the_scenario():
+    with pytest.raises(DataError, match="for 2 players, not 3"):
+        samurai.new_game(scenario=SCENARIO, players=3)
+    with pytest.raises(DataError, match="no settlement named 'Kita' on map 'Japan'"):
+        samurai.new_game("ffg2015", scenario=SCENARIO)  # the edition given here wins, with its own map
+
+
+def test_the_documented_example_plays_out(tmp_path, capsys):
+    assert main(["play-scenario", str(EXAMPLE), "--bots", "greedy,random", "--seed", "2",
+                 "--save", str(tmp_path / "late.json")]) == 0
+    out = capsys.readouterr().out
+    assert "Result: " in out and "saved:" in out
+    game = samurai.load(tmp_path / "late.json")
+    assert game.is_over and game.scenario is not None
+
+
+BROKEN_SCENARIOS = {
+    "already-over.toml": ("already over", "figures"),
+    "hand-too-big.toml": ("at most 5 tiles, not 6", "seats[0].hand"),
+    "hex-off-board.toml": ("not on the board", "tiles[1].at"),
+    "more-figures-than-the-edition.toml": ("more than the 3 of the edition", "figures"),
+    "owner-not-a-seat.toml": ("owner 7 is not a seat", "tiles[1].owner"),
+    "seat-count.toml": ("2 [[seats]] tables for 3 players", "seats"),
+    "ship-on-land.toml": ("ship-2 goes on empty sea", "tiles[2].at"),
+    "surrounded-with-figures.toml": ("Kita is surrounded", "figures.Kita"),
+    "tile-on-settlement.toml": ("settlements never hold tiles", "tiles[0].at"),
+    "to-act-not-a-seat.toml": ("to_act 2 is not a seat", "to_act"),
+    "too-many-copies.toml": ("2 castle-4 tiles", "seats[0]"),
+    "truncated.toml": ("not valid TOML", None),
+    "two-of-one-caste.toml": ("never holds two figures of one caste", "figures.Machi"),
+    "unknown-caste.toml": ("unknown caste 'dragon'", "figures.Higashi"),
+    "unknown-key.toml": ("unknown key 'colour'", "colour"),
+    "unknown-settlement.toml": ("no settlement named 'Atlantis'", "figures.Atlantis"),
+    "unknown-tile.toml": ("unknown tile 'castle-9'", "tiles[0].tile"),
+    "village-overfull.toml": ("room for 1 figure, not 2", "figures.Higashi"),
+}
+
+
+def test_the_broken_scenario_corpus_is_complete():
+    assert sorted(BROKEN_SCENARIOS) == sorted(p.name for p in BROKEN.iterdir())
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN_SCENARIOS))
+def test_a_broken_scenario_is_refused_naming_the_file_and_the_field(name, capsys):
+    message, key = BROKEN_SCENARIOS[name]
+    with pytest.raises(DataError) as refused:
+        samurai.new_game(scenario=BROKEN / name)
+    assert message in refused.value.message
+    assert refused.value.source == str(BROKEN / name) and refused.value.key == key
+    assert main(["play-scenario", str(BROKEN / name)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("samurai: error: ") and err.count("\n") == 1 and str(BROKEN / name) in err
