@@ -15,6 +15,7 @@ Everything listed in ``__all__`` is the stable public API.
 from __future__ import annotations
 
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
+from .bots import play_bots
 from .errors import DataError, IllegalAction, SamuraiError
 from .game import Game, new_game, score
 from .hexgrid import Coord
@@ -28,7 +29,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "new_game", "score", "load_edition", "available_editions",
-    "save", "load", "to_record", "from_record", "GameRecord",
+    "save", "load", "to_record", "from_record", "GameRecord", "play_bots",
     "Game", "Edition", "Result", "END_REASONS", "CASTES", "Coord",
     "Action", "ChooseTile", "PlaceFigure", "PlaceTile", "MoveTile", "SwitchFigures", "EndTurn",
     "SamuraiError", "IllegalAction", "DataError", "__version__",

@@ -9,14 +9,18 @@ the bots' never mix.
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from . import engine
 from .maps import LAND
 from .rules import Rules
 from .state import EMPTY, FIGURES, HANDS, State
 
-__all__ = ["Bot", "Observation", "RandomBot", "GreedyBot", "BOTS", "make_bot"]
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["Bot", "Observation", "RandomBot", "GreedyBot", "BOTS", "make_bot", "play_bots"]
 
 CAPTURE_VALUE = 10
 """How many points of influence the greedy bot trades for one figure captured now."""
@@ -201,3 +205,17 @@ def make_bot(name: str, seed: int) -> Bot:
     if name not in BOTS:
         raise ValueError(f"unknown bot {name!r}; bots are {', '.join(BOTS)}")
     return BOTS[name](seed)
+
+
+def play_bots(game: Game, bots: Sequence[str], *, seed: int = 0, actions: int | None = None) -> None:
+    """Let built-in bots play ``game`` through ``Game.apply`` (so its history can be saved).
+
+    Seat ``k`` gets ``bots[k % len(bots)]``, seeded from ``seed``; play stops
+    when the game is over or after ``actions`` actions.
+    """
+    players = [make_bot(bots[seat % len(bots)], seed * 1_000_003 + seat) for seat in range(game.players)]
+    played = 0
+    while not game.is_over and (actions is None or played < actions):
+        seat = game.state.current
+        game.apply(game.to_action(players[seat].act(Observation(game.rules, game.state, seat))))
+        played += 1
