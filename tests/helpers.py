@@ -104,3 +104,24 @@ def capture_kita(tiny: samurai.Edition, **kwargs: object) -> Game:
     play_turn(game, PlaceTile("castle-4", KITA_LAND[0]))
     play_turn(game, PlaceTile("samurai-1", KITA_LAND[1]))
     return game
+
+
+SCRIPTED_HANDS = {0: ("castle-4", "samurai-1", "samurai-2", "ronin", "ship-1"),
+         1: ("samurai-1", "samurai-2", "ronin", "ship-1", "castle-2")}
+TURNS = ((0, "castle-4", KITA_LAND[0]), (1, "samurai-1", KITA_LAND[1]),  # seat 0 captures Kita's castle, 4 to 1
+         (0, "samurai-1", MACHI_LAND[0]), (1, "samurai-2", MACHI_LAND[1]),
+         (0, "samurai-2", MACHI_LAND[2]), (1, "ronin", MACHI_LAND[3]))  # Machi: 3 against 3 for both figures
+
+
+def scripted_game(edition: samurai.Edition) -> Game:
+    """The hand-computed record of the metrics' and replays' tests: on the tiny map, six turns of
+    one tile each; seat 0 captures Kita's castle and the two ties in Machi end the game (option
+    removed_to_end = 1)."""
+    game = setup_tiny(edition, hands=SCRIPTED_HANDS, options={"removed_to_end": 1})
+    for seat, tile, at in TURNS:
+        assert game.current_player == seat
+        game.apply(PlaceTile(tile, at))
+        if not game.is_over:
+            game.apply(EndTurn())
+    assert game.is_over
+    return game

@@ -24,25 +24,7 @@ from samurai.metrics import (
 from samurai.records import from_record, to_record
 from samurai_plugins.ffg2015 import score_leader_tokens
 
-from helpers import KITA_LAND, MACHI_LAND, setup_tiny
-
-HANDS = {0: ("castle-4", "samurai-1", "samurai-2", "ronin", "ship-1"),
-         1: ("samurai-1", "samurai-2", "ronin", "ship-1", "castle-2")}
-TURNS = ((0, "castle-4", KITA_LAND[0]), (1, "samurai-1", KITA_LAND[1]),  # seat 0 captures Kita's castle, 4 to 1
-         (0, "samurai-1", MACHI_LAND[0]), (1, "samurai-2", MACHI_LAND[1]),
-         (0, "samurai-2", MACHI_LAND[2]), (1, "ronin", MACHI_LAND[3]))  # Machi: 3 against 3 for both figures
-
-
-def scripted_game(edition):
-    """Six turns, one tile each; the two ties in Machi end the game (option removed_to_end = 1)."""
-    game = setup_tiny(edition, hands=HANDS, options={"removed_to_end": 1})
-    for seat, tile, at in TURNS:
-        assert game.current_player == seat
-        game.apply(PlaceTile(tile, at))
-        if not game.is_over:
-            game.apply(EndTurn())
-    assert game.is_over
-    return game
+from helpers import KITA_LAND, SCRIPTED_HANDS, scripted_game, setup_tiny
 
 
 @pytest.mark.parametrize("fixture", ["tiny", "tiny_original"])
@@ -62,7 +44,7 @@ def test_facts_of_the_hand_computed_record(request, fixture):
 
 
 def test_a_tied_midpoint_has_no_leader(tiny):
-    game = setup_tiny(tiny, hands=HANDS, options={"removed_to_end": 1})
+    game = setup_tiny(tiny, hands=SCRIPTED_HANDS, options={"removed_to_end": 1})
     for _, tile, at in ((0, "samurai-1", KITA_LAND[0]), (1, "samurai-1", KITA_LAND[1])):
         game.apply(PlaceTile(tile, at))
         game.apply(EndTurn())
@@ -71,7 +53,7 @@ def test_a_tied_midpoint_has_no_leader(tiny):
 
 
 def test_an_unfinished_record_has_no_facts(tiny):
-    game = setup_tiny(tiny, hands=HANDS)
+    game = setup_tiny(tiny, hands=SCRIPTED_HANDS)
     with pytest.raises(ValueError, match="not over"):
         game_facts(to_record(game), edition=tiny)
 

@@ -8,6 +8,8 @@ import tomllib
 
 import pytest
 import tomli_w
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import samurai
 from samurai import DataError
@@ -196,3 +198,49 @@ def test_records_are_frozen_values(ffg):
     assert isinstance(record, GameRecord)
     with pytest.raises(AttributeError):
         record.seed = 3
+
+
+# --- files nobody wrote on purpose ---------------------------------------------------------------
+
+JUNK = st.one_of(st.none(), st.booleans(), st.integers(min_value=-2**70, max_value=2**70), st.floats(),
+                 st.text(max_size=8), st.lists(st.integers(), max_size=3),
+                 st.dictionaries(st.text(max_size=5), st.integers(), max_size=2))
+
+
+@pytest.fixture(scope="module")
+def good_record():
+    game = samurai.new_game("ffg2015", players=2, seed=3)
+    samurai.play_bots(game, ["random"], seed=2, actions=60)
+    return record_to_dict(samurai.to_record(game))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_damaged_record_is_refused_with_a_data_error_and_nothing_else(tmp_path_factory, good_record, data):
+    record = json.loads(json.dumps(good_record))
+    where = data.draw(st.sampled_from(["field", "drop", "action", "action_field", "option"]))
+    if where == "field":
+        record[data.draw(st.sampled_from(sorted(record)))] = data.draw(JUNK)
+    elif where == "drop":
+        del record[data.draw(st.sampled_from(sorted(record)))]
+    elif where == "action":
+        record["actions"][data.draw(st.integers(0, len(record["actions"]) - 1))] = data.draw(JUNK)
+    elif where == "action_field":
+        action = record["actions"][data.draw(st.integers(0, len(record["actions"]) - 1))]
+        action[data.draw(st.sampled_from(sorted(action)))] = data.draw(JUNK)
+    else:
+        record["options"][data.draw(st.sampled_from(sorted(record["options"])))] = data.draw(JUNK)
+    suffix = data.draw(st.sampled_from([".json", ".toml"]))
+    path = tmp_path_factory.mktemp("damaged") / f"record{suffix}"
+    try:
+        text = json.dumps(record) if suffix == ".json" else tomli_w.dumps(record)
+    except (TypeError, ValueError):  # TOML has no null: damage the JSON text instead
+        path = path.with_suffix(".json")
+        text = json.dumps(record)
+    path.write_text(text)
+    try:
+        game = samurai.load(path)
+    except DataError as refused:
+        assert refused.source == str(path)
+    else:  # a change that makes no difference (a key set to its own value) still loads the same game
+        assert samurai.to_record(game).check == good_record["check"]

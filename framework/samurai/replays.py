@@ -60,14 +60,15 @@ def replay_lines(record: GameRecord, *, source: str = "record", to: int | None =
     """The game told action by action; with ``to``, stop after that many actions and describe the position."""
     if to is not None and not 0 <= to <= len(record.actions):
         raise ValueError(f"--to must be from 0 to {len(record.actions)} (the record's actions), not {to}")
-    yield (f"{record.edition} {record.edition_version}, {record.players} players, seed {record.seed}: "
-           f"{len(record.actions)} actions")
     seen = 0
     actor: int | None = None
     game: Game | None = None
     for number, game in enumerate(replay(record, source=source)):
         if number:
             yield f"{number:>5}  seat {actor} {describe_action(record.actions[number - 1], game)}"
+        else:
+            yield (f"{game.edition} {record.edition_version}, {record.players} players, seed {record.seed}: "
+                   f"{len(record.actions)} actions" + (" from a scenario" if record.scenario else ""))
         events = game.events()
         for event in events[seen:]:
             yield f"{'':>7}{describe_event_text(event)}"
