@@ -93,3 +93,16 @@ def test_events_tell_captures_refills_and_the_end_in_words(tiny):
 def test_a_hex_must_be_two_whole_numbers(at):
     with pytest.raises(ValueError, match="a hex is"):
         PlaceTile("castle-2", at)
+
+
+def test_everything_public_is_documented():
+    import inspect
+
+    for name in samurai.__all__:
+        obj = getattr(samurai, name)
+        if inspect.isfunction(obj) or inspect.isclass(obj):
+            assert obj.__doc__, name
+        if inspect.isclass(obj):
+            for attr, member in vars(obj).items():
+                if not attr.startswith("_") and (inspect.isfunction(member) or isinstance(member, property)):
+                    assert member.__doc__, f"{name}.{attr}"

@@ -53,11 +53,7 @@ def _build_parser() -> _Parser:
                               description="Play many seeded games between bots; print wins by seat, shared "
                                           "wins, game lengths and end reasons.")
     _edition_args(sim)
-    sim.add_argument("--players", type=int, default=4, help="number of players (default 4)")
-    sim.add_argument("--games", type=_positive, default=1000, help="number of games (default 1000)")
-    sim.add_argument("--seed", type=int, default=1, help="seed of the run; game i uses a seed derived from it")
-    sim.add_argument("--bots", default="random",
-                     help="comma-separated bots, assigned to seats in turn (random, greedy; default random)")
+    _run_args(sim)
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     sim.add_argument("--save-dir", metavar="DIR", help="write each game's record to DIR/game-NNNNN.json")
     sim.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
@@ -69,10 +65,7 @@ def _build_parser() -> _Parser:
                                           "the difference B - A.")
     cmp.add_argument("edition_a", metavar="A", help="edition id or manifest path")
     cmp.add_argument("edition_b", metavar="B", help="edition id or manifest path")
-    cmp.add_argument("--players", type=int, default=4, help="number of players (default 4)")
-    cmp.add_argument("--games", type=_positive, default=1000, help="number of paired games (default 1000)")
-    cmp.add_argument("--seed", type=int, default=1, help="seed of the run; game i uses a seed derived from it")
-    cmp.add_argument("--bots", default="random", help="comma-separated bots by seat (random, greedy)")
+    _run_args(cmp)
     cmp.add_argument("--workers", type=_positive, default=None,
                      help="worker processes (default: the machine's cores, at most 8)")
     cmp.add_argument("--json", metavar="FILE", help="write every metric with its intervals as JSON")
@@ -143,6 +136,15 @@ def _edition_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--edition", default="ffg2015", help="edition id or manifest path (default ffg2015)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="set an edition option (repeatable); VALUE is read as JSON when it can be")
+
+
+def _run_args(parser: argparse.ArgumentParser) -> None:
+    """The arguments of a run of seeded games: players, games, seed and bots."""
+    parser.add_argument("--players", type=int, default=4, help="number of players (default 4)")
+    parser.add_argument("--games", type=_positive, default=1000, help="number of games (default 1000)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the run; game i uses a seed derived from it")
+    parser.add_argument("--bots", default="random",
+                        help="comma-separated bots, assigned to seats in turn (random, greedy; default random)")
 
 
 def _positive(text: str) -> int:
