@@ -138,6 +138,10 @@ def write(folder: Path, name: str, text: str) -> Path:
     ("[options.starting_hands]\ndefault = 'draft'\n", r"default 'draft' is not one of its choices"),
     ("plugins = ['missing.py']\n", r"plugin file .*missing.py does not exist"),
     ("plugins = ['nonesuch']\n", r"no installed plugin is named 'nonesuch'"),
+    ("plugins = 3\n", r"plugins must be a list of plugin names or .py files, not 3"),
+    ("[options.removed_to_end]\ndefault = 0\n", r"option removed_to_end must be a whole number from 1, not 0"),
+    ("[options.first_player]\ndefault = 'first'\n",
+     r"samurai_setup_procedure failed for options .*ValueError: invalid literal for int"),
 ])
 def test_a_manifest_with_a_mistake_is_refused_naming_the_file(tmp_path, body, message):
     path = write(tmp_path, "broken.toml", HEADER + body)

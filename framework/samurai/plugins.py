@@ -30,7 +30,7 @@ from .editions import EditionManifest, merge_manifests, parse_manifest
 from .errors import DataError
 from .maps import GameMap, load_map
 from .rules import Rules, compile_rules
-from .tomlfile import read_toml, table_line
+from .tomlfile import key_line, read_toml, table_line
 
 __all__ = ["ENTRY_POINT_GROUP", "PluginInfo", "Edition", "installed_plugins", "available_editions",
            "load_edition", "load_plugin", "load_plugin_file", "is_plugin_file", "check_plugin_order",
@@ -276,6 +276,9 @@ def _merged_manifest_data(path: Any, catalog: Mapping[str, Any],
     """The manifest merged with what it extends, its text, and each level's own plugins (base first)."""
     data, text = read_toml(path)
     own_plugins = data.get("plugins")
+    if own_plugins is not None and not (isinstance(own_plugins, list) and all(isinstance(p, str) for p in own_plugins)):
+        raise DataError(f"plugins must be a list of plugin names or .py files, not {own_plugins!r}", source=str(path),
+                        line=key_line(text, "plugins"), key="plugins")
     if isinstance(own_plugins, list):
         # Plugin files are named relative to the manifest that lists them.
         data["plugins"] = own_plugins = [_plugin_path(p, path) for p in own_plugins]

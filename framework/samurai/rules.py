@@ -95,7 +95,7 @@ def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, playe
     rules.hand_size = manifest.hand_size
     rules.figures_per_caste = setup_for.figures_per_caste
 
-    procedure = hook.samurai_setup_procedure(edition=manifest, players=players, options=rules.options)
+    procedure = _ask(manifest, hook, "samurai_setup_procedure", players=players, options=rules.options)
     rules.setup = _checked_procedure(procedure, manifest, players)
     rules.capacities = tuple(s.capacity for s in board.settlements)
     rules.prefilled = tuple(i for i, s in enumerate(board.settlements) if s.kind in rules.setup.prefilled)
@@ -114,8 +114,8 @@ def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, playe
                         f"{slots + 3 * len(rules.prefilled)} figure slots of pieces "
                         f"{', '.join(setup_for.pieces)}", source=manifest.path, key=f"players.{players}")
 
-    resolution = hook.samurai_resolution_timing(edition=manifest, options=rules.options)
-    end_timing = hook.samurai_end_check_timing(edition=manifest, options=rules.options)
+    resolution = _ask(manifest, hook, "samurai_resolution_timing", options=rules.options)
+    end_timing = _ask(manifest, hook, "samurai_end_check_timing", options=rules.options)
     if resolution not in _RESOLUTION_TIMINGS:
         raise DataError(f"samurai_resolution_timing returned {resolution!r}; expected one of "
                         f"{', '.join(_RESOLUTION_TIMINGS)}", source=manifest.path)
@@ -124,9 +124,12 @@ def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, playe
                         f"{', '.join(_END_TIMINGS)}", source=manifest.path)
     rules.resolve_each_tile = resolution == "each_tile"
     rules.end_immediate = end_timing == "immediate"
-    rules.removed_limit = int(rules.options.get("removed_to_end", 4))
-    rules.public_captures = bool(hook.samurai_public_captures(edition=manifest, players=players,
-                                                              options=rules.options))
+    rules.removed_limit = rules.options.get("removed_to_end", 4)
+    if isinstance(rules.removed_limit, bool) or not isinstance(rules.removed_limit, int) or rules.removed_limit < 1:
+        raise DataError(f"option removed_to_end must be a whole number from 1, not {rules.removed_limit!r}",
+                        source=manifest.path, key="options.removed_to_end")
+    rules.public_captures = bool(_ask(manifest, hook, "samurai_public_captures", players=players,
+                                      options=rules.options))
     rules.settlement_neighbours = tuple(board.neighbours[h] for h in board.settlement_hex)
 
     def scorer(captured: Mapping[int, Mapping[str, int]]) -> Result:
@@ -135,6 +138,17 @@ def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, playe
     rules.scorer = scorer
     rules.template = initial_state(rules)
     return rules
+
+
+def _ask(manifest: EditionManifest, hook: Any, name: str, **arguments: Any) -> Any:
+    """Call a deciding hook while compiling; a plugin that fails is reported, not a traceback."""
+    try:
+        return getattr(hook, name)(edition=manifest, **arguments)
+    except DataError:
+        raise
+    except Exception as exc:  # a plugin's bug must reach the designer as a message naming the hook
+        raise DataError(f"{name} failed for options {dict(arguments.get('options', {}))}: "
+                        f"{type(exc).__name__}: {exc}", source=manifest.path) from None
 
 
 def _compile_tiles(rules: Rules, manifest: EditionManifest, hook: Any) -> None:
