@@ -12,7 +12,8 @@ from samurai.compare import analyse_records, compare
 
 from helpers import TINY_EDITION, TINY_ORIGINAL_EDITION
 
-METRICS = {"win_rate_seat_0", "win_rate_seat_1", "win_rate_seat_2", "shared_win_rate", "turns", "tiles_played",
+METRICS = {"win_rate_seat_0", "win_rate_seat_1", "win_rate_seat_2", "first_player_advantage",
+           "shared_win_rate", "turns", "tiles_played",
            "end_caste_exhausted", "end_removed_by_ties", "end_no_tiles", "figures_captured", "figures_removed",
            "decisiveness", "scoring_disagreement"}
 

@@ -118,6 +118,16 @@ def test_win_rate_by_seat_counts_sole_wins(metrics):
     assert seat0.label.endswith("(first to play)")
 
 
+def test_first_player_advantage_is_its_sole_wins_minus_the_others_average(metrics):
+    edge = metrics["first_player_advantage"]
+    # Two players. A: +1, -1, 0 (shared), +1: mean 0.25. B: -1, -1, +1, +1: mean 0.
+    assert edge.a.value == 0.25 and edge.b.value == 0
+    assert edge.difference.value == -0.25  # per game -2, 0, +1, 0
+    three = [facts((1,), captured=((0, 0, 0),) * 3), facts((0,), captured=((0, 0, 0),) * 3)]
+    assert compare_metrics(three, three, score_a=score_leader_tokens, score_b=score_leader_tokens,
+                           first_player=0)[3].a.value == pytest.approx((-0.5 + 1) / 2)
+
+
 def test_shared_win_rate(metrics):
     shared = metrics["shared_win_rate"]
     assert (shared.a.value, shared.b.value, shared.difference.value) == (0.25, 0, -0.25)
@@ -173,7 +183,8 @@ def test_scoring_disagreement_counts_positions_another_scoring_decides_different
 
 def test_every_metric_is_there_once_with_intervals(metrics):
     names = set(metrics)
-    assert {"win_rate_seat_0", "win_rate_seat_1", "shared_win_rate", "turns", "tiles_played", "end_caste_exhausted",
+    assert {"win_rate_seat_0", "win_rate_seat_1", "first_player_advantage",
+            "shared_win_rate", "turns", "tiles_played", "end_caste_exhausted",
             "end_removed_by_ties", "end_no_tiles", "figures_captured", "figures_removed", "decisiveness",
             "scoring_disagreement"} == names
     for metric in metrics.values():

@@ -203,6 +203,14 @@ def _wins_alone(seat: int) -> Callable[[GameFacts], bool]:
     return lambda g: g.winners == (seat,)
 
 
+def _first_player_edge(first: int) -> Callable[[GameFacts], float]:
+    """Per game: 1 if the first player wins alone, minus the share of the other seats that do (0 when fair)."""
+    def edge(g: GameFacts) -> float:
+        alone = g.winners[0] if len(g.winners) == 1 else None
+        return (1.0 if alone == first else 0.0) - (1.0 if alone not in (None, first) else 0.0) / (g.players - 1)
+    return edge
+
+
 def _ended(reason: str) -> Callable[[GameFacts], bool]:
     return lambda g: g.end_reason == reason
 
@@ -218,6 +226,8 @@ def compare_metrics(a: Sequence[GameFacts], b: Sequence[GameFacts], *,
     first = {first_player: " (first to play)"}
     metrics = [_rate(f"win_rate_seat_{seat}", f"seat {seat} wins alone{first.get(seat, '')}", a, b, _wins_alone(seat))
                for seat in range(players)]
+    metrics.append(_mean("first_player_advantage", "first player's edge: its sole-win rate minus the others' average",
+                         a, b, _first_player_edge(first_player)))
     metrics.append(_rate("shared_win_rate", "shared win", a, b, lambda g: len(g.winners) > 1))
     metrics.append(_mean("turns", "turns per game", a, b, lambda g: g.turns))
     metrics.append(_mean("tiles_played", "tiles played per game", a, b, lambda g: g.tiles_played))

@@ -16,7 +16,8 @@ from .metrics import Metric
 __all__ = ["plot_comparison", "PANELS"]
 
 PANELS = (
-    ("Who wins (share of games)", ("win_rate_seat_", "shared_win_rate")),
+    ("Who wins (share of games; first player's edge)", ("win_rate_seat_", "first_player_advantage",
+                                                         "shared_win_rate")),
     ("How games end (share of games)", ("end_",)),
     ("Game length (per game)", ("turns", "tiles_played")),
     ("Figures (per game)", ("figures_captured", "figures_removed")),
