@@ -216,10 +216,13 @@ class Edition:
     game; many games share one ``Rules``.
     """
 
-    def __init__(self, manifest: EditionManifest, plugin_manager: pluggy.PluginManager, game_map: GameMap) -> None:
+    def __init__(self, manifest: EditionManifest, plugin_manager: pluggy.PluginManager, game_map: GameMap, *,
+                 reference: str | None = None) -> None:
         self.manifest = manifest
         self.plugin_manager = plugin_manager
         self.map = game_map
+        self.reference = reference or manifest.path
+        """How records name this edition: the installed id it was loaded by, or its manifest's path."""
         self._rules: dict[tuple[Any, ...], Rules] = {}
         self._maps: dict[str, GameMap] = {}
 
@@ -237,6 +240,7 @@ class Edition:
         key = (players, tuple(sorted(values.items())), id(chosen_map))
         if key not in self._rules:
             self._rules[key] = compile_rules(self.manifest, self.plugin_manager.hook, chosen_map, players, values)
+            self._rules[key].reference = self.reference
         return self._rules[key]
 
     def map_named(self, name: str) -> GameMap:
@@ -265,7 +269,7 @@ def load_edition(name: str) -> Edition:
     for level_path, level_plugins in levels:
         check_plugin_order(pm, level_plugins, source=level_path)
     game_map = resolve_map(manifest.map, relative_to=str(path))
-    edition = Edition(manifest, pm, game_map)
+    edition = Edition(manifest, pm, game_map, reference=None if name.endswith(".toml") else name)
     for players in manifest.players:
         edition.rules(players)  # refuse a manifest whose player counts do not fit its map now, not mid-game
     return edition

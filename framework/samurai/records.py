@@ -14,7 +14,6 @@ the standard library, TOML read with ``tomllib`` and written with tomli-w.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
@@ -31,7 +30,7 @@ import tomli_w
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
 from .errors import DataError, IllegalAction
 from .game import Game, action_of, new_game
-from .plugins import Edition, available_editions, load_edition
+from .plugins import Edition, load_edition
 from .rules import Rules
 from .scenarios import parse_scenario
 from .state import State
@@ -153,15 +152,8 @@ def _load_edition(name: str, source: str) -> Edition:
 
 
 def edition_reference(rules: Rules) -> str:
-    """How a record names the edition of ``rules``: its id when installed, else its manifest's path."""
-    return _edition_reference(rules.edition.id, rules.edition.path)
-
-
-@functools.lru_cache(maxsize=64)
-def _edition_reference(ident: str, path: str) -> str:
-    """How a record names an edition: its id when that id is installed from ``path``, else the path."""
-    installed = available_editions().get(ident)
-    return ident if installed is not None and str(installed) == path else path
+    """How a record names the edition of ``rules``: the installed id it was loaded by, else its manifest's path."""
+    return rules.reference
 
 
 def _describe(action: Action) -> str:

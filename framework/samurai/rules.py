@@ -37,7 +37,7 @@ class Rules:
                  "tile_fast", "tile_on", "tile_movable", "behaviours", "player_tiles", "hand_size",
                  "figures_per_caste", "setup", "figure_stages", "stage_of", "capacities", "prefilled",
                  "resolve_each_tile", "end_immediate", "removed_limit", "public_captures",
-                 "settlement_neighbours", "scorer", "template")
+                 "settlement_neighbours", "scorer", "template", "reference")
 
     edition: EditionManifest
     players: int
@@ -67,6 +67,8 @@ class Rules:
     scorer: Callable[[Mapping[int, Mapping[str, int]]], Result]
     template: State
     """The starting position every new game copies."""
+    reference: str
+    """How game records name the edition (set by ``Edition.rules``: an installed id or a manifest path)."""
 
     def score(self, captured: list[int]) -> Result:
         """Ask the edition's scoring hook about the flat ``captured`` counts."""
@@ -137,6 +139,7 @@ def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, playe
 
     rules.scorer = scorer
     rules.template = initial_state(rules)
+    rules.reference = manifest.path
     return rules
 
 
