@@ -112,3 +112,18 @@ def test_a_bad_number_of_games_is_a_usage_error(capsys):
         main(["compare", "ffg2015", "original", "--games", "0"])
     assert stopped.value.code == 2
     assert "argument --games: must be at least 1, not 0" in capsys.readouterr().err
+
+
+def test_plugins_contribute_metrics_that_compare_shows_once():
+    from helpers import ROOT
+
+    open_screens = str(ROOT / "docs" / "examples" / "open-screens.toml")
+    both = compare("ffg2015", open_screens, players=3, games=40, seed=3)
+    names = [m.name for m in both.metrics]
+    assert names.count("close_finish") == 1 and names.count("turns") == 1
+    assert names.index("turns") < names.index("close_finish")  # the engine's metrics first
+    assert names[-2:] == ["decisiveness", "scoring_disagreement"]
+    close = next(m for m in both.metrics if m.name == "close_finish")
+    assert close.kind == "rate" and 0 <= close.a.value <= 1 and close.a.n == 40
+    # Both editions score with Leader tokens: the scorings cannot disagree.
+    assert next(m for m in both.metrics if m.name == "scoring_disagreement").a.value == 0

@@ -190,3 +190,21 @@ def test_every_metric_is_there_once_with_intervals(metrics):
     for metric in metrics.values():
         assert metric.a.low <= metric.a.value <= metric.a.high
         assert metric.b.low <= metric.b.value <= metric.b.high
+
+
+def test_the_close_finish_metric_of_the_guide():
+    from samurai.plugins import load_plugin_file
+
+    from helpers import ROOT  # noqa: F401 - the example plugin is loaded from docs/examples
+
+    plugin = load_plugin_file(str(ROOT / "docs" / "examples" / "open_screens.py"))
+    assert plugin.close_finish(facts((0,), captured=((3, 1, 0), (2, 1, 0)))) == 1  # 4 against 3
+    assert plugin.close_finish(facts((0,), captured=((3, 2, 0), (2, 1, 0)))) == 0  # 5 against 3
+
+
+def test_a_rate_metric_must_give_zero_or_one():
+    from samurai.game_metrics import GameMetric
+
+    half = GameMetric("half", "half", "rate", lambda g: 0.5)
+    with pytest.raises(ValueError, match="each game's value must be 0 or 1"):
+        compare_metrics(A, B, score_a=score_leader_tokens, score_b=score_leader_tokens, game_metrics=[half])

@@ -23,12 +23,13 @@ from typing import Any
 import attrs
 
 from .errors import DataError
+from .game_metrics import GameMetric
 from .metrics import GameFacts, Metric, compare_metrics, game_facts
 from .plugins import Edition, load_edition
 from .records import GameRecord, read_record, record_of, write_record
 from .simulate import derive_seed, parse_bots, play_game
 
-__all__ = ["Comparison", "compare", "analyse_records", "default_workers", "CHUNK"]
+__all__ = ["Comparison", "compare", "analyse_records", "contributed_metrics", "default_workers", "CHUNK"]
 
 CHUNK = 50
 """Games per worker task: large enough to amortise loading the editions, small for a smooth progress bar."""
@@ -155,7 +156,21 @@ def _collect(chunks: Any, results: list[Any], progress: Callable[[int], None] | 
 def _metrics(editions: Sequence[Edition], players: int, a: list[GameFacts], b: list[GameFacts]) -> list[Metric]:
     rules_a, rules_b = (edition.rules(players) for edition in editions)
     return compare_metrics(a, b, score_a=rules_a.scorer, score_b=rules_b.scorer,
-                           first_player=rules_a.setup.first_player)
+                           game_metrics=contributed_metrics(editions, players, rules_a.setup.first_player))
+
+
+def contributed_metrics(editions: Sequence[Edition], players: int, first_player: int) -> list[GameMetric]:
+    """The per-game metrics of the engine and of both editions' plugins, each name once, the engine's first."""
+    chosen: dict[str, GameMetric] = {}
+    for edition in editions:
+        contributions = edition.plugin_manager.hook.samurai_game_metrics(players=players, first_player=first_player)
+        for metrics in reversed(contributions):  # pluggy calls the trylast engine defaults last
+            for metric in metrics:
+                if not isinstance(metric, GameMetric):
+                    raise DataError(f"samurai_game_metrics returned {metric!r}, not a GameMetric",
+                                    source=edition.manifest.path)
+                chosen.setdefault(metric.name, metric)
+    return list(chosen.values())
 
 
 def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b: str | None = None) -> Comparison:

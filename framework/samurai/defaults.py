@@ -12,6 +12,7 @@ from typing import Any
 
 from .data import bundled_editions
 from .editions import EditionManifest
+from .game_metrics import GameMetric, core_game_metrics
 from .hookspecs import hookimpl
 from .result import Result, seats_text
 from .setup_rules import SetupProcedure
@@ -47,6 +48,12 @@ def samurai_end_check_timing(edition: EditionManifest, options: Mapping[str, Any
 def samurai_public_captures(edition: EditionManifest, players: int, options: Mapping[str, Any]) -> bool:
     """Captured figures are hidden behind each player's screen."""
     return False
+
+
+@hookimpl(trylast=True)
+def samurai_game_metrics(players: int, first_player: int) -> Sequence[GameMetric]:
+    """The engine's own comparison metrics (``samurai.game_metrics.core_game_metrics``)."""
+    return core_game_metrics(players, first_player)
 
 
 @hookimpl(trylast=True)

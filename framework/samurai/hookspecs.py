@@ -21,6 +21,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from .editions import EditionManifest
+    from .game_metrics import GameMetric
     from .result import Result
     from .setup_rules import SetupProcedure
     from .special_tiles import TileBehaviour
@@ -94,4 +95,16 @@ def samurai_score(edition: EditionManifest, captured: Mapping[int, Mapping[str, 
 
     Return a ``Result`` with the winning seats, a short reason code and a
     plain-language explanation (``end_reason`` is filled in by the engine).
+    """
+
+
+# --- analysis --------------------------------------------------------------------------
+
+@hookspec
+def samurai_game_metrics(players: int, first_player: int) -> Sequence[GameMetric] | None:
+    """Contribute per-game metrics for ``samurai compare`` (see ``samurai.game_metrics.GameMetric``).
+
+    Each metric maps a finished game's facts to a number; compare shows its
+    average under both editions with intervals and the paired difference.
+    Metrics of both editions are shown, each name once.
     """

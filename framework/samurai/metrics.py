@@ -21,40 +21,16 @@ from typing import Any
 
 import attrs
 
+from .game_metrics import GameFacts, GameMetric, core_game_metrics
 from .plugins import Edition
 from .records import GameRecord, replay
-from .result import END_REASONS, Result
+from .result import Result
 
-__all__ = ["Z95", "GameFacts", "Estimate", "Metric", "game_facts", "compare_metrics", "wilson_interval",
+__all__ = ["Z95", "GameFacts", "GameMetric", "Estimate", "Metric", "game_facts", "compare_metrics", "wilson_interval",
            "mean_interval", "paired_difference", "scoring_disagreement"]
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the normal distribution."""
-
-
-@attrs.frozen
-class GameFacts:
-    """The numbers of one finished game that the metrics use."""
-
-    winners: tuple[int, ...]
-    end_reason: str
-    turns: int
-    tiles_played: int
-    captured: tuple[tuple[int, int, int], ...]
-    """Per seat, figures captured of each caste (``CASTES`` order)."""
-    removed: int
-    midpoint_leader: int | None
-    """The one seat with the most captured figures at the end of turn ``turns // 2`` (None: tied or too short)."""
-
-    @property
-    def players(self) -> int:
-        """The number of seats."""
-        return len(self.captured)
-
-    @property
-    def figures_captured(self) -> int:
-        """Figures captured by all seats together."""
-        return sum(map(sum, self.captured))
 
 
 def game_facts(record: GameRecord, *, edition: Edition | None = None, source: str = "record") -> GameFacts:
@@ -157,21 +133,6 @@ class Metric:
                 "note": self.note}
 
 
-def _rate(name: str, label: str, a: Sequence[GameFacts], b: Sequence[GameFacts],
-          test: Callable[[GameFacts], bool]) -> Metric:
-    xs = [1.0 if test(g) else 0.0 for g in a]
-    ys = [1.0 if test(g) else 0.0 for g in b]
-    return Metric(name, label, "rate", wilson_interval(int(sum(xs)), len(xs)), wilson_interval(int(sum(ys)), len(ys)),
-                  paired_difference(xs, ys))
-
-
-def _mean(name: str, label: str, a: Sequence[GameFacts], b: Sequence[GameFacts],
-          value: Callable[[GameFacts], float]) -> Metric:
-    xs = [float(value(g)) for g in a]
-    ys = [float(value(g)) for g in b]
-    return Metric(name, label, "mean", mean_interval(xs), mean_interval(ys), paired_difference(xs, ys))
-
-
 def _decisiveness(a: Sequence[GameFacts], b: Sequence[GameFacts]) -> Metric:
     def leader_wins(g: GameFacts) -> float:
         return 1.0 if g.winners == (g.midpoint_leader,) else 0.0
@@ -199,42 +160,22 @@ def scoring_disagreement(games: Sequence[GameFacts], scorer: Callable[[Mapping[i
     return wilson_interval(differ, len(games))
 
 
-def _wins_alone(seat: int) -> Callable[[GameFacts], bool]:
-    return lambda g: g.winners == (seat,)
-
-
-def _first_player_edge(first: int) -> Callable[[GameFacts], float]:
-    """Per game: 1 if the first player wins alone, minus the share of the other seats that do (0 when fair)."""
-    def edge(g: GameFacts) -> float:
-        alone = g.winners[0] if len(g.winners) == 1 else None
-        return (1.0 if alone == first else 0.0) - (1.0 if alone not in (None, first) else 0.0) / (g.players - 1)
-    return edge
-
-
-def _ended(reason: str) -> Callable[[GameFacts], bool]:
-    return lambda g: g.end_reason == reason
-
-
 def compare_metrics(a: Sequence[GameFacts], b: Sequence[GameFacts], *,
                     score_a: Callable[[Mapping[int, Mapping[str, int]]], Result],
                     score_b: Callable[[Mapping[int, Mapping[str, int]]], Result],
-                    first_player: int = 0) -> list[Metric]:
-    """Every metric for paired games ``a[i]``/``b[i]``; ``score_a``/``score_b`` are the two scorings."""
+                    game_metrics: Sequence[GameMetric] | None = None, first_player: int = 0) -> list[Metric]:
+    """Every metric for paired games ``a[i]``/``b[i]``; ``score_a``/``score_b`` are the two scorings.
+
+    ``game_metrics`` are the per-game metrics to average (by default the
+    engine's own, ``core_game_metrics``; ``samurai compare`` adds those the
+    editions' plugins contribute through ``samurai_game_metrics``). Then come
+    decisiveness and scoring disagreement, which need more than one game.
+    """
     if len(a) != len(b) or not a:
         raise ValueError(f"compare needs the same number of games on both sides, at least one ({len(a)}, {len(b)})")
-    players = a[0].players
-    first = {first_player: " (first to play)"}
-    metrics = [_rate(f"win_rate_seat_{seat}", f"seat {seat} wins alone{first.get(seat, '')}", a, b, _wins_alone(seat))
-               for seat in range(players)]
-    metrics.append(_mean("first_player_advantage", "first player's edge: its sole-win rate minus the others' average",
-                         a, b, _first_player_edge(first_player)))
-    metrics.append(_rate("shared_win_rate", "shared win", a, b, lambda g: len(g.winners) > 1))
-    metrics.append(_mean("turns", "turns per game", a, b, lambda g: g.turns))
-    metrics.append(_mean("tiles_played", "tiles played per game", a, b, lambda g: g.tiles_played))
-    for reason, text in END_REASONS.items():
-        metrics.append(_rate(f"end_{reason}", f"ended: {text}", a, b, _ended(reason)))
-    metrics.append(_mean("figures_captured", "figures captured per game", a, b, lambda g: g.figures_captured))
-    metrics.append(_mean("figures_removed", "figures removed by ties per game", a, b, lambda g: g.removed))
+    if game_metrics is None:
+        game_metrics = core_game_metrics(a[0].players, first_player)
+    metrics = [_averaged(metric, a, b) for metric in game_metrics]
     metrics.append(_decisiveness(a, b))
     a_by_b, b_by_a = scoring_disagreement(a, score_b), scoring_disagreement(b, score_a)
     note = ("A column: A's final positions scored by B's rules; B column: B's positions scored by A's rules. "
@@ -243,3 +184,15 @@ def compare_metrics(a: Sequence[GameFacts], b: Sequence[GameFacts], *,
     metrics.append(Metric("scoring_disagreement", "final positions the other scoring decides differently",
                           "rate", a_by_b, b_by_a, None, note.strip()))
     return metrics
+
+
+def _averaged(metric: GameMetric, a: Sequence[GameFacts], b: Sequence[GameFacts]) -> Metric:
+    xs = [float(metric.value(g)) for g in a]
+    ys = [float(metric.value(g)) for g in b]
+    if metric.kind == "rate":
+        if any(v not in (0.0, 1.0) for v in (*xs, *ys)):
+            raise ValueError(f"metric {metric.name!r} is a rate, so each game's value must be 0 or 1")
+        ea, eb = wilson_interval(int(sum(xs)), len(xs)), wilson_interval(int(sum(ys)), len(ys))
+    else:
+        ea, eb = mean_interval(xs), mean_interval(ys)
+    return Metric(metric.name, metric.label, metric.kind, ea, eb, paired_difference(xs, ys))
