@@ -127,3 +127,20 @@ def test_plugins_contribute_metrics_that_compare_shows_once():
     assert close.kind == "rate" and 0 <= close.a.value <= 1 and close.a.n == 40
     # Both editions score with Leader tokens: the scorings cannot disagree.
     assert next(m for m in both.metrics if m.name == "scoring_disagreement").a.value == 0
+
+
+def test_an_edition_can_be_compared_with_itself_under_another_option(tmp_path, capsys):
+    early = compare(TINY_EDITION, TINY_EDITION, players=2, games=80, seed=6, options_b={"removed_to_end": 1},
+                    save_dir=tmp_path)
+    assert early.side("b") == f"{TINY_EDITION} (removed_to_end=1)" and early.side("a") == TINY_EDITION
+    ties = next(m for m in early.metrics if m.name == "end_removed_by_ties")
+    turns = next(m for m in early.metrics if m.name == "turns")
+    assert ties.b.value > ties.a.value and ties.difference.low > 0  # the first tie now ends the game
+    assert turns.difference.high < 0
+    assert analyse_records(tmp_path).options_b == {"removed_to_end": 1}
+    assert main(["compare", TINY_EDITION, TINY_EDITION, "--option-b", "removed_to_end=1", "--players", "2",
+                 "--games", "20", "--no-progress"]) == 0
+    assert "(removed_to_end=1)" in capsys.readouterr().out
+    assert main(["compare", TINY_EDITION, TINY_EDITION, "--option-b", "removed_to_end=zero", "--games", "5",
+                 "--no-progress"]) == 2
+    assert "option 'removed_to_end' must be int" in capsys.readouterr().err

@@ -66,6 +66,10 @@ def _build_parser() -> _Parser:
     cmp.add_argument("edition_a", metavar="A", help="edition id or manifest path")
     cmp.add_argument("edition_b", metavar="B", help="edition id or manifest path")
     _run_args(cmp)
+    cmp.add_argument("--option-a", action="append", default=[], metavar="NAME=VALUE",
+                     help="set an option of edition A (repeatable; VALUE read as JSON when it can be)")
+    cmp.add_argument("--option-b", action="append", default=[], metavar="NAME=VALUE",
+                     help="set an option of edition B (repeatable)")
     cmp.add_argument("--workers", type=_positive, default=None,
                      help="worker processes (default: the machine's cores, at most 8)")
     cmp.add_argument("--json", metavar="FILE", help="write every metric with its intervals as JSON")
@@ -215,7 +219,8 @@ def _compare(args: argparse.Namespace) -> int:
     with _progress_bar("comparing", args.games, not args.no_progress) as advance:
         comparison = compare(args.edition_a, args.edition_b, players=args.players, games=args.games,
                              seed=args.seed, bots=args.bots.split(","), workers=args.workers or default_workers(),
-                             save_dir=args.save_dir, progress=advance)
+                             save_dir=args.save_dir, options_a=_options(args.option_a),
+                             options_b=_options(args.option_b), progress=advance)
     _report(comparison, args)
     if args.plot:
         print(f"plot: {plot_comparison(comparison, args.plot)}")

@@ -15,7 +15,7 @@ import csv
 import json
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -46,10 +46,19 @@ class Comparison:
     seed: int | None
     bots: tuple[str, ...]
     metrics: tuple[Metric, ...]
+    options_a: Mapping[str, Any] = attrs.field(factory=dict)
+    """The options set for edition A (the others are its defaults)."""
+    options_b: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def side(self, which: str) -> str:
+        """``"ffg2015"`` or ``"ffg2015 (removed_to_end=6)"``: edition ``"a"`` or ``"b"`` with its options."""
+        name, options = (self.edition_a, self.options_a) if which == "a" else (self.edition_b, self.options_b)
+        return f"{name} ({', '.join(f'{k}={v}' for k, v in options.items())})" if options else name
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: the parameters and every metric with its intervals."""
-        return {"edition_a": self.edition_a, "edition_b": self.edition_b, "players": self.players,
+        return {"edition_a": self.edition_a, "edition_b": self.edition_b, "options_a": dict(self.options_a),
+                "options_b": dict(self.options_b), "players": self.players,
                 "games": self.games, "seed": self.seed, "bots": list(self.bots),
                 "metrics": [m.to_dict() for m in self.metrics]}
 
@@ -88,11 +97,12 @@ class _Task:
     bots: tuple[str, ...]
     indices: tuple[int, ...]
     keep_records: bool
+    options: tuple[dict[str, Any], dict[str, Any]]
 
 
 def _play_chunk(task: _Task) -> list[tuple[int, tuple[GameFacts, GameFacts], tuple[GameRecord, GameRecord] | None]]:
     editions = [load_edition(name) for name in task.editions]
-    rules = [edition.rules(task.players) for edition in editions]
+    rules = [edition.rules(task.players, options) for edition, options in zip(editions, task.options, strict=True)]
     out = []
     for index in task.indices:
         game_seed = derive_seed(task.seed, index)
@@ -109,8 +119,12 @@ def _play_chunk(task: _Task) -> list[tuple[int, tuple[GameFacts, GameFacts], tup
 
 def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: int = 1,
             bots: Sequence[str] = ("random",), workers: int = 1, save_dir: str | Path | None = None,
+            options_a: Mapping[str, Any] | None = None, options_b: Mapping[str, Any] | None = None,
             progress: Callable[[int], None] | None = None) -> Comparison:
     """Play ``games`` paired games under editions A and B (ids or manifest paths) and compare them.
+
+    ``options_a`` and ``options_b`` set each side's edition options, so one
+    edition can be compared with itself under another option value.
 
     ``workers`` > 1 plays chunks of games in that many processes; the result
     is the same for any number of workers. ``save_dir`` keeps every game's
@@ -122,11 +136,12 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
     if workers < 1:
         raise DataError(f"workers must be at least 1, not {workers}", source="--workers")
     loaded = [load_edition(edition_a), load_edition(edition_b)]
-    for edition in loaded:
-        edition.rules(players)  # refuse a player count or broken edition before any process starts
+    options = (dict(options_a or {}), dict(options_b or {}))
+    for edition, chosen in zip(loaded, options, strict=True):
+        edition.rules(players, chosen)  # refuse a player count, option or broken edition before any process starts
     bot_names = parse_bots(bots)
     tasks = [_Task((edition_a, edition_b), players, seed, bot_names, tuple(range(start, min(start + CHUNK, games))),
-                   save_dir is not None) for start in range(0, games, CHUNK)]
+                   save_dir is not None, options) for start in range(0, games, CHUNK)]
     results: list[Any] = []
     if workers == 1 or len(tasks) == 1:
         chunks: Any = map(_play_chunk, tasks)
@@ -141,9 +156,9 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
                 write_record(record, Path(save_dir) / side / f"game-{index:05d}.json")
     facts_a = [facts[0] for _, facts, _ in results]
     facts_b = [facts[1] for _, facts, _ in results]
-    metrics = _metrics(loaded, players, facts_a, facts_b)
+    metrics = _metrics(loaded, players, facts_a, facts_b, options)
     return Comparison(edition_a, edition_b, players, games, seed,
-                      tuple(bot_names[s % len(bot_names)] for s in range(players)), tuple(metrics))
+                      tuple(bot_names[s % len(bot_names)] for s in range(players)), tuple(metrics), *options)
 
 
 def _collect(chunks: Any, results: list[Any], progress: Callable[[int], None] | None) -> None:
@@ -153,8 +168,9 @@ def _collect(chunks: Any, results: list[Any], progress: Callable[[int], None] | 
             progress(len(results))
 
 
-def _metrics(editions: Sequence[Edition], players: int, a: list[GameFacts], b: list[GameFacts]) -> list[Metric]:
-    rules_a, rules_b = (edition.rules(players) for edition in editions)
+def _metrics(editions: Sequence[Edition], players: int, a: list[GameFacts], b: list[GameFacts],
+             options: Sequence[Mapping[str, Any]]) -> list[Metric]:
+    rules_a, rules_b = (edition.rules(players, chosen) for edition, chosen in zip(editions, options, strict=True))
     return compare_metrics(a, b, score_a=rules_a.scorer, score_b=rules_b.scorer,
                            game_metrics=contributed_metrics(editions, players, rules_a.setup.first_player))
 
@@ -186,9 +202,11 @@ def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b:
     players = records["a"][0].players
     facts = {side: [game_facts(r, edition=ed, source=str(f)) for r, f in zip(records[side], files[side], strict=True)]
              for side, ed in zip("ab", editions, strict=True)}
-    bots: tuple[str, ...] = ()
-    return Comparison(names[0], names[1], players, len(files["a"]), None, bots,
-                      tuple(_metrics(editions, players, facts["a"], facts["b"])))
+    options = [records[side][0].options for side in "ab"]
+    changed = [{k: v for k, v in chosen.items() if k in ed.manifest.options and v != ed.manifest.options[k].default}
+               for chosen, ed in zip(options, editions, strict=True)]
+    return Comparison(names[0], names[1], players, len(files["a"]), None, (),
+                      tuple(_metrics(editions, players, facts["a"], facts["b"], options)), *changed)
 
 
 def default_workers() -> int:

@@ -45,7 +45,7 @@ def plot_comparison(comparison: Comparison, path: str | Path) -> Path:
     figure, axes = plt.subplots(len(PANELS), 1, figsize=(9, 3.2 * len(PANELS)))
     for ax, (title, names) in zip(axes, PANELS, strict=True):
         _panel(ax, title, [m for m in comparison.metrics if _shown(m.name, names)], comparison)
-    figure.suptitle(f"{comparison.edition_a} (A) against {comparison.edition_b} (B): {comparison.players} players, "
+    figure.suptitle(f"{comparison.side('a')} (A) against {comparison.side('b')} (B): {comparison.players} players, "
                     f"{comparison.games} paired games")
     figure.tight_layout(rect=(0, 0, 1, 0.98))
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -62,7 +62,8 @@ def _shown(name: str, patterns: Sequence[str]) -> bool:
 def _panel(ax: Any, title: str, metrics: Sequence[Metric], comparison: Comparison) -> None:
     width = 0.38
     positions = list(range(len(metrics)))
-    for offset, side, label in ((-width / 2, "a", comparison.edition_a), (width / 2, "b", comparison.edition_b)):
+    for offset, side in ((-width / 2, "a"), (width / 2, "b")):
+        label = comparison.side(side)
         values = [getattr(m, side).value for m in metrics]
         low = [max(0.0, v - getattr(m, side).low) for v, m in zip(values, metrics, strict=True)]
         high = [max(0.0, getattr(m, side).high - v) for v, m in zip(values, metrics, strict=True)]

@@ -36,7 +36,7 @@ def print_comparison(comparison: Comparison) -> None:
 
     seed = f", seed {comparison.seed}" if comparison.seed is not None else ""
     bots = f", bots {', '.join(comparison.bots)}" if comparison.bots else ""
-    table = Table(title=f"A = {comparison.edition_a}, B = {comparison.edition_b}: {comparison.players} players, "
+    table = Table(title=f"A = {comparison.side('a')}, B = {comparison.side('b')}: {comparison.players} players, "
                         f"{comparison.games} paired games{seed}{bots}")
     for column in ("metric", "A (95% CI)", "B (95% CI)", "B − A (95% CI)"):
         table.add_column(column, justify="left" if column == "metric" else "right")
