@@ -162,3 +162,14 @@ def test_the_score_command_takes_the_original_edition(capsys):
 ])
 def test_more_hand_computed_positions(rows, winners):
     assert score_majorities({s: figures(*row) for s, row in enumerate(rows)}).winners == winners
+
+
+@given(captures)
+def test_majority_scoring_and_leader_tokens_always_pick_the_same_winners(rows):
+    # A finding, not a rule: as RULES.md words them, "majority in two castes" and "more tokens than
+    # every opponent" coincide with three castes, and both tie-breaks compare the same figures. The
+    # editions differ in how they tell it, so `samurai compare` reports a scoring disagreement of 0.
+    from samurai_plugins.ffg2015 import score_leader_tokens
+
+    captured = {seat: figures(*row) for seat, row in enumerate(rows)}
+    assert score_majorities(captured).winners == score_leader_tokens(captured).winners
