@@ -244,3 +244,20 @@ def test_any_damaged_record_is_refused_with_a_data_error_and_nothing_else(tmp_pa
         assert refused.source == str(path)
     else:  # a change that makes no difference (a key set to its own value) still loads the same game
         assert samurai.to_record(game).check == good_record["check"]
+
+
+def test_records_read_the_actions_of_special_tiles_that_plugins_contribute(tmp_path):
+    edition = samurai.load_edition(str(DATA / "relocate" / "relocate.toml"))
+    for seed in range(40):
+        game = samurai.new_game(edition, players=2, seed=seed)
+        samurai.play_bots(game, ["greedy", "random"], seed=seed)
+        if any(type(a).__name__ == "Relocate" for a in game.history):
+            break
+    else:
+        raise AssertionError("no game played the Relocate tile")
+    for suffix in (".json", ".toml"):
+        loaded = samurai.load(samurai.save(game, tmp_path / f"relocate{suffix}"))
+        # The plugin file is loaded anew with the record's edition: its Relocate class is another
+        # class of the same name, so compare the actions as data.
+        assert [a.to_dict() for a in loaded.history] == [a.to_dict() for a in game.history]
+        assert loaded.state.fingerprint() == game.state.fingerprint() and loaded.result == game.result

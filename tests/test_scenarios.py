@@ -149,3 +149,14 @@ def test_a_broken_scenario_is_refused_naming_the_file_and_the_field(name, capsys
     assert main(["play-scenario", str(BROKEN / name)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("samurai: error: ") and err.count("\n") == 1 and str(BROKEN / name) in err
+
+
+@pytest.mark.parametrize("name, line", [("hex-off-board.toml", 20), ("owner-not-a-seat.toml", 22),
+                                        ("hand-too-big.toml", 30), ("unknown-settlement.toml", 12),
+                                        ("to-act-not-a-seat.toml", 4), ("unknown-key.toml", 6)])
+def test_scenario_errors_give_the_line_of_the_field(name, line):
+    with pytest.raises(DataError) as refused:
+        samurai.new_game(scenario=BROKEN / name)
+    assert refused.value.line == line
+    text = (BROKEN / name).read_text().splitlines()[line - 1]
+    assert refused.value.key.split(".")[-1].split("[")[0] in text or text.startswith("[[")

@@ -144,7 +144,11 @@ class Game:
                 raise IllegalAction(f"hex {action.at} is not a settlement")
             return engine.FIGURE, CASTES.index(action.caste), settlement
         hand = self.state.hands[self.state.current] if self.state.current != EMPTY else []
-        special = [t for t, b in enumerate(rules.behaviours) if b is not None and b.action_type is type(action)]
+        # By class name too: a plugin file loaded twice (two editions, or a record read apart from its
+        # game) defines two classes of one name for the same action.
+        kind = type(action)
+        special = [t for t, b in enumerate(rules.behaviours)
+                   if b is not None and (b.action_type is kind or b.action_type.__name__ == kind.__name__)]
         if special:
             tile = next((t for t in special if t in hand), special[0])
             return (engine.SPECIAL, tile, *rules.behaviours[tile].from_action(rules, action))  # type: ignore[union-attr]

@@ -217,6 +217,10 @@ def record_from_dict(data: Any, *, source: str = "record",
         raise DataError(f"a record is a table of fields, not {type(data).__name__}", source=source)
     data = _migrated(dict(data), source)
     types = dict(action_types or {t.__name__: t for t in _all_action_types()})
+    named = {a.get("action") for a in data.get("actions") or () if isinstance(a, Mapping)} \
+        if isinstance(data.get("actions"), list) else set()
+    if named - types.keys() and isinstance(data.get("edition"), str):
+        types.update(_edition_action_types(data["edition"]))
     try:
         return _converter(types).structure(data, GameRecord)
     except cattrs.BaseValidationError as exc:
@@ -249,6 +253,16 @@ def _migrated(data: dict[str, Any], source: str) -> dict[str, Any]:
         version += 1
         data["schema"] = version
     return data
+
+
+def _edition_action_types(name: str) -> dict[str, type[Action]]:
+    """The actions of the special tiles an edition's plugins contribute (none if it does not load)."""
+    try:
+        edition = load_edition(name)
+    except DataError:
+        return {}  # the record is refused later, for its edition or for the unknown action
+    return {behaviour.action_type.__name__: behaviour.action_type
+            for behaviours in edition.plugin_manager.hook.samurai_tile_behaviours() for behaviour in behaviours}
 
 
 def _all_action_types() -> list[type[Action]]:

@@ -48,7 +48,7 @@ from .maps import LAND
 from .rules import LAND_TILE, SEA_TILE, Rules
 from .state import State
 from .tiles import CASTES
-from .tomlfile import check_keys, key_line, read_toml, require
+from .tomlfile import check_keys, field_line, key_line, read_toml, require
 
 __all__ = ["Scenario", "SeatSetup", "PlacedTile", "load_scenario", "parse_scenario", "scenario_state"]
 
@@ -91,16 +91,29 @@ class Scenario:
     tiles: tuple[PlacedTile, ...]
     seats: tuple[SeatSetup, ...]
     removed: Mapping[str, int]
+    text: str = attrs.field(default="", repr=False, eq=False)
+    """The file's text, to give line numbers in messages."""
 
 
 def load_scenario(path: str | Path) -> Scenario:
     """Read and check a scenario file."""
     data, text = read_toml(path)
-    scenario = parse_scenario(data, source=str(path), text=text)
+    try:
+        scenario = parse_scenario(data, source=str(path), text=text)
+    except DataError as exc:
+        raise _located(exc, text) from None
     edition = scenario.edition
     if edition is not None and edition.endswith(".toml") and not Path(edition).is_absolute():
         edition = str(Path(path).parent / edition)
-    return attrs.evolve(scenario, edition=edition, data={**scenario.data, **({"edition": edition} if edition else {})})
+    return attrs.evolve(scenario, edition=edition, data={**scenario.data, **({"edition": edition} if edition else {})},
+                        text=text)
+
+
+def _located(exc: DataError, text: str) -> DataError:
+    """``exc`` with the line of its field, when it has none yet."""
+    if exc.line is not None or exc.key is None:
+        return exc
+    return DataError(exc.message, source=exc.source, line=field_line(text, exc.key), key=exc.key)
 
 
 def parse_scenario(data: Mapping[str, Any], *, source: str = "scenario", text: str = "") -> Scenario:
@@ -185,6 +198,13 @@ def scenario_state(rules: Rules, scenario: Scenario, seed: int, *, trace: bool =
 
     ``trace`` keeps the event log, as ``samurai.engine.new_state`` does.
     """
+    try:
+        return _scenario_state(rules, scenario, seed, trace)
+    except DataError as exc:
+        raise _located(exc, scenario.text) from None
+
+
+def _scenario_state(rules: Rules, scenario: Scenario, seed: int, trace: bool) -> State:
     source = scenario.source
     board = rules.board
     n = rules.players

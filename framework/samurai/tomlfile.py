@@ -10,7 +10,7 @@ from typing import Any
 
 from .errors import DataError
 
-__all__ = ["read_text", "read_toml", "table_line", "key_line", "check_keys", "require"]
+__all__ = ["read_text", "read_toml", "table_line", "field_line", "key_line", "check_keys", "require"]
 
 
 def read_text(path: Path | Any) -> str:
@@ -53,6 +53,38 @@ def table_line(text: str, name: str) -> int | None:
     pattern = re.compile(rf"^[ \t]*\[[ \t]*{re.escape(name)}[ \t]*\]", re.MULTILINE)
     match = pattern.search(text)
     return text.count("\n", 0, match.start()) + 1 if match else None
+
+
+def field_line(text: str, field: str) -> int | None:
+    """The line of a field named like ``tiles[2].at``, ``figures.Kita`` or ``to_act`` in a TOML text.
+
+    ``name[i]`` is the i-th ``[[name]]`` table; ``table.key`` a key of ``[table]``;
+    the key's own line when it is there, else its table's header line.
+    """
+    match = re.fullmatch(r"(?:(\w+)\[(\d+)\]|([\w-]+))(?:\.(.+))?", field)
+    if not match or not text:
+        return None
+    array, index, table, rest = match.groups()
+    lines = text.splitlines()
+    if array is not None:
+        headers = [n for n, line in enumerate(lines) if re.match(rf"\s*\[\[\s*{re.escape(array)}\s*\]\]", line)]
+        if int(index) >= len(headers):
+            return None
+        start = headers[int(index)]
+    else:
+        header = next((n for n, line in enumerate(lines) if re.match(rf"\s*\[\s*{re.escape(table)}\s*\]", line)),
+                      None)
+        if header is None:
+            return key_line(text, table)
+        start, rest = header, rest
+    if rest:
+        key = rest.split(".")[0]
+        for n in range(start + 1, len(lines)):
+            if lines[n].lstrip().startswith("["):
+                break
+            if re.match(rf"\s*[\"']?{re.escape(key)}[\"']?\s*=", lines[n]):
+                return n + 1
+    return start + 1
 
 
 def check_keys(table: Mapping[str, Any], allowed: Iterable[str], *, source: str, where: str,
