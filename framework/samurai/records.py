@@ -217,8 +217,9 @@ def record_from_dict(data: Any, *, source: str = "record",
         raise DataError(f"a record is a table of fields, not {type(data).__name__}", source=source)
     data = _migrated(dict(data), source)
     types = dict(action_types or {t.__name__: t for t in _all_action_types()})
-    named = {a.get("action") for a in data.get("actions") or () if isinstance(a, Mapping)} \
-        if isinstance(data.get("actions"), list) else set()
+    actions = data.get("actions")
+    named = {a["action"] for a in actions if isinstance(a, Mapping) and isinstance(a.get("action"), str)} \
+        if isinstance(actions, list) else set()
     if named - types.keys() and isinstance(data.get("edition"), str):
         types.update(_edition_action_types(data["edition"]))
     try:
