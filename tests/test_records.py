@@ -156,6 +156,7 @@ CORPUS = {
     "action-missing-field.json": ("ChooseTile takes tile", "actions[2]"),
     "missing-actions.toml": ("required field missing", "actions"),
     "wrong-suffix.yaml": ("a record file ends in .json or .toml", None),
+    "scenario-unknown-settlement.json": ("no settlement named 'Atlantis'", "scenario.figures.Atlantis"),
 }
 
 

@@ -134,13 +134,16 @@ def _start(record: GameRecord, edition: Edition | None, source: str, trace: bool
     if ed.manifest.version != record.edition_version:
         raise DataError(f"the record was played with {record.edition} {record.edition_version}, but version "
                         f"{ed.manifest.version} is installed", source=source, key="edition_version")
+    inside = "scenario"  # where the errors of the embedded scenario come from
     try:
-        scenario = parse_scenario(record.scenario, source=f"{source} [scenario]") if record.scenario else None
+        scenario = parse_scenario(record.scenario, source=inside) if record.scenario else None
         return new_game(ed, players=record.players, seed=record.seed, options=record.options, map=record.map,
                         trace=trace, scenario=scenario.data if scenario else None)
-    except DataError as exc:  # an option, player count or map the record names does not fit the edition
-        field = exc.source if exc.source in ("options", "players", "map", "seed") else "map"
-        key = f"{field}.{exc.key}" if field == "options" and exc.key else field
+    except DataError as exc:  # a scenario, option, player count or map that does not fit the edition
+        if exc.source in (inside, "options"):
+            key = f"{exc.source}.{exc.key}" if exc.key else exc.source
+        else:
+            key = exc.source if exc.source in ("players", "seed") else "map"
         raise DataError(exc.message, source=source, key=key) from None
 
 
