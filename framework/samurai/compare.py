@@ -110,7 +110,7 @@ def _play_chunk(task: _Task) -> list[tuple[int, tuple[GameFacts, GameFacts], tup
         for name, edition, compiled in zip(task.editions, editions, rules, strict=True):
             actions: list[tuple[int, ...]] = []
             final = play_game(compiled, game_seed, task.bots, actions=actions)
-            record = record_of(compiled, game_seed, actions, final=final, edition=name)
+            record = record_of(compiled, game_seed, actions, final=final)
             facts.append(game_facts(record, edition=edition, source=f"{name} game {index}"))
             records.append(record)
         out.append((index, (facts[0], facts[1]), (records[0], records[1]) if task.keep_records else None))

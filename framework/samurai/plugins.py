@@ -269,7 +269,8 @@ def load_edition(name: str) -> Edition:
     for level_path, level_plugins in levels:
         check_plugin_order(pm, level_plugins, source=level_path)
     game_map = resolve_map(manifest.map, relative_to=str(path))
-    edition = Edition(manifest, pm, game_map, reference=None if name.endswith(".toml") else name)
+    reference = str(Path(name).resolve()) if name.endswith(".toml") else name
+    edition = Edition(manifest, pm, game_map, reference=reference)
     for players in manifest.players:
         edition.rules(players)  # refuse a manifest whose player counts do not fit its map now, not mid-game
     return edition
