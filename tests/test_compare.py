@@ -144,3 +144,9 @@ def test_an_edition_can_be_compared_with_itself_under_another_option(tmp_path, c
     assert main(["compare", TINY_EDITION, TINY_EDITION, "--option-b", "removed_to_end=zero", "--games", "5",
                  "--no-progress"]) == 2
     assert "option 'removed_to_end' must be int" in capsys.readouterr().err
+
+
+def test_an_output_file_in_a_missing_folder_is_refused_before_the_games(tmp_path, capsys):
+    missing = tmp_path / "nowhere" / "c.json"
+    assert main(["compare", TINY_EDITION, TINY_EDITION, "--games", "5", "--json", str(missing), "--no-progress"]) == 2
+    assert "--json: the folder of" in capsys.readouterr().err

@@ -8,8 +8,10 @@ Embed a game in a few lines::
     while not game.is_over:
         game.apply(game.legal_actions()[0])
     print(game.result.winners, game.result.explanation)
+    samurai.save(game, "game.json")          # a record: JSON or TOML
+    again = samurai.load("game.json")        # replayed and checked
 
-Everything listed in ``__all__`` is the stable public API.
+Everything listed in ``__all__`` is the stable public API (docs/embedding.md).
 """
 
 from __future__ import annotations

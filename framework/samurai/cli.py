@@ -43,6 +43,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (``samurai editions | head``): stop quietly.
         sys.stdout = None
         return 0
+    except OSError as exc:  # a file that cannot be written or read: say which, no traceback
+        print(f"samurai: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 def _build_parser() -> _Parser:
@@ -214,6 +217,7 @@ def _progress_bar(label: str, total: int, enabled: bool) -> Any:
 def _compare(args: argparse.Namespace) -> int:
     from .compare import compare, default_workers
 
+    _check_writable(args.json, args.csv, args.plot, flags=("--json", "--csv", "--plot"))
     if args.plot:
         from .plot import plot_comparison  # fail on a missing matplotlib before the games, not after
     with _progress_bar("comparing", args.games, not args.no_progress) as advance:
@@ -254,6 +258,15 @@ def _play_scenario(args: argparse.Namespace) -> int:
     if args.save:
         print(f"saved: {write_record(record, args.save)}")
     return 0
+
+
+def _check_writable(*paths: str | None, flags: Sequence[str]) -> None:
+    """Refuse an output file whose folder does not exist before the work starts, not after."""
+    from pathlib import Path
+
+    for path, flag in zip(paths, flags, strict=True):
+        if path is not None and not Path(path).resolve().parent.is_dir():
+            raise DataError(f"the folder of {path} does not exist", source=flag)
 
 
 def _analyse(args: argparse.Namespace) -> int:
