@@ -86,6 +86,11 @@ def test_new_edition_writes_a_manifest_and_plugin_that_load_and_play(tmp_path, c
     assert edition.manifest.extends == "ffg2015"
     assert edition.manifest.plugins[-1].endswith("my_variant.py")
     assert main(["simulate", "--edition", str(manifest), "--players", "3", "--games", "5", "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["editions", str(manifest)]) == 0
+    listing = capsys.readouterr().out
+    assert listing.startswith("my-variant 0.1.0:") and "extends ffg2015" in listing
+    assert "my_variant.py (file): samurai_public_captures" in listing
     # Editing the starter hook changes the rule at once.
     plugin.write_text(plugin.read_text().replace("return None", "return True"))
     assert samurai.load_edition(str(manifest)).rules(3).public_captures
