@@ -75,8 +75,7 @@ def _build_parser() -> _Parser:
                      help="set an option of edition B (repeatable)")
     cmp.add_argument("--workers", type=_positive, default=None,
                      help="worker processes (default: the machine's cores, at most 8)")
-    cmp.add_argument("--json", metavar="FILE", help="write every metric with its intervals as JSON")
-    cmp.add_argument("--csv", metavar="FILE", help="write one row per metric as CSV")
+    _output_args(cmp)
     cmp.add_argument("--plot", metavar="FILE", help="draw the main metrics to FILE.png or FILE.svg (needs matplotlib)")
     cmp.add_argument("--save-dir", metavar="DIR", help="keep every game's record in DIR/a and DIR/b")
     cmp.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
@@ -86,8 +85,7 @@ def _build_parser() -> _Parser:
                               description="Read DIR/a and DIR/b (written by compare --save-dir) and print the "
                                           "same metrics, from the records alone.")
     ana.add_argument("folder", metavar="DIR")
-    ana.add_argument("--json", metavar="FILE", help="write the metrics as JSON")
-    ana.add_argument("--csv", metavar="FILE", help="write the metrics as CSV")
+    _output_args(ana)
     ana.set_defaults(run=_analyse)
 
     rep = commands.add_parser("replay", help="tell a saved game action by action",
@@ -152,6 +150,12 @@ def _run_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the run; game i uses a seed derived from it")
     parser.add_argument("--bots", default="random",
                         help="comma-separated bots, assigned to seats in turn (random, greedy; default random)")
+
+
+def _output_args(parser: argparse.ArgumentParser) -> None:
+    """Where a comparison's metrics are written besides the table."""
+    parser.add_argument("--json", metavar="FILE", help="write every metric with its intervals as JSON")
+    parser.add_argument("--csv", metavar="FILE", help="write one row per metric as CSV")
 
 
 def _positive(text: str) -> int:

@@ -32,7 +32,6 @@ from .errors import DataError, IllegalAction
 from .game import Game, action_of, new_game
 from .plugins import Edition, load_edition
 from .rules import Rules
-from .scenarios import parse_scenario
 from .state import State
 from .tomlfile import read_text
 
@@ -134,13 +133,11 @@ def _start(record: GameRecord, edition: Edition | None, source: str, trace: bool
     if ed.manifest.version != record.edition_version:
         raise DataError(f"the record was played with {record.edition} {record.edition_version}, but version "
                         f"{ed.manifest.version} is installed", source=source, key="edition_version")
-    inside = "scenario"  # where the errors of the embedded scenario come from
     try:
-        scenario = parse_scenario(record.scenario, source=inside) if record.scenario else None
         return new_game(ed, players=record.players, seed=record.seed, options=record.options, map=record.map,
-                        trace=trace, scenario=scenario.data if scenario else None)
+                        trace=trace, scenario=record.scenario)
     except DataError as exc:  # a scenario, option, player count or map that does not fit the edition
-        if exc.source in (inside, "options"):
+        if exc.source in ("scenario", "options"):  # new_game names an embedded scenario's errors "scenario"
             key = f"{exc.source}.{exc.key}" if exc.key else exc.source
         else:
             key = exc.source if exc.source in ("players", "seed") else "map"

@@ -122,8 +122,7 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "scenario", text: s
     check_keys(data, _TOP_KEYS, source=source, where=where, text=text)
     players = require(data, "players", int, source=source, where=where, text=text)
     figures = require(data, "figures", dict, source=source, where=where, text=text, default={})
-    for name, castes in figures.items():
-        _castes(castes, source, f"figures.{name}", text)
+    standing = {name: _castes(castes, source, f"figures.{name}") for name, castes in figures.items()}
     tiles = []
     for number, entry in enumerate(require(data, "tiles", list, source=source, where=where, text=text, default=[])):
         field = f"tiles[{number}]"
@@ -159,13 +158,13 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "scenario", text: s
         map=require(data, "map", str, source=source, where=where, text=text, default=None),
         to_act=require(data, "to_act", int, source=source, where=where, text=text),
         turn=require(data, "turn", int, source=source, where=where, text=text, default=1),
-        figures={name: _castes(castes, source, f"figures.{name}", text) for name, castes in figures.items()},
+        figures=standing,
         tiles=tuple(tiles), seats=tuple(seats),
         removed=_counts(require(data, "removed", dict, source=source, where=where, text=text, default={}), source,
                         "removed"))
 
 
-def _castes(value: Any, source: str, field: str, text: str) -> tuple[str, ...]:
+def _castes(value: Any, source: str, field: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
         raise DataError(f"{field} must be a list of castes", source=source, key=field)
     for caste in value:
