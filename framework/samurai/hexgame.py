@@ -1,0 +1,124 @@
+"""Knizia's Samurai behind the game protocol (``samurai.protocol``).
+
+``HexGameState`` wraps the compiled ``Rules`` and the fast ``State`` of one
+game and speaks the protocol's int-tuple actions (the engine's own, see
+``samurai.engine``), so search, tournaments and servers drive it without
+knowing the hex engine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from . import engine
+from .errors import DataError
+from .game import Game, action_of, edition_of
+from .plugins import Edition
+from .rules import Rules
+from .state import EMPTY, OVER, State
+from .views import seat_view
+
+__all__ = ["HexGameState", "start", "returns_of"]
+
+
+_SHAPES = {engine.CHOOSE: 2, engine.FIGURE: 3, engine.PLACE: 3, engine.END: 1, engine.SPECIAL: 0}
+"""The length of each kind of engine action (0: special tiles, whose behaviour checks its own targets)."""
+
+
+class HexGameState:
+    """One position of Knizia's Samurai on the protocol's fast path."""
+
+    __slots__ = ("rules", "state", "moves")
+
+    def __init__(self, rules: Rules, state: State, moves: int = 0) -> None:
+        self.rules = rules
+        self.state = state
+        self.moves = moves
+
+    @classmethod
+    def of_game(cls, game: Game) -> HexGameState:
+        """The position of a friendly ``Game`` (a copy: the game itself is not changed by play here)."""
+        return cls(game.rules, game.state.copy(), len(game.history))
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return self.rules.players
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or None once the game is over."""
+        return None if self.state.phase == OVER or self.state.current == EMPTY else self.state.current
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self.state.phase == OVER
+
+    @property
+    def move_number(self) -> int:
+        """How many actions have been applied since the start."""
+        return self.moves
+
+    def legal_actions(self) -> list[tuple[int, ...]]:
+        """Every legal engine action for the seat to act, in the engine's stable order."""
+        return engine.legal_actions(self.rules, self.state)
+
+    def check(self, action: tuple[int, ...]) -> str | None:
+        """Why ``action`` is illegal now, or None. Anything that is not an engine action is illegal."""
+        if not isinstance(action, tuple) or not action or not all(
+                isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in action):
+            return f"an action is a tuple of whole numbers >= 0, not {action!r}"
+        shape = _SHAPES.get(action[0])
+        if shape is None or (shape and len(action) != shape):
+            return f"{list(action)} is not an action of this game"
+        try:  # engine.check indexes tables by the action's numbers: one out of range is simply not legal
+            reason = engine.check(self.rules, self.state, action)
+        except (IndexError, ValueError, TypeError):
+            return f"{list(action)} names a tile, hex, caste or settlement this game does not have"
+        return reason
+
+    def apply(self, action: tuple[int, ...]) -> None:
+        """Play a legal action (not checked: see ``check``)."""
+        engine.apply(self.rules, self.state, action)
+        self.moves += 1
+
+    def sample_action(self, rng: random.Random) -> tuple[int, ...]:
+        """A random legal action (``samurai.engine.sample_action``)."""
+        return engine.sample_action(self.rules, self.state, rng)
+
+    def returns(self) -> tuple[float, ...]:
+        """1 for a sole win, 1/k each for a win shared by k, 0 otherwise; all 0 while the game goes on."""
+        return returns_of(self.state, self.rules.players)
+
+    def copy(self) -> HexGameState:
+        """An independent copy (its generator included)."""
+        return HexGameState(self.rules, self.state.copy(), self.moves)
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may know, as JSON-ready dicts (``samurai.views.seat_view``)."""
+        return seat_view(self.rules, self.state, seat)
+
+    def describe(self, action: tuple[int, ...]) -> dict[str, Any]:
+        """The friendly action (``samurai.actions``) as a JSON-ready dict."""
+        return action_of(self.rules, action).to_dict()
+
+
+def returns_of(state: State, players: int) -> tuple[float, ...]:
+    """The protocol's returns for a finished engine state (all 0 before the end)."""
+    if state.result is None:
+        return (0.0,) * players
+    winners = state.result.winners
+    share = 1.0 / len(winners)
+    return tuple(share if seat in winners else 0.0 for seat in range(players))
+
+
+def start(edition: str | Edition, players: int, seed: int, *,
+          options: Mapping[str, Any] | None = None) -> HexGameState:
+    """A new game's position on the protocol: an edition (id or loaded), 2-4 players, a seed, options."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise DataError(f"seed must be a whole number >= 0, not {seed!r}", source="seed")
+    rules = edition_of(edition).rules(players, options)
+    return HexGameState(rules, engine.new_state(rules, seed))
