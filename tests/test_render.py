@@ -321,3 +321,15 @@ def test_png_without_resvg_says_which_extra_to_install(tmp_path, capsys, monkeyp
     err = capsys.readouterr().err
     assert 'pip install "samurai-engine[png]"' in err and err.count("\n") == 1
     assert not (tmp_path / "b.png").exists()
+
+
+def test_render_hides_another_seats_captures_when_seat_says_so(tmp_path):
+    out = tmp_path / "seat-0.svg"
+    assert main(["render", str(LATE_GAME), "--seat", "0", "-o", str(out)]) == 0
+    root = parse(out.read_text(encoding="utf-8"))
+    assert tallies(seat_group(root, 0)) == {"buddha": 1, "rice": 1, "castle": 2}
+    assert tallies(seat_group(root, 1)) == {}
+    spectator = tmp_path / "spectator.svg"
+    assert main(["render", str(LATE_GAME), "-o", str(spectator)]) == 0
+    root = parse(spectator.read_text(encoding="utf-8"))
+    assert tallies(seat_group(root, 0)) == tallies(seat_group(root, 1)) == {}
