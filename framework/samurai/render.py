@@ -24,18 +24,18 @@ import math
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .actions import ChooseTile
 from .errors import DataError
+from .game import Game, new_game
 from .hexgrid import Coord
 from .maps import SEA, SETTLEMENT
+from .records import from_record, read_record, replay
+from .replays import describe_action
 from .rules import Rules
 from .tiles import CASTES, TileType
 from .tomlfile import read_toml
-
-if TYPE_CHECKING:
-    from .game import Game
 
 __all__ = ["render_svg", "draw_view", "spectator_view", "svg_to_png", "hex_centre", "action_marks",
            "position_from_file", "seat_colour", "HEX_RADIUS", "SEAT_COLOURS", "CASTE_COLOURS", "CASTE_SHAPES"]
@@ -85,8 +85,6 @@ def render_svg(game: Game, seat: int | None = None, *, width: float | None = Non
     marks: Sequence[Coord] = ()
     caption = None
     if last is not None and not isinstance(last, ChooseTile):
-        from .replays import describe_action  # replays reads records; imported here to keep this module light
-
         marks = action_marks(last)
         caption = f"last action: {describe_action(last, game)}"
     return draw_view(view, game.rules, marks=marks, caption=caption, width=width)
@@ -100,9 +98,6 @@ def position_from_file(path: str | Path, to: int | None = None) -> Game:
     other ``.toml`` file is a scenario (which has no actions, so ``to`` may
     only be 0).
     """
-    from .game import new_game
-    from .records import from_record, read_record, replay
-
     source = str(path)
     suffix = Path(path).suffix.lower()
     if suffix not in (".json", ".toml"):
