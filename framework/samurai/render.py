@@ -377,8 +377,9 @@ class _Panel:
             y += 17 if i == 1 else 13.5
         y += 8
         viewer = view.get("seat")
-        text.line(x, y, "spectator: public information only" if viewer is None else f"as seen by seat {viewer}",
-                  size=10.5, style="italic")
+        seen_by = (f"as seen by seat {viewer}" if viewer is not None else "spectator: public information only"
+                   if not view.get("result") else "spectator: the game is over, every capture shows")
+        text.line(x, y, seen_by, size=10.5, style="italic")
         y += 12
         for entry in view["seats"]:
             y = self._seat(out, entry, x, y, viewer)
