@@ -12,6 +12,7 @@ import pytest
 
 import samurai
 from samurai.cli import main
+from samurai.records import read_record, replay
 from samurai.render import (
     CASTE_SHAPES,
     SEAT_COLOURS,
@@ -333,3 +334,22 @@ def test_render_hides_another_seats_captures_when_seat_says_so(tmp_path):
     assert main(["render", str(LATE_GAME), "-o", str(spectator)]) == 0
     root = parse(spectator.read_text(encoding="utf-8"))
     assert tallies(seat_group(root, 0)) == tallies(seat_group(root, 1)) == {}
+
+
+def test_every_position_of_a_recorded_game_draws_only_what_each_seat_may_know():
+    record = read_record(ROOT / "tests" / "data" / "records" / "ffg2015-3p-seed7.json")
+    for number, game in enumerate(replay(record)):
+        if number % 7 and number != len(record.actions):
+            continue
+        for seat in (None, 0, 1, 2):
+            view = spectator_view(game) if seat is None else game.view(seat)
+            root = parse(render_svg(game, seat))
+            assert len(groups(root, "tile")) == len(view["board"]["tiles"])
+            hand = [g.get("data-tile") for g in groups(root, "hand-tile")]
+            assert hand == ([] if seat is None else view["hand"])
+            for other in range(3):
+                shown = tallies(seat_group(root, other))
+                if "captured" in view["seats"][other]:
+                    assert shown == view["seats"][other]["captured"]
+                else:
+                    assert shown == {} and other != seat
