@@ -138,3 +138,20 @@ def test_cannot_play_answers_are_checked(tiny):
     odd = with_plugin(tiny, ("ffg2015",), "odd-stuck", samurai_cannot_play=lambda edition, options: "skip")
     with pytest.raises(DataError, match="samurai_cannot_play returned 'skip'; expected one of pass, end"):
         odd.rules(2)
+
+
+# --- scenarios under an edition without the fit ruling (samurai.scenarios) -------------------
+
+LEFT_OVER = {"players": 2, "to_act": 0,
+             "figures": {"Kita": ["castle"], "Higashi": ["castle"], "Miyako": ["buddha", "rice", "castle"],
+                         "Machi": ["rice"], "Nishi": ["buddha"], "Minami": ["buddha"]},
+             "seats": [{"hand": list(HAND)}, {"hand": list(HAND)}]}
+"""The position the corner-painting setup above leads to: Machi half full, one rice figure left over."""
+
+
+def test_a_scenario_may_leave_figures_out_only_under_an_edition_without_the_fit_ruling(tiny_core, loose_setup):
+    game = samurai.new_game(loose_setup, scenario=LEFT_OVER)
+    assert game.view(0)["supply"]["rice"] == 1
+    with pytest.raises(DataError, match="Machi is a city of 2 figures and holds 1") as refused:
+        samurai.new_game(tiny_core, scenario=LEFT_OVER)
+    assert refused.value.key == "figures.Machi"
