@@ -23,7 +23,7 @@ from samurai.plugins import Edition, make_plugin_manager, register_plugin
 from samurai.setup_rules import SetupProcedure
 from samurai.state import OVER
 
-from helpers import HIGASHI, KITA, MACHI, MINAMI, NISHI, setup_tiny
+from helpers import DATA, HIGASHI, KITA, MACHI, MINAMI, NISHI, setup_tiny
 
 HAND = ("castle-2", "castle-3", "castle-4", "samurai-1", "samurai-2")
 
@@ -132,6 +132,21 @@ def test_an_edition_may_end_the_game_when_the_seat_to_act_cannot_play(end_when_s
     game.apply(EndTurn())
     assert game.is_over and game.result.end_reason == "no_tiles"
     assert {"event": "pass", "seat": 1} not in game.events()
+
+
+def test_through_legal_play_the_game_ends_where_the_default_would_pass():
+    # The same play as test_rule_cases.test_a_player_who_cannot_play_passes_...: there seat 0 passes
+    # and seat 1 plays on; here the game ends at that moment.
+    from test_rule_cases import play_until_dry
+
+    few = samurai.load_edition(str(DATA / "tiny-few-tiles.toml"))
+    passing = samurai.new_game(few, players=2, seed=3)
+    first_pass = play_until_dry(passing)[0][0]
+    stuck = with_plugin(few, ("ffg2015",), "few-end-when-stuck", samurai_cannot_play=lambda edition, options: "end")
+    game = samurai.new_game(stuck, players=2, seed=3)
+    assert play_until_dry(game) == [(first_pass, {"event": "end", "reason": "no_tiles"})]
+    assert game.history == passing.history[:first_pass]
+    assert game.view(0)["seats"][1]["hand_size"] > 0  # seat 1 still held a tile
 
 
 def test_cannot_play_answers_are_checked(tiny):
