@@ -170,3 +170,31 @@ def test_a_scenario_may_leave_figures_out_only_under_an_edition_without_the_fit_
     with pytest.raises(DataError, match="Machi is a city of 2 figures and holds 1") as refused:
         samurai.new_game(tiny_core, scenario=LEFT_OVER)
     assert refused.value.key == "figures.Machi"
+
+
+# --- setup order with dealt or chosen phases (RULES.md "setup order") ---------------------------
+
+@pytest.mark.parametrize("hands", ["choose", "random"])
+@pytest.mark.parametrize("figures", ["choose", "random"])
+def test_figures_first_then_hands_works_with_dealt_and_chosen_phases(tiny, hands, figures):
+    def procedure(edition, players, options):
+        return SetupProcedure(order=("figures", "hands"), hands=hands, figures=figures,
+                              figure_stages=(("city",), ("village",)), first_player=options["first_player"])
+
+    edition = with_plugin(tiny, ("ffg2015",), f"figures-first-{hands}-{figures}", samurai_setup_procedure=procedure)
+    game = samurai.new_game(edition, players=3, seed=5, options={"first_player": 2})
+    phases = []
+    rng = random.Random(5)
+    while game.phase != "play":
+        if not phases or phases[-1] != game.phase:
+            phases.append(game.phase)
+            assert game.current_player == 2  # the first player starts every phase
+        if game.phase == "place_figures":
+            assert all(s["hand_size"] == 0 and s["stack_size"] == 20 for s in game.view(0)["seats"])
+        game.apply(rng.choice(game.legal_actions()))
+    expected = [name for name, how in (("place_figures", figures), ("choose_hands", hands)) if how == "choose"]
+    assert phases == expected
+    assert game.current_player == 2 and game.turn == 1
+    view = game.view(0)
+    assert view["supply"] == {"buddha": 0, "rice": 0, "castle": 0}
+    assert [(s["hand_size"], s["stack_size"]) for s in view["seats"]] == [(5, 15)] * 3
