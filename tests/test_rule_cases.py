@@ -161,6 +161,15 @@ def test_one_tile_surrounding_two_settlements_resolves_every_figure_of_both(requ
     assert game.view(0)["removed"] == {"buddha": 1, "rice": 0, "castle": 0} and not game.is_over
 
 
+def test_original_a_tile_closing_two_settlements_resolves_both_before_play_stops(tiny_original):
+    # Ruling (RULES.md "Ruling (resolution order)"): every figure the same tile surrounds resolves
+    # before the immediate end check, here in both settlements though Machi's tie ends the game.
+    game = samurai.new_game(tiny_original, scenario=_two_settlements_one_hex_apart(), options={"removed_to_end": 1})
+    game.apply(PlaceTile("samurai-2", (4, 3)))
+    assert game.is_over and game.result.end_reason == "removed_by_ties"
+    assert sorted(_resolutions(game), key=str) == sorted(EXPECTED_TWO, key=str)
+
+
 # --- ties among three or more players (RULES.md "FFG 2015 scoring", "Original scoring") -------
 
 def _captures(*rows: tuple[int, int, int]) -> dict[int, dict[str, int]]:
