@@ -1,9 +1,9 @@
 """The original (1998) edition of Samurai (seeds 001 and 002; RULES.md "Original" column).
 
 - Board: islands by player count (Honshu; then Kyushu and Shikoku; then Hokkaido).
-- Setup: each seat secretly chooses its five starting tiles (ext); Edo gets one
-  figure of each caste; then players in turn place one figure at a time in
-  any city or village (seed 002).
+- Setup: Edo gets one figure of each caste; players in turn place one figure
+  at a time in any city or village; after all the figures are placed, each
+  seat secretly chooses its five starting tiles (seed 002; ext).
 - Surrounds resolve immediately after each tile (seed 002 "immediately").
 - Play stops the moment the end is triggered (seed 001 "s'arrête net").
 - Captured figures are hidden, except in a 2-player game (seed 001).
@@ -32,8 +32,9 @@ PUBLIC_CAPTURES_PLAYERS = 2
 
 @hookimpl
 def samurai_setup_procedure(edition: EditionManifest, players: int, options: Mapping[str, Any]) -> SetupProcedure:
-    """Chosen hands, then figures one at a time in any city or village; Edo prefilled (seed 002)."""
-    return SetupProcedure(order=("hands", "figures"), hands="choose", figures="choose",
+    """Figures first, one at a time in any city or village (Edo prefilled), then chosen hands: "after all
+    the figures are placed, each player takes five tiles" (seed 002; RULES.md "setup order")."""
+    return SetupProcedure(order=("figures", "hands"), hands="choose", figures="choose",
                           figure_stages=FIGURE_STAGES, prefilled=("capital",),
                           first_player=int(options.get("first_player", 0)))
 

@@ -1,9 +1,10 @@
 """Helpers for the tests: tiny-map coordinates and a way to reach exact positions.
 
-``setup_tiny`` plays the FFG 2015 setup on the tiny map (maps/tiny.toml)
-through ordinary actions: each seat chooses the hand the test names, then
-figures go where the test says (the city first, then villages, as the FFG
-rules require), so a rule test starts from a known position.
+``setup_tiny`` plays an edition's setup on the tiny map (maps/tiny.toml)
+through ordinary actions, in the edition's order of phases: each seat chooses
+the hand the test names, and figures go where the test says (the city first,
+then villages, as the FFG rules require), so a rule test starts from a known
+position.
 """
 
 from __future__ import annotations
@@ -41,12 +42,15 @@ def setup_tiny(tiny: samurai.Edition, hands: Mapping[int, Sequence[str]] | None 
     """A tiny-map game in the play phase with the given starting hands and figures."""
     game = samurai.new_game(tiny, players=players, seed=seed, options=options)
     hands = hands or {}
-    for seat in range(players):
-        for tile in hands.get(seat, DEFAULT_HAND):
-            game.apply(ChooseTile(tile))
-    for caste, at in figures:
-        game.apply(PlaceFigure(caste, at))
-    assert game.phase == "play"
+    # The edition decides the order of the phases (RULES.md "setup order": the original places figures first).
+    while game.phase != "play":
+        if game.phase == "choose_hands":
+            for seat in range(players):
+                for tile in hands.get(seat, DEFAULT_HAND):
+                    game.apply(ChooseTile(tile))
+        else:
+            for caste, at in figures:
+                game.apply(PlaceFigure(caste, at))
     return game
 
 

@@ -45,25 +45,71 @@ def test_the_original_tiles_are_the_same_twenty(original, ffg):
     assert names == sorted(ffg.rules(3).tile_name(t) for t in ffg.rules(3).player_tiles)
 
 
-# --- setup (seed 002; RULES.md "figure setup") -------------------------------------------
+# --- setup (seed 002; RULES.md "figure setup", "setup order") ---------------------------
 
-def _to_figures(game: samurai.Game, players: int) -> None:
-    for _seat in range(players):
-        for tile in ("castle-2", "castle-3", "castle-4", "samurai-1", "samurai-2"):
+HAND = ("castle-2", "castle-3", "castle-4", "samurai-1", "samurai-2")
+
+
+def _place_all_figures(game: samurai.Game) -> list[int]:
+    """Place figures until the phase ends; the seats that placed them, in order."""
+    seats = []
+    while game.phase == "place_figures":
+        seats.append(game.current_player)
+        game.apply(game.legal_actions()[-1])
+    return seats
+
+
+def test_setup_order_figures_are_placed_first_then_each_seat_takes_its_five_tiles(original):
+    # RULES.md "setup order", seed 002: "after all the figures are placed, each player takes five tiles".
+    game = samurai.new_game(original, players=3, seed=4)
+    assert game.phase == "place_figures" and game.current_player == 0
+    view = game.view(1)
+    assert view["hand"] == [] and "unchosen" not in view  # no tile is taken before the figures are down
+    assert [s["stack_size"] for s in view["seats"]] == [20, 20, 20] and view["supply"]["castle"] == 10 - 1
+    assert {type(a) for a in game.legal_actions()} == {samurai.PlaceFigure}
+    with pytest.raises(IllegalAction, match="placing figures"):
+        game.apply(ChooseTile("castle-2"))
+    _place_all_figures(game)
+    assert game.phase == "choose_hands" and game.current_player == 0  # seat 0 chooses first
+    assert game.view(0)["supply"] == {"buddha": 0, "rice": 0, "castle": 0}
+    assert len(game.view(0)["unchosen"]) == 20
+    for seat in range(3):
+        assert game.current_player == seat
+        for tile in HAND:
             game.apply(ChooseTile(tile))
+    # The unchosen fifteen become each seat's stack, and seat 0 plays the first turn.
+    assert game.phase == "play" and game.current_player == 0 and game.turn == 1
+    view = game.view(2)
+    assert view["hand"] == sorted(HAND) and "unchosen" not in view
+    assert [(s["hand_size"], s["stack_size"]) for s in view["seats"]] == [(5, 15)] * 3
+    game.apply(PlaceTile("castle-2", _empty_land(game)))
+    game.apply(EndTurn())
+    assert len(hand(game, 0)) == 5 and game.view(0)["seats"][0]["stack_size"] == 14  # refilled from the stack
 
 
-def test_hands_are_chosen_first_then_figures(original):
-    game = samurai.new_game(original, players=2, seed=4)
+def _empty_land(game: samurai.Game) -> tuple[int, int]:
+    return next(a.at for a in game.legal_actions() if isinstance(a, PlaceTile) and a.tile == "castle-2")
+
+
+def test_setup_order_ffg_2015_keeps_hands_first(ffg):
+    # RULES.md "setup order", seed 000 §1: hands first, then figures.
+    game = samurai.new_game(ffg, players=2, seed=4)
     assert game.phase == "choose_hands"
-    _to_figures(game, 2)
-    assert game.phase == "place_figures"
-    assert game.view(0)["seats"][0]["stack_size"] == 15
+
+
+def test_the_first_player_option_starts_both_setup_phases_and_play(original):
+    game = samurai.new_game(original, players=3, seed=2, options={"first_player": 1})
+    assert game.phase == "place_figures" and game.current_player == 1
+    assert _place_all_figures(game)[:4] == [1, 2, 0, 1]
+    assert game.phase == "choose_hands" and game.current_player == 1
+    for _seat in range(3):
+        for tile in HAND:
+            game.apply(ChooseTile(tile))
+    assert game.phase == "play" and game.current_player == 1
 
 
 def test_edo_is_prefilled_and_figures_go_to_any_city_or_village_from_the_start(original):
     game = samurai.new_game(original, players=4, seed=4)
-    _to_figures(game, 4)
     settlements = game.view(0)["board"]["settlements"]
     edo = next(s for s in settlements if s["kind"] == "capital")
     assert edo["figures"] == ["buddha", "rice", "castle"]
@@ -73,10 +119,7 @@ def test_edo_is_prefilled_and_figures_go_to_any_city_or_village_from_the_start(o
     village = next(a for a in first if kinds[a.at] == "village")
     game.apply(village)  # a village before any city: allowed in the original edition
     assert game.current_player == 1
-    seats = [0]
-    while game.phase == "place_figures":
-        seats.append(game.current_player)
-        game.apply(game.legal_actions()[-1])
+    seats = [0] + _place_all_figures(game)
     assert seats == [i % 4 for i in range(3 * 13 - 3)]
     for s in game.view(0)["board"]["settlements"]:
         assert len(s["figures"]) == len(set(s["figures"])) == {"village": 1, "city": 2, "capital": 3}[s["kind"]]

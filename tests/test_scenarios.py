@@ -115,6 +115,12 @@ def test_the_documented_example_plays_out(tmp_path, capsys):
 
 BROKEN_SCENARIOS = {
     "already-over.toml": ("already over", "figures"),
+    # Positions that cannot arise in play (RULES.md "Turn", "End"; the edition's figure counts).
+    "capital-half-full.toml": ("Edo is a capital of 3 figures and holds 2", "figures.Edo"),
+    "fewer-figures-than-the-edition.toml": ("3 short of the 10 of the edition", "figures"),
+    "figure-left-in-the-supply.toml": ("1 short of the 3 of the edition", "figures"),
+    "hand-short-with-a-stack.toml": ("seat 0 holds 4 tiles with 15 in its stack", "seats[0].hand"),
+    "settlement-half-full.toml": ("Machi is a city of 2 figures and holds 1", "figures.Machi"),
     "hand-too-big.toml": ("at most 5 tiles, not 6", "seats[0].hand"),
     "hex-off-board.toml": ("not on the board", "tiles[1].at"),
     "more-figures-than-the-edition.toml": ("more than the 3 of the edition", "figures"),

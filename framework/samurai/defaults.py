@@ -45,6 +45,12 @@ def samurai_end_check_timing(edition: EditionManifest, options: Mapping[str, Any
 
 
 @hookimpl(trylast=True)
+def samurai_cannot_play(edition: EditionManifest, options: Mapping[str, Any]) -> str:
+    """A seat that cannot play passes; the game ends when no seat can (RULES.md "End", ruling)."""
+    return "pass"
+
+
+@hookimpl(trylast=True)
 def samurai_public_captures(edition: EditionManifest, players: int, options: Mapping[str, Any]) -> bool:
     """Captured figures are hidden behind each player's screen."""
     return False

@@ -53,13 +53,44 @@ def _run_automatic_setup(rules: Rules, st: State) -> None:
                 for _ in range(rules.hand_size):
                     choose_tile(st, seat, pool[int(st.rng.random() * len(pool))])
             _leave_setup_phase(rules, st)
-        elif st.phase == FIGURES and (rules.setup.figures == "random" or not any(st.supply)):
-            while any(st.supply):
+        elif st.phase == FIGURES and (rules.setup.figures == "random" or not _figures_to_place(rules, st)):
+            while _figures_to_place(rules, st):
                 _, caste, settlement = _sample_figure(rules, st, st.rng)
                 place_figure(st, rules.capacities, rules.stage_of, caste, settlement)
             _leave_setup_phase(rules, st)
         else:
             return
+
+
+def _figures_to_place(rules: Rules, st: State) -> bool:
+    """Whether a figure in the supply can still be placed (the figures phase goes on).
+
+    Under the fit ruling (``SetupProcedure.figures_must_fit``) every figure in
+    the supply has a place. Without it, a stage whose open slots no figure
+    left can take closes, and figures with no place at all stay out of play.
+    """
+    if not any(st.supply):
+        return False
+    if rules.setup.figures_must_fit:
+        return True
+    while True:
+        stage = figure_stage(st)
+        if not stage:
+            return False
+        if _unchecked_figure_placements(st):
+            return True
+        stage.clear()
+
+
+def _unchecked_figure_placements(st: State) -> list[tuple[int, int]]:
+    """Every ``(caste, settlement)`` of the open stage that has room for a caste it lacks."""
+    return [(c, s) for s in sorted(figure_stage(st)) for c in range(3) if st.supply[c] and not st.figures[s] >> c & 1]
+
+
+def _figure_placements(rules: Rules, st: State) -> list[tuple[int, int]]:
+    if rules.setup.figures_must_fit:
+        return legal_figure_placements(st, rules.capacities)
+    return _unchecked_figure_placements(st)
 
 
 def _leave_setup_phase(rules: Rules, st: State) -> None:
@@ -121,7 +152,7 @@ def legal_actions(rules: Rules, st: State) -> list[tuple[int, ...]]:
     if st.phase == HANDS:
         return [(CHOOSE, tile) for tile in sorted(set(st.pools[seat]))]
     if st.phase == FIGURES:
-        return [(FIGURE, c, s) for c, s in legal_figure_placements(st, rules.capacities)]
+        return [(FIGURE, c, s) for c, s in _figure_placements(rules, st)]
     if st.phase != PLAY:
         return []
     actions: list[tuple[int, ...]] = []
@@ -164,7 +195,8 @@ def check(rules: Rules, st: State, action: tuple[int, ...]) -> str | None:
             return f"no {CASTES[caste]} figure is left in the supply"
         if st.figures[settlement] >> caste & 1:
             return f"{name} already holds a {CASTES[caste]} figure"
-        if not figure_placement_is_feasible(st, rules.capacities[settlement], settlement, caste):
+        if rules.setup.figures_must_fit and not figure_placement_is_feasible(st, rules.capacities[settlement],
+                                                                             settlement, caste):
             return (f"a {CASTES[caste]} figure in {name} would leave figures that cannot fill the other "
                     f"settlements without two of one caste in one settlement")
         return None
@@ -219,7 +251,7 @@ def apply(rules: Rules, st: State, action: tuple[int, ...]) -> None:
         _after_tile(rules, st, tile)
     elif kind == FIGURE:
         place_figure(st, rules.capacities, rules.stage_of, action[1], action[2])
-        if any(st.supply):
+        if _figures_to_place(rules, st):
             st.current = (seat + 1) % rules.players
         else:
             _leave_setup_phase(rules, st)
@@ -352,12 +384,19 @@ def _end_turn(rules: Rules, st: State) -> None:
 
 
 def _seek_player(rules: Rules, st: State, start: int) -> bool:
-    """Make the first seat from ``start`` on that can play the current one; the others pass."""
+    """Make the first seat from ``start`` on that can play the current one; the others pass.
+
+    Ruling (RULES.md "End"): a player who cannot play passes, and when no
+    player can, the game ends. An edition whose ``samurai_cannot_play`` hook
+    answers ``"end"`` ends the game as soon as the seat to act cannot play.
+    """
     for k in range(rules.players):
         seat = (start + k) % rules.players
         if can_play(rules, st, seat):
             st.current = seat
             return True
+        if not rules.pass_when_unable:
+            return False  # the edition ends the game instead (hook samurai_cannot_play)
         if st.events is not None:
             st.events.append(("pass", seat))
     return False
@@ -416,6 +455,10 @@ def sample_action(rules: Rules, st: State, rng: random.Random) -> tuple[int, ...
 
 
 def _sample_figure(rules: Rules, st: State, rng: random.Random) -> tuple[int, ...]:
+    if not rules.setup.figures_must_fit:
+        moves = _unchecked_figure_placements(st)
+        c, s = moves[int(rng.random() * len(moves))]
+        return FIGURE, c, s
     stage = figure_stage(st)
     for _ in range(_FIGURE_SAMPLE_TRIES):
         s = stage[int(rng.random() * len(stage))]

@@ -28,7 +28,17 @@ __all__ = ["Game", "new_game", "score", "edition_of", "action_of", "describe_eve
 
 
 class Game:
-    """One game of Samurai: whose turn it is, what may be done, and doing it."""
+    """One game of Samurai: whose turn it is, what may be done, and doing it.
+
+    A ``Game`` is not thread-safe: two threads applying actions to one game
+    at the same time can corrupt it (a check and the change it allows are
+    separate steps over several lists). A server that takes actions from
+    several players holds one lock per game around ``apply``, passes the
+    acting seat (``apply(action, seat=...)``) so that only the seat whose
+    turn it is can act, and passes the ``version`` its client last saw
+    (``apply(action, version=...)``) so that an action chosen on an older
+    position is refused instead of played on a newer one.
+    """
 
     def __init__(self, rules: Rules, seed: int, *, trace: bool = True, map_name: str | None = None,
                  scenario: Scenario | None = None) -> None:
@@ -86,22 +96,56 @@ class Game:
         """The turn number in the play phase (0 during setup)."""
         return self.state.turn
 
+    @property
+    def version(self) -> int:
+        """How many actions have been applied (0 at the start, or at a scenario's position).
+
+        It grows by one with every action ``apply`` accepts, so it names the
+        position a player saw: pass it back as ``apply(action, version=...)``.
+        """
+        return len(self._history)
+
     def legal_actions(self) -> list[Action]:
         """Every legal action for the current player, sorted; empty when the game is over."""
         return sorted(self.to_action(a) for a in engine.legal_actions(self.rules, self.state))
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: Action, *, seat: int | None = None, version: int | None = None) -> None:
         """Play ``action`` for the current player.
 
         Raises ``IllegalAction`` (a ``ValueError``) saying why when the rules
-        forbid it; the game is then exactly as it was.
+        forbid it; the game is then exactly as it was. The reason may name
+        tiles of the current player's hand or unchosen tiles, so a caller
+        who is not that player passes ``seat``: an action from a seat whose
+        turn it is not is refused before anything else is looked at, with a
+        message that tells only whose turn it is. ``version``, when given,
+        must equal ``Game.version``; otherwise the action was chosen on an
+        older position and is refused.
         """
+        self._check_caller(seat, version)
         internal = self.to_internal(action)
         reason = engine.check(self.rules, self.state, internal)
         if reason is not None:
             raise IllegalAction(f"{action!r} is illegal: {reason}")
         engine.apply(self.rules, self.state, internal)
         self._history.append(action)
+
+    def _check_caller(self, seat: Any, version: Any) -> None:
+        """Refuse an action from a seat not to act, or chosen on another position (see ``apply``)."""
+        if version is not None:
+            if isinstance(version, bool) or not isinstance(version, int):
+                raise TypeError(f"version must be a whole number (Game.version), not {version!r}")
+            if version != self.version:
+                raise IllegalAction(f"the action was chosen at version {version}, but the game is at version "
+                                    f"{self.version}: look at the position again")
+        if seat is not None:
+            if isinstance(seat, bool) or not isinstance(seat, int):
+                raise TypeError(f"seat must be a whole number from 0 to {self.players - 1}, not {seat!r}")
+            if not 0 <= seat < self.players:
+                raise IllegalAction(f"seat {seat} is not a seat of this {self.players}-player game")
+            if self.state.phase == OVER:
+                raise IllegalAction("the game is over")
+            if seat != self.state.current:
+                raise IllegalAction(f"it is seat {self.state.current}'s turn, not seat {seat}'s")
 
     def view(self, seat: int) -> dict[str, Any]:
         """A JSON-ready dict of what ``seat`` may know, and nothing more (see ``samurai.views``)."""

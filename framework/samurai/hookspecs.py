@@ -50,7 +50,11 @@ def samurai_setup_procedure(edition: EditionManifest, players: int,
                             options: Mapping[str, Any]) -> SetupProcedure | None:
     """Decide how a game is set up: the order of the setup phases, whether
     starting hands are chosen or dealt, how figures are distributed (in which
-    stages of settlement kinds, or at random) and who goes first."""
+    stages of settlement kinds, or at random), who goes first, and whether
+    the ruling for every figure setup holds (``figures_must_fit``, default
+    True: a placement must leave the supply able to fill every open slot;
+    False lets a placement paint the setup into a corner, and figures with
+    no place left stay out of play). See ``samurai.setup_rules.SetupProcedure``."""
 
 
 # --- turn ------------------------------------------------------------------------------
@@ -66,6 +70,15 @@ def samurai_end_check_timing(edition: EditionManifest, options: Mapping[str, Any
     """Decide when the end of the game is checked: ``"end_of_turn"`` (after
     placement, capture and refill) or ``"immediate"`` (play stops the moment
     the end is triggered)."""
+
+
+@hookspec(firstresult=True)
+def samurai_cannot_play(edition: EditionManifest, options: Mapping[str, Any]) -> str | None:
+    """Decide what happens when the seat to act cannot play a tile (empty hand,
+    or only tiles without a legal target): ``"pass"`` (the engine's default,
+    the ruling of RULES.md "End": the seat passes, and the game ends when no
+    player can play) or ``"end"`` (the game ends at once). Either way the end
+    reason is ``"no_tiles"``."""
 
 
 @hookspec

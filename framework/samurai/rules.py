@@ -28,6 +28,7 @@ __all__ = ["Rules", "compile_rules", "LAND_TILE", "SEA_TILE", "SPECIAL_TILE"]
 LAND_TILE, SEA_TILE, SPECIAL_TILE = 0, 1, 2
 _RESOLUTION_TIMINGS = ("end_of_turn", "each_tile")
 _END_TIMINGS = ("end_of_turn", "immediate")
+_CANNOT_PLAY = ("pass", "end")
 
 
 class Rules:
@@ -36,7 +37,7 @@ class Rules:
     __slots__ = ("edition", "players", "options", "board", "tile_types", "tile_index", "tile_value",
                  "tile_fast", "tile_on", "tile_movable", "behaviours", "player_tiles", "hand_size",
                  "figures_per_caste", "setup", "figure_stages", "stage_of", "capacities", "prefilled",
-                 "resolve_each_tile", "end_immediate", "removed_limit", "public_captures",
+                 "resolve_each_tile", "end_immediate", "pass_when_unable", "removed_limit", "public_captures",
                  "settlement_neighbours", "scorer", "template", "reference")
 
     edition: EditionManifest
@@ -61,6 +62,8 @@ class Rules:
     prefilled: tuple[int, ...]
     resolve_each_tile: bool
     end_immediate: bool
+    pass_when_unable: bool
+    """A seat that cannot play passes (True), or the game ends then (hook ``samurai_cannot_play``)."""
     removed_limit: int
     public_captures: bool
     settlement_neighbours: tuple[tuple[int, ...], ...]
@@ -126,6 +129,11 @@ def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, playe
                         f"{', '.join(_END_TIMINGS)}", source=manifest.path)
     rules.resolve_each_tile = resolution == "each_tile"
     rules.end_immediate = end_timing == "immediate"
+    cannot_play = _ask(manifest, hook, "samurai_cannot_play", options=rules.options)
+    if cannot_play not in _CANNOT_PLAY:
+        raise DataError(f"samurai_cannot_play returned {cannot_play!r}; expected one of {', '.join(_CANNOT_PLAY)}",
+                        source=manifest.path)
+    rules.pass_when_unable = cannot_play == "pass"
     rules.removed_limit = rules.options.get("removed_to_end", 4)
     if isinstance(rules.removed_limit, bool) or not isinstance(rules.removed_limit, int) or rules.removed_limit < 1:
         raise DataError(f"option removed_to_end must be a whole number from 1, not {rules.removed_limit!r}",
@@ -207,6 +215,9 @@ def _checked_procedure(procedure: Any, manifest: EditionManifest, players: int) 
             if kind not in SETTLEMENT_CAPACITY:
                 raise DataError(f"{where}: unknown settlement kind {kind!r}; kinds are "
                                 f"{', '.join(SETTLEMENT_CAPACITY)}", source=manifest.path)
+    if not isinstance(procedure.figures_must_fit, bool):
+        raise DataError(f"{where}: figures_must_fit must be true or false, not {procedure.figures_must_fit!r}",
+                        source=manifest.path)
     if not 0 <= procedure.first_player < players:
         raise DataError(f"{where}: first_player {procedure.first_player} is not a seat of a "
                         f"{players}-player game", source=manifest.path)

@@ -30,6 +30,15 @@ field in the message: unknown names, tiles on the wrong terrain or on a
 settlement, more copies of a tile than a seat owns, a hand over the hand
 size, more figures than the edition has, a surrounded settlement that still
 holds figures, or a position whose end is already triggered.
+
+The position must also be one that can arise in play under the edition:
+every figure of the edition is on the board, captured or removed (none is
+left in the supply once play begins); a settlement holds all its figures
+until it is surrounded, then none (when the edition's figures fill every
+slot, as the published editions' do); and a hand holds its full size while
+its stack has tiles (hands are refilled at the end of each turn). An edition
+whose setup may leave figures out (``SetupProcedure.figures_must_fit``
+False) is spared the first two.
 """
 
 from __future__ import annotations
@@ -232,6 +241,7 @@ def _scenario_state(rules: Rules, scenario: Scenario, seed: int, trace: bool) ->
         for caste in castes:
             st.figures[number] |= 1 << CASTES.index(caste)
             st.on_board[CASTES.index(caste)] += 1
+    _check_full_or_empty(rules, st, source)
     owned = Counter(rules.tile_name(t) for t in rules.player_tiles)
     used: list[Counter[str]] = [Counter() for _ in range(n)]
     st.turn = 0  # tiles of a scenario were placed on earlier turns (the Move tile may move them)
@@ -281,6 +291,10 @@ def _scenario_state(rules: Rules, scenario: Scenario, seed: int, trace: bool) ->
             rest = owned - used[seat]
             st.stacks[seat] = [rules.tile_index[name] for name in sorted(rest.elements())]
             used[seat].update(rest)
+        if len(st.hands[seat]) < rules.hand_size and st.stacks[seat]:
+            raise DataError(f"seat {seat} holds {len(st.hands[seat])} tiles with {len(st.stacks[seat])} in its stack: "
+                            f"a hand is refilled to {rules.hand_size} tiles at the end of every turn while its stack "
+                            f"has tiles", source=source, key=f"{field}.hand")
         st.spent[seat] = sum(owned.values()) - sum(used[seat].values())
         for c, caste in enumerate(CASTES):
             st.captured[seat * 3 + c] = setup.captured[caste]
@@ -292,6 +306,11 @@ def _scenario_state(rules: Rules, scenario: Scenario, seed: int, trace: bool) ->
             raise DataError(f"{st.on_board[c]} {caste} figures on the board, {captured} captured and "
                             f"{st.removed[c]} removed: more than the {rules.figures_per_caste} of the edition",
                             source=source, key="figures")
+        if st.supply[c] > 0 and rules.setup.figures_must_fit:
+            raise DataError(f"{st.on_board[c]} {caste} figures on the board, {captured} captured and "
+                            f"{st.removed[c]} removed: {st.supply[c]} short of the {rules.figures_per_caste} of the "
+                            f"edition; in play every figure is on the board, captured or removed", source=source,
+                            key="figures")
     st.removed_total = sum(st.removed)
     st.setup_queue = []
     reason = engine.end_trigger(rules, st)
@@ -300,6 +319,28 @@ def _scenario_state(rules: Rules, scenario: Scenario, seed: int, trace: bool) ->
                         source=source, key="figures" if reason == "caste_exhausted" else "removed")
     engine.begin_play(rules, st, scenario.to_act, turn=scenario.turn)
     return st
+
+
+def _check_full_or_empty(rules: Rules, st: State, source: str) -> None:
+    """A settlement holds all its figures until it is surrounded, then none (Switch keeps the count).
+
+    This holds when the setup fills every slot: the edition's figures fill
+    the slots exactly and the setup ruling keeps every figure placeable.
+    """
+    takes = [rules.stage_of[s] >= 0 or s in rules.prefilled for s in range(len(rules.capacities))]
+    slots = sum(capacity for capacity, taken in zip(rules.capacities, takes, strict=True) if taken)
+    if not rules.setup.figures_must_fit or slots != 3 * rules.figures_per_caste:
+        return
+    for number, settlement in enumerate(rules.board.settlements):
+        held = bin(st.figures[number]).count("1")
+        room = rules.capacities[number] if takes[number] else 0
+        if held and held != room:
+            if not room:
+                message = f"{settlement.name} never takes figures under edition {rules.edition.id!r}"
+            else:
+                message = (f"{settlement.name} is a {settlement.kind} of {room} figures and holds {held}: a settlement "
+                           f"keeps all its figures until it is surrounded, then none")
+            raise DataError(message, source=source, key=f"figures.{settlement.name}")
 
 
 def _tile(rules: Rules, name: str, source: str, field: str) -> int:

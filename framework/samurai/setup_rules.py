@@ -40,6 +40,12 @@ class SetupProcedure:
       stage opens when every slot of the earlier ones is full.
     - ``prefilled``: settlement kinds that start with one figure of each caste.
     - ``first_player``: the seat that starts each phase and the first turn.
+    - ``figures_must_fit``: the ruling for every figure setup (RULES.md): a
+      placement is legal only if the figures still in the supply can still
+      fill every open slot without two of one caste in a settlement. False
+      lets any settlement with room take any caste it lacks; a stage whose
+      open slots no figure left can fill then closes (the slots stay empty),
+      and figures that can go nowhere stay in the supply, out of play.
     """
 
     order: tuple[str, ...] = ("hands", "figures")
@@ -48,6 +54,7 @@ class SetupProcedure:
     figure_stages: tuple[tuple[str, ...], ...] = (("capital", "city", "village"),)
     prefilled: tuple[str, ...] = ("capital",)
     first_player: int = 0
+    figures_must_fit: bool = True
 
 
 _POPCOUNT = (0, 1, 1, 2, 1, 2, 2, 3)

@@ -32,7 +32,8 @@ def seat_view(rules: Rules, st: State, seat: int) -> dict[str, Any]:
         entry: dict[str, Any] = {
             "seat": other,
             "hand_size": len(st.hands[other]),
-            "stack_size": len(st.pools[other]) if st.phase == HANDS else len(st.stacks[other]),
+            # Before and while hands are chosen the seat's tiles wait in its pool, after it in its stack.
+            "stack_size": len(st.pools[other]) + len(st.stacks[other]),
         }
         if other == seat or captures_public:
             entry["captured"] = {caste: st.captured[other * 3 + c] for c, caste in enumerate(CASTES)}
