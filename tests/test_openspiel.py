@@ -47,7 +47,7 @@ def test_the_same_seed_and_actions_give_the_same_game():
 def test_a_seat_observes_its_view_and_not_the_others_hands():
     game = pyspiel.load_game(SHORT_NAME, {"players": 2, "seed": 1})
     state = game.new_initial_state()
-    for _ in range(12):  # both seats choose part of their starting hands
+    for _ in range(7):  # seat 0 chooses its five starting tiles, seat 1 two of its own
         state.apply_action(state.legal_actions()[-1])
     view = json.loads(state.observation_string(0))
     assert view == state.position.view(0) and "unchosen" in view
