@@ -146,7 +146,7 @@ class DaimyoState:
         """Every legal action of the seat to act, sorted."""
         if self.winners is not None:
             return []
-        flips = [(FLIP, sq) for sq in self._flippable()]
+        flips: list[tuple[int, ...]] = [(FLIP, sq) for sq in self._flippable()]
         if self.shown or self.turn_faces:  # a turn of flipping goes on: flip again
             return flips
         moves = self._legal_moves(self.current)
@@ -336,7 +336,7 @@ class DaimyoState:
     def _legal_moves(self, seat: int) -> list[tuple[int, ...]]:
         """Moves that do not leave the seat's own Daimyo open to capture (capturing the other Daimyo always may)."""
         enemy_daimyo = (1 - seat) * 5 + DAIMYO
-        moves = []
+        moves: list[tuple[int, ...]] = []
         for sq in range(SQUARES):
             if self.piece[sq] == EMPTY or self.piece[sq] // 5 != seat:
                 continue
