@@ -13,12 +13,11 @@ import random
 from collections import Counter
 
 import pytest
+from daimyo_helpers import flip, move, piece_at, position, snapshot, sq, targets
 
 from samurai.errors import DataError
 from samurai.protocol import GameState, Knowledge
 from samurai_plugins import daimyo as d
-
-from daimyo_helpers import flip, move, piece_at, position, snapshot, sq, targets
 
 WHITE, BLACK = d.WHITE, d.BLACK
 

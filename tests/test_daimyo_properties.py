@@ -15,12 +15,11 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+from daimyo_helpers import snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from samurai_plugins import daimyo as d
-
-from daimyo_helpers import snapshot
 
 OPTIONS = st.fixed_dictionaries({"nobori": st.booleans(), "shinobi_wo_tsukau": st.booleans()})
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
