@@ -17,6 +17,15 @@ Actions are tuples of small ints, like every game's on the protocol:
 
 Everything flipped is seen by both seats, so the only hidden information is
 the identity of face-down tiles nobody has seen yet, hidden from both.
+
+Where RULES-DAIMYO.md is silent, this module chose:
+
+- Yonhon no ki counts a seat's turns that ended with two Ki face up; any other
+  turn of that seat (a move, a pair that is not two Ki, Engun, Shinobi wo
+  tsukau, a turn cut short by the tiles running out) breaks the run.
+- Nobori after a turn cut short with one tile up: the one flag goes on it.
+- A move that captures the opponent's Daimyo is always legal, even from a
+  position where it would leave one's own Daimyo open: the game is over.
 """
 
 from __future__ import annotations
@@ -25,7 +34,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from samurai.errors import DataError
+from samurai.errors import DataError, IllegalAction
 
 __all__ = ["FLIP", "MOVE", "DaimyoState", "DaimyoKnowledge", "new_state", "DEFAULT_OPTIONS", "FILES", "RANKS",
            "PIECES", "FACES", "square_name", "square_of"]
@@ -265,7 +274,15 @@ class DaimyoState:
         }
 
     def describe(self, action: tuple[int, ...]) -> dict[str, Any]:
-        """``{"action": "flip", "square": "c4"}`` or ``{"action": "move", "from": "b1", "to": "b2"}``."""
+        """``{"action": "flip", "square": "c4"}`` or ``{"action": "move", "from": "b1", "to": "b2"}``.
+
+        It describes any action of the right shape, legal now or not; anything else raises ``IllegalAction``.
+        """
+        shape = {FLIP: 2, MOVE: 3}.get(action[0]) if isinstance(action, tuple) and action else None
+        if shape is None or len(action) != shape or not all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v < SQUARES for v in action[1:]):
+            raise IllegalAction(f"{action!r} is neither a flip (0, square) nor a move (1, from, to) "
+                                f"with squares 0..{SQUARES - 1}")
         if action[0] == FLIP:
             return {"action": "flip", "square": square_name(action[1])}
         return {"action": "move", "from": square_name(action[1]), "to": square_name(action[2])}

@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 from daimyo_helpers import flip, move, piece_at, position, snapshot, sq, targets
 
-from samurai.errors import DataError
+from samurai.errors import DataError, IllegalAction
 from samurai.protocol import GameState, Knowledge
 from samurai_plugins import daimyo as d
 
@@ -691,6 +691,9 @@ def test_the_state_and_its_knowledge_implement_the_game_protocol() -> None:
     assert state.describe((d.FLIP, 14)) == {"action": "flip", "square": "c3"}
     assert state.describe((d.MOVE, 1, 7)) == {"action": "move", "from": "b1", "to": "b2"}
     json.dumps(state.view(WHITE))
+    for bad in [(), (d.FLIP,), (d.MOVE, 1), (d.FLIP, 42), (5, 1), [d.FLIP, 3], (d.FLIP, True)]:
+        with pytest.raises(IllegalAction, match="neither a flip"):
+            state.describe(bad)  # type: ignore[arg-type]
 
 
 def test_check_refuses_what_is_not_legal_and_says_why_without_changing_the_position() -> None:
