@@ -199,3 +199,67 @@ def test_the_same_seeds_play_the_same_game(seed: int, options: dict[str, Any], r
         *_, last = random_game(seed, options, rollout)
         return snapshot(last)
     assert play() == play()
+
+
+def reference_reach(state: d.DaimyoState, frm: int) -> set[int]:
+    """Where the piece on ``frm`` could go, written again from RULES-DAIMYO.md "A turn" 2 by geometry."""
+    owner, kind = divmod(state.piece[frm], 5)
+    from_rank, from_file = divmod(frm, d.FILES)
+    reach = set()
+    for to in range(d.SQUARES):
+        rank, file = divmod(to, d.FILES)
+        dr, df = rank - from_rank, file - from_file
+        if to == frm or state.tile[to] != d.EMPTY or (state.piece[to] != d.EMPTY and state.piece[to] // 5 == owner):
+            continue
+        straight, diagonal = dr == 0 or df == 0, abs(dr) == abs(df)
+        if kind == d.DAIMYO:
+            ok = max(abs(dr), abs(df)) == 1
+        elif kind == d.KIBATAI:
+            ok = {abs(dr), abs(df)} == {1, 2}  # leaps: nothing between matters
+        else:
+            ok = {d.SHINOBI: straight or diagonal, d.ASHIGARU: straight, d.KIHEI: diagonal}[kind]
+            steps = max(abs(dr), abs(df))
+            sr, sf = (dr > 0) - (dr < 0), (df > 0) - (df < 0)
+            between = [(from_rank + sr * i) * d.FILES + from_file + sf * i for i in range(1, steps)]
+            ok = ok and all(state.tile[sq] == d.EMPTY and state.piece[sq] == d.EMPTY for sq in between)
+        if ok:
+            reach.add(to)
+    return reach
+
+
+def reference_threatened(state: d.DaimyoState, seat: int) -> bool:
+    daimyo = state.piece.index(seat * 5 + d.DAIMYO)
+    return any(daimyo in reference_reach(state, sq) for sq in range(d.SQUARES)
+               if state.piece[sq] != d.EMPTY and state.piece[sq] // 5 != seat)
+
+
+def reference_turn_start_actions(state: d.DaimyoState) -> set[tuple[int, ...]]:
+    """RULES-DAIMYO.md "A turn" and "Danger to the Daimyo", again: what a seat may do at the start of its turn."""
+    seat = state.current
+    moves: set[tuple[int, ...]] = set()
+    for frm in range(d.SQUARES):
+        if state.piece[frm] == d.EMPTY or state.piece[frm] // 5 != seat:
+            continue
+        for to in reference_reach(state, frm):
+            if state.piece[to] == (1 - seat) * 5 + d.DAIMYO:
+                moves.add((d.MOVE, frm, to))  # taking the Daimyo wins at once
+                continue
+            after = state.copy()
+            after.piece[to], after.piece[frm] = after.piece[frm], d.EMPTY
+            if not reference_threatened(after, seat):
+                moves.add((d.MOVE, frm, to))
+    if reference_threatened(state, seat):  # Kyousei: no flipping
+        return moves
+    flags = set(state.flags) if state.options["nobori"] else set()
+    return moves | {(d.FLIP, sq) for sq in range(d.SQUARES) if state.tile[sq] != d.EMPTY and sq not in flags}
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=SEEDS, options=OPTIONS, rollout=SEEDS)
+def test_legal_turns_agree_with_the_rules_written_again_by_geometry(seed: int, options: dict[str, Any],
+                                                                     rollout: int) -> None:
+    """RULES-DAIMYO.md "A turn" 2 and "Danger to the Daimyo": moves, leaps, blocking, Kyousei, no self-exposure."""
+    for state in random_game(seed, options, rollout):
+        if state.is_over or state.shown or state.turn_faces:
+            continue
+        assert set(state.legal_actions()) == reference_turn_start_actions(state)
