@@ -17,6 +17,15 @@ Actions are tuples of small ints, like every game's on the protocol:
 
 Everything flipped is seen by both seats, so the only hidden information is
 the identity of face-down tiles nobody has seen yet, hidden from both.
+
+Where RULES-DAIMYO.md is silent, this module chose:
+
+- Yonhon no ki counts a seat's turns that ended with two Ki face up; any other
+  turn of that seat (a move, a pair that is not two Ki, Engun, Shinobi wo
+  tsukau, a turn cut short by the tiles running out) breaks the run.
+- Nobori after a turn cut short with one tile up: the one flag goes on it.
+- A move that captures the opponent's Daimyo is always legal, even from a
+  position where it would leave one's own Daimyo open: the game is over.
 """
 
 from __future__ import annotations
@@ -24,6 +33,8 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from typing import Any
+
+from samurai.errors import DataError, IllegalAction
 
 __all__ = ["FLIP", "MOVE", "DaimyoState", "DaimyoKnowledge", "new_state", "DEFAULT_OPTIONS", "FILES", "RANKS",
            "PIECES", "FACES", "square_name", "square_of"]
@@ -151,18 +162,47 @@ class DaimyoState:
             return flips
         moves = self._legal_moves(self.current)
         if self._daimyo_threatened(self.current):
-            return moves  # Kyousei: flipping is not allowed while the Daimyo can be captured
+            return sorted(moves)  # Kyousei: flipping is not allowed while the Daimyo can be captured
         return sorted(moves + flips)
 
     def check(self, action: tuple[int, ...]) -> str | None:
-        """Why ``action`` is illegal now, or None."""
+        """Why ``action`` is illegal now, in words, or None when it is legal. Changes nothing."""
         if self.winners is not None:
             return "the game is over"
-        if not isinstance(action, tuple) or action not in self.legal_actions():
-            if isinstance(action, tuple) and action[:1] == (FLIP,) and self._daimyo_threatened(self.current):
-                return "Kyousei: your Daimyo can be captured, so you must move to save it"
-            return f"{action!r} is not a legal action now"
-        return None
+        if not isinstance(action, tuple) or not action or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in action):
+            return f"an action is a tuple of whole numbers, like (0, 12) or (1, 1, 7), not {action!r}"
+        if action in self.legal_actions():
+            return None
+        return self._why_illegal(action)
+
+    def _why_illegal(self, action: tuple[int, ...]) -> str:
+        """The reason a well-formed ``action`` is not among the legal actions."""
+        kind, *squares = action
+        if kind not in (FLIP, MOVE) or len(squares) != (1 if kind == FLIP else 2):
+            return f"{action!r} is neither a flip (0, square) nor a move (1, from, to)"
+        if not all(0 <= sq < SQUARES for sq in squares):
+            return f"{action!r} names a square off the board (squares are 0..{SQUARES - 1})"
+        flipping_on = bool(self.shown or self.turn_faces)
+        if kind == MOVE:
+            frm, to = squares
+            if flipping_on:
+                return "a turn of flipping goes on: flip another tile"
+            if self.piece[frm] == EMPTY or self.piece[frm] // 5 != self.current:
+                return f"there is no piece of yours on {square_name(frm)}"
+            if to not in self._targets(frm):
+                return f"the {PIECES[self.piece[frm] % 5]} on {square_name(frm)} cannot move to {square_name(to)}"
+            return (f"moving {square_name(frm)}-{square_name(to)} would leave your Daimyo open to capture"
+                    if not self._daimyo_threatened(self.current)
+                    else f"Kyousei: moving {square_name(frm)}-{square_name(to)} does not save your Daimyo")
+        sq = squares[0]
+        if not flipping_on and self._daimyo_threatened(self.current):
+            return "Kyousei: your Daimyo can be captured, so you must move to save it (no flipping)"
+        if self.tile[sq] == EMPTY:
+            return f"there is no tile on {square_name(sq)} to flip"
+        if sq in self.shown:
+            return f"the tile on {square_name(sq)} is already face up"
+        return f"the tile on {square_name(sq)} carries a flag (Nobori) and cannot be flipped"
 
     def apply(self, action: tuple[int, ...]) -> None:
         """Play a legal action (check it first)."""
@@ -234,7 +274,15 @@ class DaimyoState:
         }
 
     def describe(self, action: tuple[int, ...]) -> dict[str, Any]:
-        """``{"action": "flip", "square": "c4"}`` or ``{"action": "move", "from": "b1", "to": "b2"}``."""
+        """``{"action": "flip", "square": "c4"}`` or ``{"action": "move", "from": "b1", "to": "b2"}``.
+
+        It describes any action of the right shape, legal now or not; anything else raises ``IllegalAction``.
+        """
+        shape = {FLIP: 2, MOVE: 3}.get(action[0]) if isinstance(action, tuple) and action else None
+        if shape is None or len(action) != shape or not all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v < SQUARES for v in action[1:]):
+            raise IllegalAction(f"{action!r} is neither a flip (0, square) nor a move (1, from, to) "
+                                f"with squares 0..{SQUARES - 1}")
         if action[0] == FLIP:
             return {"action": "flip", "square": square_name(action[1])}
         return {"action": "move", "from": square_name(action[1]), "to": square_name(action[2])}
@@ -254,9 +302,9 @@ class DaimyoState:
             self.tile[sq] = self.known[sq] = EMPTY
             self.gone.append(HEIYA)
             self.log.append({"event": "heiya_removed", "square": square_name(sq)})
-            if (self.options["shinobi_wo_tsukau"] and len(self.turn_faces) == 2
-                    and self.turn_faces == [HEIYA, HEIYA]):
+            if self.options["shinobi_wo_tsukau"] and self.turn_faces == [HEIYA, HEIYA]:
                 self._gain(SHINOBI, sq, "shinobi_wo_tsukau")
+                self.ki_turns[self.current] = False  # not two Ki: Yonhon no ki needs two such turns in a row
                 self._end_turn(progress=True, turned_back=())
                 return
         else:
@@ -267,7 +315,10 @@ class DaimyoState:
         if not self._flippable():  # ruling: face-down tiles ran out mid-flip: the turn ends with what was flipped
             back = tuple(self.shown)
             self.shown = []
-            self._end_turn(progress=face == HEIYA or len(self.turn_faces) > len(back), turned_back=back)
+            if back:
+                self.log.append({"event": "turned_back", "squares": [square_name(s) for s in back]})
+            self.ki_turns[self.current] = False  # fewer than two tiles up, so not two Ki
+            self._end_turn(progress=HEIYA in self.turn_faces, turned_back=back)
 
     def _resolve_pair(self) -> None:
         first, last = self.shown
@@ -430,11 +481,14 @@ class DaimyoKnowledge:
 
 
 def new_state(seed: int, options: Mapping[str, Any] | None = None) -> DaimyoState:
-    """A new game: the four pieces on their squares, the 38 tiles shuffled face down on the rest."""
+    """A new game: the four pieces on their squares, the 38 tiles shuffled face down on the rest.
+
+    Options the game does not know, or values it cannot use, raise ``DataError`` naming the option.
+    """
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TypeError(f"the seed is a whole number, not {seed!r}")
     resolved = {**DEFAULT_OPTIONS, **(options or {})}
-    unknown = sorted(set(resolved) - set(DEFAULT_OPTIONS))
-    if unknown:
-        raise ValueError(f"unknown option {unknown[0]!r}; options are {', '.join(DEFAULT_OPTIONS)}")
+    _check_options(resolved)
     st = DaimyoState(resolved)
     for seat, side in ((WHITE, "white"), (BLACK, "black")):
         st.piece[square_of(resolved[f"{side}_daimyo"])] = seat * 5 + DAIMYO
@@ -442,8 +496,32 @@ def new_state(seed: int, options: Mapping[str, Any] | None = None) -> DaimyoStat
     tiles = list(TILE_SET)
     random.Random(seed).shuffle(tiles)
     free = [sq for sq in range(SQUARES) if st.piece[sq] == EMPTY]
-    if len(free) != len(tiles):
-        raise ValueError("the four starting pieces must stand on four different squares")
     for sq, face in zip(free, tiles, strict=True):
         st.tile[sq] = face
     return st
+
+
+def _check_options(options: Mapping[str, Any]) -> None:
+    """Refuse an option the game does not know or a value it cannot use, naming the option."""
+    unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
+    if unknown:
+        raise DataError(f"unknown option; options are {', '.join(DEFAULT_OPTIONS)}", source="options",
+                        key=unknown[0])
+    for name in ("shinobi_wo_tsukau", "nobori"):
+        if not isinstance(options[name], bool):
+            raise DataError(f"must be true or false, not {options[name]!r}", source="options", key=name)
+    limit = options["no_progress_limit"]
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+        raise DataError(f"must be a whole number of turns >= 1, not {limit!r}", source="options",
+                        key="no_progress_limit")
+    if options["stalemate"] not in ("draw", "loss"):
+        raise DataError(f"must be 'draw' or 'loss', not {options['stalemate']!r}", source="options", key="stalemate")
+    starts: dict[str, str] = {}
+    for name in ("white_daimyo", "white_shinobi", "black_daimyo", "black_shinobi"):
+        try:
+            square = square_name(square_of(options[name]))
+        except ValueError as error:
+            raise DataError(str(error), source="options", key=name) from None
+        if square in starts:
+            raise DataError(f"{square} is already the start of {starts[square]}", source="options", key=name)
+        starts[square] = name
