@@ -17,7 +17,7 @@ from helpers import ROOT
 
 DECIDING = {"samurai_setup_procedure", "samurai_resolution_timing", "samurai_end_check_timing", "samurai_cannot_play",
             "samurai_public_captures", "samurai_score"}
-CONTRIBUTING = {"samurai_edition_manifests", "samurai_tile_behaviours", "samurai_game_metrics"}
+CONTRIBUTING = {"samurai_edition_manifests", "samurai_tile_behaviours", "samurai_game_metrics", "samurai_executors"}
 
 
 # --- hooks -----------------------------------------------------------------------------

@@ -21,6 +21,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from .editions import EditionManifest
+    from .executors import ExecutorFactory
     from .game_metrics import GameMetric
     from .result import Result
     from .setup_rules import SetupProcedure
@@ -120,4 +121,18 @@ def samurai_game_metrics(players: int, first_player: int) -> Sequence[GameMetric
     Each metric maps a finished game's facts to a number; compare shows its
     average under both editions with intervals and the paired difference.
     Metrics of both editions are shown, each name once.
+    """
+
+
+# --- running many games ----------------------------------------------------------------
+
+@hookspec
+def samurai_executors() -> Sequence[ExecutorFactory] | None:
+    """Contribute executors: where ``simulate``, ``compare`` and ``tournament`` play their batches.
+
+    Each ``samurai.executors.ExecutorFactory`` has a name (``--backend NAME``)
+    and builds an executor from a worker count and an optional scheduler
+    address. An executor maps a module-level function over plain-data batches
+    and yields the results in the batches' order, so every executor gives the
+    same numbers. The engine contributes ``local`` and ``dask``.
     """

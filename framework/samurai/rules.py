@@ -82,6 +82,14 @@ class Rules:
         """The name of tile type ``tile``."""
         return self.tile_types[tile].name
 
+    # Rules are read-only and shared by every game under them: a deep copy of a position (as
+    # OpenSpiel's Python games make) copies the position, not its rules.
+    def __copy__(self) -> Rules:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Rules:
+        return self
+
 
 def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, players: int,
                   options: Mapping[str, Any]) -> Rules:

@@ -63,6 +63,10 @@ class TileBehaviour(Protocol):
     def from_action(self, rules: Rules, action: Any) -> tuple[int, ...]:
         """The targets of a friendly action; raises ``IllegalAction`` for unknown hexes."""
 
+    def parameter_ranges(self, rules: Rules) -> tuple[int, ...]:
+        """How many values each target number can take (each runs from 0): a fixed action space
+        (``samurai.action_space``) numbers every target this way."""
+
 
 @attrs.frozen(order=False)
 class MoveTile(Action):
@@ -164,6 +168,10 @@ class MoveBehaviour:
     def to_action(self, rules: Rules, tile: int, params: tuple[int, ...]) -> Action:
         return MoveTile(rules.board.coords[params[0]], rules.board.coords[params[1]])
 
+    def parameter_ranges(self, rules: Rules) -> tuple[int, ...]:
+        """A source hex and a target hex."""
+        return rules.board.size, rules.board.size
+
     def from_action(self, rules: Rules, action: Any) -> tuple[int, ...]:
         return _hex(rules, action.source, "source hex"), _hex(rules, action.target, "target hex")
 
@@ -240,6 +248,11 @@ class SwitchBehaviour:
     def to_action(self, rules: Rules, tile: int, params: tuple[int, ...]) -> Action:
         s1, c1, s2, c2 = params
         return SwitchFigures(rules.board.settlements[s1].at, CASTES[c1], rules.board.settlements[s2].at, CASTES[c2])
+
+    def parameter_ranges(self, rules: Rules) -> tuple[int, ...]:
+        """Two (settlement, caste) pairs."""
+        settlements = len(rules.board.settlements)
+        return settlements, len(CASTES), settlements, len(CASTES)
 
     def from_action(self, rules: Rules, action: Any) -> tuple[int, ...]:
         out = []

@@ -1,0 +1,231 @@
+"""The conformance kit: the rules any edition must keep, as plain checks.
+
+``samurai.pytest_plugin`` runs them under pytest (``pytest --samurai-edition
+ID_OR_MANIFEST``); ``run_checks`` runs them from a program. Each check takes
+an edition, a player count, a seed and a number of games, and raises
+``ConformanceFailure`` naming the rule that broke and the seed (and bots)
+that reproduce it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import attrs
+
+from . import engine
+from .bots import play_bots
+from .errors import SamuraiError
+from .game import Game, new_game
+from .plugins import Edition, load_edition
+from .records import from_record, record_from_dict, record_to_dict, to_record
+from .simulate import derive_seed
+from .state import HANDS, OVER, State
+
+__all__ = ["ConformanceFailure", "Check", "CHECKS", "run_checks", "MAX_ACTIONS"]
+
+MAX_ACTIONS = 20_000
+"""A game that has not ended after this many actions counts as endless."""
+
+
+class ConformanceFailure(AssertionError):
+    """A rule an edition broke, with what reproduces it."""
+
+    def __init__(self, rule: str, detail: str, *, edition: str, players: int, seed: int | None = None,
+                 bots: tuple[str, ...] = ()) -> None:
+        where = f"edition {edition!r}, {players} players"
+        if seed is not None:
+            where += f", seed {seed}"
+        if bots:
+            where += f", bots {','.join(bots)}"
+        super().__init__(f"rule broken: {rule}: {detail} ({where})")
+        self.rule = rule
+        self.seed = seed
+
+
+@attrs.frozen
+class Check:
+    """One rule of the kit: its name, what it means, and the function that checks it."""
+
+    name: str
+    rule: str
+    run: Callable[[Edition, int, int, int], None]
+    """``run(edition, players, seed, games)`` raises ``ConformanceFailure`` when the rule breaks."""
+
+
+def _fail(rule: str, edition: Edition, players: int, detail: str, seed: int | None = None,
+          bots: tuple[str, ...] = ()) -> ConformanceFailure:
+    return ConformanceFailure(rule, detail, edition=edition.reference, players=players, seed=seed, bots=bots)
+
+
+def _seeds(seed: int, games: int) -> Iterator[int]:
+    return (derive_seed(seed, index) for index in range(games))
+
+
+def _played(edition: Edition, players: int, seed: int, bots: tuple[str, ...], rule: str) -> Game:
+    game = new_game(edition, players=players, seed=seed)
+    try:
+        play_bots(game, list(bots), seed=seed, actions=MAX_ACTIONS)
+    except SamuraiError as exc:
+        raise _fail(rule, edition, players, f"a bot's action was refused: {exc}", seed, bots) from None
+    return game
+
+
+# --- the checks ----------------------------------------------------------------------------------
+
+def check_manifest_and_hooks(edition: Edition, players: int, seed: int, games: int) -> None:
+    """The manifest compiles for this player count and every deciding hook answers with the right type."""
+    rule = "the manifest and its hooks are valid"
+    try:
+        rules = edition.rules(players)
+        result = rules.score([0] * (3 * players))
+    except SamuraiError as exc:
+        raise _fail(rule, edition, players, str(exc)) from None
+    if not result.winners or any(not 0 <= w < players for w in result.winners):
+        raise _fail(rule, edition, players, f"scoring no captures named winners {result.winners!r}")
+    if not isinstance(result.explanation, str) or not result.explanation:
+        raise _fail(rule, edition, players, "scoring gave no explanation")
+
+
+def check_games_end(edition: Edition, players: int, seed: int, games: int) -> None:
+    """Random and greedy games end, with a result, within ``MAX_ACTIONS`` actions."""
+    rule = "random and greedy games end"
+    for bots in (("random",), ("greedy",), ("random", "greedy")):
+        for game_seed in _seeds(seed, games):
+            game = _played(edition, players, game_seed, bots, rule)
+            if not game.is_over:
+                raise _fail(rule, edition, players, f"not over after {MAX_ACTIONS} actions", game_seed, bots)
+            result = game.result
+            if result is None or not result.winners or result.end_reason is None:
+                raise _fail(rule, edition, players, f"the game ended without a full result: {result!r}",
+                            game_seed, bots)
+
+
+def _conservation_problem(game: Game) -> str | None:
+    rules, s = game.rules, game.state
+    n, total_tiles = rules.players, len(rules.player_tiles)
+    for caste in range(3):
+        captured = sum(s.captured[seat * 3 + caste] for seat in range(n))
+        if s.on_board[caste] + captured + s.removed[caste] + s.supply[caste] != rules.figures_per_caste:
+            return (f"caste {caste}: {s.on_board[caste]} on the board + {captured} captured + {s.removed[caste]} "
+                    f"removed + {s.supply[caste]} in the supply != {rules.figures_per_caste} figures")
+        if s.on_board[caste] != sum(1 for mask in s.figures if mask >> caste & 1):
+            return f"caste {caste}: the count on the board disagrees with the settlements"
+    for seat in range(n):
+        on_board = sum(1 for owner in s.tile_owner if owner == seat)
+        held = len(s.pools[seat]) + len(s.hands[seat]) + len(s.stacks[seat])
+        if held + on_board + s.spent[seat] != total_tiles:
+            return (f"seat {seat}: {held} held + {on_board} on the board + {s.spent[seat]} spent != "
+                    f"{total_tiles} tiles")
+        if len(s.hands[seat]) > rules.hand_size:
+            return f"seat {seat} holds {len(s.hands[seat])} tiles, more than {rules.hand_size}"
+    return None
+
+
+def check_conservation(edition: Edition, players: int, seed: int, games: int) -> None:
+    """Figures and tiles are conserved after every action, and no hand grows past its size."""
+    rule = "figures and tiles are conserved"
+    for game_seed in _seeds(seed, games):
+        rng = random.Random(game_seed)
+        rules = edition.rules(players)
+        st = engine.new_state(rules, game_seed)
+        game = Game.__new__(Game)
+        game.rules, game.state = rules, st
+        for step in range(MAX_ACTIONS):
+            problem = _conservation_problem(game)
+            if problem is not None:
+                raise _fail(rule, edition, players, f"after {step} random actions: {problem}", game_seed, ("random",))
+            if st.phase == OVER:
+                break
+            engine.apply(rules, st, engine.sample_action(rules, st, rng))
+
+
+def check_records_round_trip(edition: Edition, players: int, seed: int, games: int) -> None:
+    """A game's record, written out and read back, replays to the same position."""
+    rule = "records round-trip to the same game"
+    for game_seed in _seeds(seed, games):
+        game = _played(edition, players, game_seed, ("greedy", "random"), rule)
+        try:
+            again = from_record(record_from_dict(record_to_dict(to_record(game))), edition=edition)
+        except SamuraiError as exc:
+            raise _fail(rule, edition, players, f"the record does not replay: {exc}", game_seed) from None
+        if again.state.fingerprint() != game.state.fingerprint() or again.history != game.history:
+            raise _fail(rule, edition, players, "the replayed game differs from the one recorded", game_seed)
+
+
+def _hidden_changed(state: State, seat: int, rng: random.Random) -> State:
+    """A copy of ``state`` changed only in what ``seat`` may not know: the others' tiles and every stack's order."""
+    other = state.copy()
+    for them in range(len(other.hands)):
+        if them == seat:
+            continue
+        if other.phase == HANDS:
+            rng.shuffle(other.pools[them])
+            continue
+        held = other.hands[them] + other.stacks[them]
+        rng.shuffle(held)
+        size = len(other.hands[them])
+        other.hands[them], other.stacks[them] = held[:size], held[size:]
+    for stack in other.stacks:
+        rng.shuffle(stack)
+    other.rng = random.Random(rng.random())
+    return other
+
+
+def check_views_hide(edition: Edition, players: int, seed: int, games: int) -> None:
+    """A seat's view is the same however the tiles it cannot see lie (other hands, stack order, generator)."""
+    rule = "views hide what they must"
+    for game_seed in _seeds(seed, games):
+        rng = random.Random(game_seed)
+        rules = edition.rules(players)
+        st = engine.new_state(rules, game_seed)
+        game = Game.__new__(Game)
+        game.rules = rules
+        while st.phase != OVER:
+            for seat in range(players):
+                game.state = st
+                seen = game.view(seat)
+                game.state = _hidden_changed(st, seat, rng)
+                if game.view(seat) != seen:
+                    raise _fail(rule, edition, players, f"seat {seat}'s view changed with tiles it cannot see "
+                                f"(turn {st.turn})", game_seed)
+            engine.apply(rules, st, engine.sample_action(rules, st, rng))
+
+
+def check_determinism(edition: Edition, players: int, seed: int, games: int) -> None:
+    """The same seed and bots give the same game, action for action."""
+    rule = "same seed, same game"
+    for game_seed in _seeds(seed, games):
+        first = _played(edition, players, game_seed, ("greedy", "random"), rule)
+        second = _played(edition, players, game_seed, ("greedy", "random"), rule)
+        if first.history != second.history or first.state.fingerprint() != second.state.fingerprint():
+            raise _fail(rule, edition, players, "two games from the same seed differ", game_seed)
+        if first.result != second.result:
+            raise _fail(rule, edition, players, f"two games from the same seed end differently: "
+                        f"{first.result!r} and {second.result!r}", game_seed)
+
+
+CHECKS: tuple[Check, ...] = (
+    Check("manifest_and_hooks", "the manifest and its hooks are valid", check_manifest_and_hooks),
+    Check("games_end", "random and greedy games end", check_games_end),
+    Check("conservation", "figures and tiles are conserved", check_conservation),
+    Check("records_round_trip", "records round-trip to the same game", check_records_round_trip),
+    Check("views_hide", "views hide what they must", check_views_hide),
+    Check("determinism", "same seed, same game", check_determinism),
+)
+"""Every check of the kit, in the order they run."""
+
+
+def run_checks(edition: str | Edition, *, seed: int = 0, games: int = 5) -> list[ConformanceFailure]:
+    """Run every check for every player count the edition supports; the failures (empty when sound)."""
+    ed = edition if isinstance(edition, Edition) else load_edition(edition)
+    failures = []
+    for players in sorted(ed.manifest.players):
+        for check in CHECKS:
+            try:
+                check.run(ed, players, seed, games)
+            except ConformanceFailure as failure:
+                failures.append(failure)
+    return failures

@@ -1,0 +1,65 @@
+"""Samurai as an OpenSpiel Python game (samurai.openspiel_game).
+
+OpenSpiel's own random simulation test passes; one of OpenSpiel's bots plays games to the end;
+what a seat observes is its view and nothing more.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pyspiel
+import pytest
+
+import samurai.openspiel_game  # noqa: F401  (registers python_samurai)
+from samurai import engine
+from samurai.openspiel_game import SHORT_NAME
+
+
+@pytest.mark.parametrize("edition,players", [("ffg2015", 2), ("original", 3)])
+def test_openspiel_random_simulation_test_passes(edition, players):
+    game = pyspiel.load_game(SHORT_NAME, {"edition": edition, "players": players, "seed": 5})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_openspiels_uniform_random_bot_plays_to_the_end(players):
+    game = pyspiel.load_game(SHORT_NAME, {"edition": "ffg2015", "players": players, "seed": 9})
+    bots = [pyspiel.make_uniform_random_bot(seat, 100 + seat) for seat in range(players)]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].step(state))
+    returns = state.returns()
+    assert sum(returns) == pytest.approx(1.0) and max(returns) > 0
+
+
+def test_the_same_seed_and_actions_give_the_same_game():
+    game = pyspiel.load_game(SHORT_NAME, {"players": 3, "seed": 4})
+    first, second = game.new_initial_state(), game.new_initial_state()
+    while not first.is_terminal():
+        action = first.legal_actions()[len(first.history()) % len(first.legal_actions())]
+        first.apply_action(action)
+        second.apply_action(action)
+    assert second.is_terminal() and first.returns() == second.returns()
+    assert first.position.state.fingerprint() == second.position.state.fingerprint()
+
+
+def test_a_seat_observes_its_view_and_not_the_others_hands():
+    game = pyspiel.load_game(SHORT_NAME, {"players": 2, "seed": 1})
+    state = game.new_initial_state()
+    for _ in range(7):  # seat 0 chooses its five starting tiles, seat 1 two of its own
+        state.apply_action(state.legal_actions()[-1])
+    view = json.loads(state.observation_string(0))
+    assert view == state.position.view(0) and "unchosen" in view
+    mine, theirs = state.information_state_string(0), state.information_state_string(1)
+    # Each seat sees which tiles it chose itself, and only that the other seat chose one.
+    assert f"0:[{engine.CHOOSE}, " in mine and "1:choose" in mine and f"1:[{engine.CHOOSE}, " not in mine
+    assert f"1:[{engine.CHOOSE}, " in theirs and "0:choose" in theirs and f"0:[{engine.CHOOSE}, " not in theirs
+
+
+def test_an_illegal_action_is_refused():
+    game = pyspiel.load_game(SHORT_NAME, {"players": 2, "seed": 1})
+    state = game.new_initial_state()
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
+    with pytest.raises(pyspiel.SpielError):
+        state.apply_action(illegal)
