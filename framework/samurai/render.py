@@ -34,6 +34,7 @@ from .maps import SEA, SETTLEMENT
 from .records import from_record, read_record, replay
 from .replays import describe_action
 from .rules import Rules
+from .svgwriter import Svg, num
 from .tiles import CASTES, TileType
 from .tomlfile import read_toml
 
@@ -182,9 +183,9 @@ def draw_view(view: Mapping[str, Any], rules: Rules, *, marks: Iterable[Coord] =
     natural_width, height = right - left, bottom - top
     scale = 1.0 if width is None else width / natural_width
 
-    out = _Svg()
-    out.open("svg", xmlns="http://www.w3.org/2000/svg", width=_num(natural_width * scale),
-             height=_num(height * scale), viewBox=f"{_num(left)} {_num(top)} {_num(natural_width)} {_num(height)}",
+    out = Svg()
+    out.open("svg", xmlns="http://www.w3.org/2000/svg", width=num(natural_width * scale),
+             height=num(height * scale), viewBox=f"{num(left)} {num(top)} {num(natural_width)} {num(height)}",
              font_family=_FONT)
     out.leaf("title", text=f"Samurai {view.get('edition')}, {view.get('players')} players: {_status(view)}")
     out.leaf("rect", x=left, y=top, width=natural_width, height=height, fill=_PAPER)
@@ -196,7 +197,7 @@ def draw_view(view: Mapping[str, Any], rules: Rules, *, marks: Iterable[Coord] =
 
 # --- the board -------------------------------------------------------------------------------
 
-def _draw_board(out: _Svg, view: Mapping[str, Any], rules: Rules, marks: set[Coord]) -> None:
+def _draw_board(out: Svg, view: Mapping[str, Any], rules: Rules, marks: set[Coord]) -> None:
     board = rules.board
     tiles: dict[Coord, Mapping[str, Any]] = {(t["at"][0], t["at"][1]): t for t in view["board"]["tiles"]}
     settlements: dict[Coord, Mapping[str, Any]] = {(s["at"][0], s["at"][1]): s
@@ -208,7 +209,7 @@ def _draw_board(out: _Svg, view: Mapping[str, Any], rules: Rules, marks: set[Coo
         fill, edge = _TERRAIN_COLOURS[kind]
         x, y = hex_centre(coord)
         out.leaf("polygon", id=f"hex-{coord[0]}-{coord[1]}", class_=f"hex {kind}", data_col=coord[0],
-                 data_row=coord[1], data_x=_num(x), data_y=_num(y), points=_hex_points(x, y, HEX_RADIUS - 0.6),
+                 data_row=coord[1], data_x=num(x), data_y=num(y), points=_hex_points(x, y, HEX_RADIUS - 0.6),
                  fill=fill, stroke=edge, stroke_width=1.2)
     out.close("g")
     out.open("g", id="tiles")
@@ -230,7 +231,7 @@ def _draw_board(out: _Svg, view: Mapping[str, Any], rules: Rules, marks: set[Coo
     out.close("g")
 
 
-def _draw_tile(out: _Svg, rules: Rules, coord: Coord, name: str, owner: int) -> None:
+def _draw_tile(out: Svg, rules: Rules, coord: Coord, name: str, owner: int) -> None:
     index = rules.tile_index.get(name)
     if index is None:
         raise DataError(f"tile {name!r} at {coord} is not a tile of edition {rules.edition.id!r}", source="view")
@@ -245,7 +246,7 @@ def _draw_tile(out: _Svg, rules: Rules, coord: Coord, name: str, owner: int) -> 
     out.close("g")
 
 
-def _tile_face(out: _Svg, tile: TileType, x: float, y: float, size: float) -> None:
+def _tile_face(out: Svg, tile: TileType, x: float, y: float, size: float) -> None:
     """The value and caste symbol of a tile (white on its owner's colour), and the fast or special mark."""
     if tile.special is not None and not tile.counts_for:
         # a fast special tile (Switch) leaves the lower right corner to its bolt
@@ -258,8 +259,8 @@ def _tile_face(out: _Svg, tile: TileType, x: float, y: float, size: float) -> No
             for i, caste in enumerate(castes):
                 _figure(out, caste, x + (i - (len(castes) - 1) / 2) * 8 * size, y - 10 * size, 3.3 * size,
                         fill="#FFFFFF", stroke=_INK, stroke_width=0.8)
-        out.leaf("text", x=x, y=y + 7.5 * size, text_anchor="middle", font_size=_num(15 * size), font_weight="bold",
-                 fill="#FFFFFF", stroke=_INK, stroke_width=_num(2.2 * size), paint_order="stroke",
+        out.leaf("text", x=x, y=y + 7.5 * size, text_anchor="middle", font_size=num(15 * size), font_weight="bold",
+                 fill="#FFFFFF", stroke=_INK, stroke_width=num(2.2 * size), paint_order="stroke",
                  text=str(tile.influence))
     if tile.fast:
         _bolt(out, x + 10.5 * size, y + 9 * size, size)
@@ -267,40 +268,40 @@ def _tile_face(out: _Svg, tile: TileType, x: float, y: float, size: float) -> No
         _waves(out, x, y + 15 * size, size)
 
 
-def _special_glyph(out: _Svg, special: str, x: float, y: float, size: float) -> None:
+def _special_glyph(out: Svg, special: str, x: float, y: float, size: float) -> None:
     """Move: arrows left and right (a tile changes hex); Switch: up and down; any other: its initial."""
-    stroke = {"fill": "none", "stroke": "#FFFFFF", "stroke_width": _num(2.4 * size), "stroke_linecap": "round",
+    stroke = {"fill": "none", "stroke": "#FFFFFF", "stroke_width": num(2.4 * size), "stroke_linecap": "round",
               "stroke_linejoin": "round"}
     s = size
     if special == "move":
-        out.leaf("path", d=f"M{_num(x - 9 * s)} {_num(y - 3 * s)} H{_num(x + 7 * s)} m-4 -4 l4 4 l-4 4", **stroke)
-        out.leaf("path", d=f"M{_num(x + 9 * s)} {_num(y + 6 * s)} H{_num(x - 7 * s)} m4 -4 l-4 4 l4 4", **stroke)
+        out.leaf("path", d=f"M{num(x - 9 * s)} {num(y - 3 * s)} H{num(x + 7 * s)} m-4 -4 l4 4 l-4 4", **stroke)
+        out.leaf("path", d=f"M{num(x + 9 * s)} {num(y + 6 * s)} H{num(x - 7 * s)} m4 -4 l-4 4 l4 4", **stroke)
     elif special == "switch":  # two figures change places: one arrow up, one down
-        out.leaf("path", d=f"M{_num(x - 5 * s)} {_num(y + 9 * s)} V{_num(y - 7 * s)} m-4 4 l4 -4 l4 4", **stroke)
-        out.leaf("path", d=f"M{_num(x + 5 * s)} {_num(y - 9 * s)} V{_num(y + 7 * s)} m-4 -4 l4 4 l4 -4", **stroke)
+        out.leaf("path", d=f"M{num(x - 5 * s)} {num(y + 9 * s)} V{num(y - 7 * s)} m-4 4 l4 -4 l4 4", **stroke)
+        out.leaf("path", d=f"M{num(x + 5 * s)} {num(y - 9 * s)} V{num(y + 7 * s)} m-4 -4 l4 4 l4 -4", **stroke)
     else:
-        out.leaf("text", x=x, y=y + 5 * s, text_anchor="middle", font_size=_num(14 * s), font_weight="bold",
+        out.leaf("text", x=x, y=y + 5 * s, text_anchor="middle", font_size=num(14 * s), font_weight="bold",
                  fill="#FFFFFF", text=special[:1].upper())
 
 
-def _bolt(out: _Svg, x: float, y: float, size: float) -> None:
+def _bolt(out: Svg, x: float, y: float, size: float) -> None:
     """The mark of a fast tile: a small lightning bolt."""
     s = size
     points = [(0.5, -5), (-3, 1), (0, 1), (-1, 6), (3, -1), (0, -1), (1.5, -5)]
     out.leaf("polygon", class_="fast-mark",
-             points=" ".join(f"{_num(x + px * s)},{_num(y + py * s)}" for px, py in points),
-             fill="#FFFFFF", stroke=_INK, stroke_width=_num(0.8 * s), stroke_linejoin="round")
+             points=" ".join(f"{num(x + px * s)},{num(y + py * s)}" for px, py in points),
+             fill="#FFFFFF", stroke=_INK, stroke_width=num(0.8 * s), stroke_linejoin="round")
 
 
-def _waves(out: _Svg, x: float, y: float, size: float) -> None:
+def _waves(out: Svg, x: float, y: float, size: float) -> None:
     """The mark of a sea tile (a ship): a small wave under its value."""
     s = size
-    out.leaf("path", d=f"M{_num(x - 7 * s)} {_num(y)} q{_num(1.75 * s)} {_num(-2.5 * s)} {_num(3.5 * s)} 0 "
-                       f"t{_num(3.5 * s)} 0 t{_num(3.5 * s)} 0 t{_num(3.5 * s)} 0",
-             fill="none", stroke="#FFFFFF", stroke_width=_num(1.4 * s))
+    out.leaf("path", d=f"M{num(x - 7 * s)} {num(y)} q{num(1.75 * s)} {num(-2.5 * s)} {num(3.5 * s)} 0 "
+                       f"t{num(3.5 * s)} 0 t{num(3.5 * s)} 0 t{num(3.5 * s)} 0",
+             fill="none", stroke="#FFFFFF", stroke_width=num(1.4 * s))
 
 
-def _draw_settlement(out: _Svg, rules: Rules, coord: Coord, settlement: Mapping[str, Any]) -> None:
+def _draw_settlement(out: Svg, rules: Rules, coord: Coord, settlement: Mapping[str, Any]) -> None:
     x, y = hex_centre(coord)
     figures = list(settlement["figures"])
     capacity = {"village": 1, "city": 2, "capital": 3}.get(settlement["kind"], max(1, len(figures)))
@@ -324,7 +325,7 @@ def _draw_settlement(out: _Svg, rules: Rules, coord: Coord, settlement: Mapping[
     out.close("g")
 
 
-def _figure(out: _Svg, caste: str, x: float, y: float, r: float, **style: Any) -> None:
+def _figure(out: Svg, caste: str, x: float, y: float, r: float, **style: Any) -> None:
     """A figure or caste symbol: circle (buddha), square (rice), triangle (castle); a diamond otherwise."""
     shape = CASTE_SHAPES.get(caste)
     if shape == "circle":
@@ -333,11 +334,11 @@ def _figure(out: _Svg, caste: str, x: float, y: float, r: float, **style: Any) -
         side = r * 1.65
         out.leaf("rect", x=x - side / 2, y=y - side / 2, width=side, height=side, **style)
     elif shape == "triangle":
-        out.leaf("polygon", points=f"{_num(x)},{_num(y - r * 1.15)} {_num(x + r * 1.1)},{_num(y + r * 0.8)} "
-                                   f"{_num(x - r * 1.1)},{_num(y + r * 0.8)}", stroke_linejoin="round", **style)
+        out.leaf("polygon", points=f"{num(x)},{num(y - r * 1.15)} {num(x + r * 1.1)},{num(y + r * 0.8)} "
+                                   f"{num(x - r * 1.1)},{num(y + r * 0.8)}", stroke_linejoin="round", **style)
     else:
-        out.leaf("polygon", points=f"{_num(x)},{_num(y - r)} {_num(x + r)},{_num(y)} {_num(x)},{_num(y + r)} "
-                                   f"{_num(x - r)},{_num(y)}", **style)
+        out.leaf("polygon", points=f"{num(x)},{num(y - r)} {num(x + r)},{num(y)} {num(x)},{num(y + r)} "
+                                   f"{num(x - r)},{num(y)}", **style)
 
 
 # --- the table beside the board -------------------------------------------------------------
@@ -353,7 +354,7 @@ class _Panel:
         self.hand_rows = 0 if hand is None else max(1, math.ceil(len(hand) / 5))
         self.bottom = self._layout(None)
 
-    def draw(self, out: _Svg) -> None:
+    def draw(self, out: Svg) -> None:
         out.open("g", id="table")
         self._layout(out)
         out.close("g")
@@ -366,7 +367,7 @@ class _Panel:
             lines += textwrap.wrap(str(result.get("explanation", "")), 52)
         return lines
 
-    def _layout(self, out: _Svg | None) -> float:
+    def _layout(self, out: Svg | None) -> float:
         """Draw (or, with ``out`` None, only measure) the panel; returns its bottom edge."""
         view, x, y = self.view, self.x, self.top
         text = _Text(out)
@@ -416,7 +417,7 @@ class _Panel:
             text.line(x, y, line, size=10.5)
         return y
 
-    def _seat(self, out: _Svg | None, entry: Mapping[str, Any], x: float, y: float, viewer: Any) -> float:
+    def _seat(self, out: Svg | None, entry: Mapping[str, Any], x: float, y: float, viewer: Any) -> float:
         seat = entry["seat"]
         text = _Text(out)
         to_play = self.view.get("current_player") == seat
@@ -445,7 +446,7 @@ class _Panel:
             out.close("g")
         return y + 52
 
-    def _tally(self, out: _Svg | None, counts: Mapping[str, Any], x: float, y: float, small: bool = False) -> None:
+    def _tally(self, out: Svg | None, counts: Mapping[str, Any], x: float, y: float, small: bool = False) -> None:
         """A figure of each caste with its count beside it: the colour-blind-safe caste key."""
         if out is None:
             return
@@ -457,7 +458,7 @@ class _Panel:
                      text=f"× {int(counts.get(caste, 0))}")
             out.close("g")
 
-    def _legend(self, out: _Svg | None, x: float, y: float) -> float:
+    def _legend(self, out: Svg | None, x: float, y: float) -> float:
         text = _Text(out)
         text.line(x, y + 10, "key", size=11.5, weight="bold")
         y += 16
@@ -493,13 +494,13 @@ class _Panel:
 class _Text:
     """Left-aligned lines of panel text (nothing is drawn while the panel is only measured)."""
 
-    def __init__(self, out: _Svg | None) -> None:
+    def __init__(self, out: Svg | None) -> None:
         self.out = out
 
     def line(self, x: float, y: float, text: str, *, size: float, weight: str = "normal",
              style: str = "normal") -> None:
         if self.out is not None:
-            self.out.leaf("text", x=x, y=y, font_size=_num(size), font_weight=weight, font_style=style, fill=_INK,
+            self.out.leaf("text", x=x, y=y, font_size=num(size), font_weight=weight, font_style=style, fill=_INK,
                           text=text)
 
 
@@ -526,51 +527,5 @@ def seat_colour(seat: int) -> str:
 # --- writing SVG ------------------------------------------------------------------------------
 
 def _hex_points(x: float, y: float, r: float) -> str:
-    return " ".join(f"{_num(x + r * math.cos(math.radians(60 * k - 30)))},"
-                    f"{_num(y + r * math.sin(math.radians(60 * k - 30)))}" for k in range(6))
-
-
-def _num(value: float) -> str:
-    """A coordinate with at most two decimals, the same text on every machine."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
-
-def _escape(value: str) -> str:
-    return (value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;"))
-
-
-class _Svg:
-    """SVG text built element by element; every attribute value and text is escaped."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = ['<?xml version="1.0" encoding="UTF-8"?>\n']
-        self.depth = 0
-
-    def open(self, tag: str, **attributes: Any) -> None:
-        self.parts.append(f"{'  ' * self.depth}<{tag}{_attributes(attributes)}>\n")
-        self.depth += 1
-
-    def close(self, tag: str) -> None:
-        self.depth -= 1
-        self.parts.append(f"{'  ' * self.depth}</{tag}>\n")
-
-    def leaf(self, tag: str, *, text: str | None = None, **attributes: Any) -> None:
-        indent = "  " * self.depth
-        if text is None:
-            self.parts.append(f"{indent}<{tag}{_attributes(attributes)}/>\n")
-        else:
-            self.parts.append(f"{indent}<{tag}{_attributes(attributes)}>{_escape(text)}</{tag}>\n")
-
-    def text(self) -> str:
-        return "".join(self.parts)
-
-
-def _attributes(attributes: Mapping[str, Any]) -> str:
-    """``font_size=10`` → `` font-size="10"``; ``class_`` → ``class``; ``data_col`` → ``data-col``."""
-    parts = []
-    for key, value in attributes.items():
-        name = key.rstrip("_").replace("_", "-")
-        text = _num(value) if isinstance(value, float) else str(value)
-        parts.append(f' {name}="{_escape(text)}"')
-    return "".join(parts)
+    return " ".join(f"{num(x + r * math.cos(math.radians(60 * k - 30)))},"
+                    f"{num(y + r * math.sin(math.radians(60 * k - 30)))}" for k in range(6))

@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from .svgwriter import Svg, num
+
 __all__ = ["draw_daimyo_view", "square_centre", "SQUARE_SIZE"]
 
 FILES, RANKS = "abcdef", "1234567"
@@ -73,11 +75,11 @@ def draw_daimyo_view(view: Mapping[str, Any], *, remembered: bool = False, marks
     side = view.get("seat", 0) if bottom is None else bottom
     if side not in (0, 1):
         raise ValueError(f"bottom must be seat 0 or 1, not {side!r}")
-    out = _Svg()
-    out.open("svg", xmlns="http://www.w3.org/2000/svg", width=_num(_WIDTH), height=_num(_HEIGHT),
-             viewBox=f"0 0 {_num(_WIDTH)} {_num(_HEIGHT)}", font_family="DejaVu Sans, Arial, sans-serif",
+    out = Svg()
+    out.open("svg", xmlns="http://www.w3.org/2000/svg", width=num(_WIDTH), height=num(_HEIGHT),
+             viewBox=f"0 0 {num(_WIDTH)} {num(_HEIGHT)}", font_family="DejaVu Sans, Arial, sans-serif",
              data_game="daimyo", data_bottom=side)
-    out.leaf("rect", x=0, y=0, width=_num(_WIDTH), height=_num(_HEIGHT), fill=_PAPER)
+    out.leaf("rect", x=0, y=0, width=num(_WIDTH), height=num(_HEIGHT), fill=_PAPER)
     out.leaf("text", x=_LEFT, y=26, font_size=19, font_weight="bold", fill=_INK, text="Daimyo and Shinobi")
     out.leaf("text", x=_LEFT, y=48, font_size=14, fill=_INK, text=caption or _status(view))
     _draw_board(out, view, side, remembered, set(marks))
@@ -88,7 +90,7 @@ def draw_daimyo_view(view: Mapping[str, Any], *, remembered: bool = False, marks
 
 # --- the board --------------------------------------------------------------------------------
 
-def _draw_board(out: _Svg, view: Mapping[str, Any], side: int, remembered: bool, marks: set[str]) -> None:
+def _draw_board(out: Svg, view: Mapping[str, Any], side: int, remembered: bool, marks: set[str]) -> None:
     entries = {entry["square"]: entry for entry in view.get("board", ())}
     half = SQUARE_SIZE / 2
     out.open("g", id="board")
@@ -99,32 +101,32 @@ def _draw_board(out: _Svg, view: Mapping[str, Any], side: int, remembered: bool,
             dark = (FILES.index(file) + RANKS.index(rank)) % 2 == 0
             entry = entries.get(name, {"square": name})
             out.open("g", class_="square")
-            out.leaf("rect", id=f"square-{name}", data_square=name, x=_num(x - half), y=_num(y - half),
-                     width=_num(SQUARE_SIZE), height=_num(SQUARE_SIZE), fill=_DARK if dark else _LIGHT,
+            out.leaf("rect", id=f"square-{name}", data_square=name, x=num(x - half), y=num(y - half),
+                     width=num(SQUARE_SIZE), height=num(SQUARE_SIZE), fill=_DARK if dark else _LIGHT,
                      stroke="#9c8c6c", stroke_width=1)
             out.leaf("title", text=_square_title(entry, remembered))
             if "piece" in entry:
                 piece = entry["piece"]
                 if piece["kind"] == "daimyo" and piece["owner"] == view.get("seat") and view.get("threatened"):
-                    out.leaf("circle", cx=_num(x), cy=_num(y), r=_num(half - 3), fill="none", stroke=_FLAG,
+                    out.leaf("circle", cx=num(x), cy=num(y), r=num(half - 3), fill="none", stroke=_FLAG,
                              stroke_width=3, class_="threatened")  # Kyousei: this Daimyo can be captured
                 _draw_piece(out, piece["kind"], piece["owner"], x, y, SQUARE_SIZE * 0.36)
             elif "tile" in entry:
                 _draw_tile(out, entry, x, y, remembered)
             if name in marks:
-                out.leaf("rect", x=_num(x - half + 3), y=_num(y - half + 3), width=_num(SQUARE_SIZE - 6),
-                         height=_num(SQUARE_SIZE - 6), fill="none", stroke=_MARK_EDGE, stroke_width=3,
+                out.leaf("rect", x=num(x - half + 3), y=num(y - half + 3), width=num(SQUARE_SIZE - 6),
+                         height=num(SQUARE_SIZE - 6), fill="none", stroke=_MARK_EDGE, stroke_width=3,
                          stroke_dasharray="6 4", class_="mark")
             out.close("g")
-    out.leaf("rect", x=_LEFT, y=_TOP, width=_num(_BOARD_W), height=_num(_BOARD_H), fill="none", stroke=_INK,
+    out.leaf("rect", x=_LEFT, y=_TOP, width=num(_BOARD_W), height=num(_BOARD_H), fill="none", stroke=_INK,
              stroke_width=2)
     for file in FILES:
         x, _ = square_centre(file + "1", side)
-        out.leaf("text", x=_num(x), y=_num(_TOP + _BOARD_H + 18), font_size=13, text_anchor="middle", fill=_INK,
+        out.leaf("text", x=num(x), y=num(_TOP + _BOARD_H + 18), font_size=13, text_anchor="middle", fill=_INK,
                  text=file)
     for rank in RANKS:
         _, y = square_centre("a" + rank, side)
-        out.leaf("text", x=_num(_LEFT - 12), y=_num(y + 5), font_size=13, text_anchor="middle", fill=_INK,
+        out.leaf("text", x=num(_LEFT - 12), y=num(y + 5), font_size=13, text_anchor="middle", fill=_INK,
                  text=rank)
     out.close("g")
 
@@ -145,136 +147,136 @@ def _square_title(entry: Mapping[str, Any], remembered: bool) -> str:
     return f"{name}: face-down tile{flag}"
 
 
-def _draw_piece(out: _Svg, kind: str, owner: int, x: float, y: float, r: float) -> None:
+def _draw_piece(out: Svg, kind: str, owner: int, x: float, y: float, r: float) -> None:
     """White: a light disc with dark letters; Black: a dark rounded square with light letters."""
     letters = PIECE_LETTERS.get(kind, kind[:2].title())
     out.open("g", class_=f"piece {SEAT_NAMES[owner % 2].lower()}", data_piece=kind, data_owner=owner)
     if owner == 0:
-        out.leaf("circle", cx=_num(x), cy=_num(y), r=_num(r), fill=_PAPER, stroke=_INK, stroke_width=2.5)
+        out.leaf("circle", cx=num(x), cy=num(y), r=num(r), fill=_PAPER, stroke=_INK, stroke_width=2.5)
         ink = _INK
     else:
-        out.leaf("rect", x=_num(x - r * 0.92), y=_num(y - r * 0.92), width=_num(r * 1.84), height=_num(r * 1.84),
-                 rx=_num(r * 0.3), fill=_INK, stroke="#000000", stroke_width=1.5)
+        out.leaf("rect", x=num(x - r * 0.92), y=num(y - r * 0.92), width=num(r * 1.84), height=num(r * 1.84),
+                 rx=num(r * 0.3), fill=_INK, stroke="#000000", stroke_width=1.5)
         ink = _PAPER
     size = r * (0.95 if len(letters) == 1 else 0.8)
-    out.leaf("text", x=_num(x), y=_num(y + size * 0.36), font_size=_num(size), font_weight="bold",
+    out.leaf("text", x=num(x), y=num(y + size * 0.36), font_size=num(size), font_weight="bold",
              text_anchor="middle", fill=ink, text=letters)
     if kind == "daimyo":  # a small crown mark: the piece to protect
-        out.leaf("path", d=f"M{_num(x - r * 0.45)},{_num(y - r * 0.55)} l{_num(r * 0.15)},{_num(-r * 0.25)} "
-                           f"l{_num(r * 0.3)},{_num(r * 0.15)} l{_num(r * 0.3)},{_num(-r * 0.15)} "
-                           f"l{_num(r * 0.15)},{_num(r * 0.25)} z", fill=ink)
+        out.leaf("path", d=f"M{num(x - r * 0.45)},{num(y - r * 0.55)} l{num(r * 0.15)},{num(-r * 0.25)} "
+                           f"l{num(r * 0.3)},{num(r * 0.15)} l{num(r * 0.3)},{num(-r * 0.15)} "
+                           f"l{num(r * 0.15)},{num(r * 0.25)} z", fill=ink)
     out.close("g")
 
 
-def _draw_tile(out: _Svg, entry: Mapping[str, Any], x: float, y: float, remembered: bool) -> None:
+def _draw_tile(out: Svg, entry: Mapping[str, Any], x: float, y: float, remembered: bool) -> None:
     inset = SQUARE_SIZE * 0.08
     size = SQUARE_SIZE - 2 * inset
     left, top = x - size / 2, y - size / 2
     face = entry["tile"]
     if face != "unknown":  # face up in the turn being played: the face for everyone, outlined
         out.open("g", class_="tile face-up", data_face=face)
-        out.leaf("rect", x=_num(left), y=_num(top), width=_num(size), height=_num(size), rx=6, fill="#fffaf0",
+        out.leaf("rect", x=num(left), y=num(top), width=num(size), height=num(size), rx=6, fill="#fffaf0",
                  stroke=_TURN_EDGE, stroke_width=4)
         _draw_face(out, face, x, y, size, opacity=1.0)
     else:
         out.open("g", class_="tile face-down")
-        out.leaf("rect", x=_num(left), y=_num(top), width=_num(size), height=_num(size), rx=6, fill=_TILE_BACK,
+        out.leaf("rect", x=num(left), y=num(top), width=num(size), height=num(size), rx=6, fill=_TILE_BACK,
                  stroke=_TILE_EDGE, stroke_width=2)
         seen = entry.get("seen") if remembered else None
         if seen:
-            out.leaf("rect", x=_num(left + 4), y=_num(top + 4), width=_num(size - 8), height=_num(size - 8), rx=4,
+            out.leaf("rect", x=num(left + 4), y=num(top + 4), width=num(size - 8), height=num(size - 8), rx=4,
                      fill="#fffaf0", opacity=0.4)
             _draw_face(out, seen, x, y, size, opacity=0.5)
         else:
-            out.leaf("text", x=_num(x), y=_num(y + 9), font_size=26, font_weight="bold", text_anchor="middle",
+            out.leaf("text", x=num(x), y=num(y + 9), font_size=26, font_weight="bold", text_anchor="middle",
                      fill="#e9d8b4", text="?")
     if entry.get("flag"):
         _draw_flag(out, left + size - 16, top + 3)
     out.close("g")
 
 
-def _draw_face(out: _Svg, face: str, x: float, y: float, size: float, *, opacity: float) -> None:
+def _draw_face(out: Svg, face: str, x: float, y: float, size: float, *, opacity: float) -> None:
     """A tile's face: an army tile's kamon (colour and word) and kind letters; Heiya; Ki."""
-    out.open("g", opacity=_num(opacity), class_="face")
+    out.open("g", opacity=num(opacity), class_="face")
     if face == "heiya":
-        out.leaf("path", d=f"M{_num(x - size * 0.38)},{_num(y + 2)} q{_num(size * 0.19)},{_num(-8)} "
-                           f"{_num(size * 0.38)},0 t{_num(size * 0.38)},0", fill="none", stroke="#6b8e23",
+        out.leaf("path", d=f"M{num(x - size * 0.38)},{num(y + 2)} q{num(size * 0.19)},{num(-8)} "
+                           f"{num(size * 0.38)},0 t{num(size * 0.38)},0", fill="none", stroke="#6b8e23",
                  stroke_width=3)
-        out.leaf("text", x=_num(x), y=_num(y + size * 0.32), font_size=11, text_anchor="middle", fill=_INK,
+        out.leaf("text", x=num(x), y=num(y + size * 0.32), font_size=11, text_anchor="middle", fill=_INK,
                  text="Heiya")
     elif face == "ki":
-        out.leaf("path", d=f"M{_num(x)},{_num(y - size * 0.36)} l{_num(size * 0.22)},{_num(size * 0.42)} "
-                           f"h{_num(-size * 0.44)} z", fill="#1e5631")
-        out.leaf("rect", x=_num(x - 3), y=_num(y + size * 0.06), width=6, height=7, fill="#5b3a1a")
-        out.leaf("text", x=_num(x), y=_num(y + size * 0.36), font_size=12, font_weight="bold", text_anchor="middle",
+        out.leaf("path", d=f"M{num(x)},{num(y - size * 0.36)} l{num(size * 0.22)},{num(size * 0.42)} "
+                           f"h{num(-size * 0.44)} z", fill="#1e5631")
+        out.leaf("rect", x=num(x - 3), y=num(y + size * 0.06), width=6, height=7, fill="#5b3a1a")
+        out.leaf("text", x=num(x), y=num(y + size * 0.36), font_size=12, font_weight="bold", text_anchor="middle",
                  fill=_INK, text="Ki")
     else:
         kind, _, kamon = face.partition("-")
-        out.leaf("circle", cx=_num(x), cy=_num(y - size * 0.2), r=_num(size * 0.17),
+        out.leaf("circle", cx=num(x), cy=num(y - size * 0.2), r=num(size * 0.17),
                  fill=KAMON_COLOURS.get(kamon, "#999999"), stroke=_INK, stroke_width=1.2)
-        out.leaf("text", x=_num(x), y=_num(y + size * 0.16), font_size=15, font_weight="bold", text_anchor="middle",
+        out.leaf("text", x=num(x), y=num(y + size * 0.16), font_size=15, font_weight="bold", text_anchor="middle",
                  fill=_INK, text=PIECE_LETTERS.get(kind, kind[:2]))
-        out.leaf("text", x=_num(x), y=_num(y + size * 0.4), font_size=10, text_anchor="middle", fill=_INK,
+        out.leaf("text", x=num(x), y=num(y + size * 0.4), font_size=10, text_anchor="middle", fill=_INK,
                  text=kamon)
     out.close("g")
 
 
-def _draw_flag(out: _Svg, x: float, y: float) -> None:
+def _draw_flag(out: Svg, x: float, y: float) -> None:
     """A Nobori: a pennant on a pole, in the tile's top right corner."""
     out.open("g", class_="flag")
-    out.leaf("line", x1=_num(x + 2), y1=_num(y), x2=_num(x + 2), y2=_num(y + 20), stroke=_INK, stroke_width=2)
-    out.leaf("path", d=f"M{_num(x + 3)},{_num(y)} h12 l-4,5 l4,5 h-12 z", fill=_FLAG, stroke=_INK,
+    out.leaf("line", x1=num(x + 2), y1=num(y), x2=num(x + 2), y2=num(y + 20), stroke=_INK, stroke_width=2)
+    out.leaf("path", d=f"M{num(x + 3)},{num(y)} h12 l-4,5 l4,5 h-12 z", fill=_FLAG, stroke=_INK,
              stroke_width=0.8)
     out.close("g")
 
 
 # --- the side panel ---------------------------------------------------------------------------
 
-def _draw_panel(out: _Svg, view: Mapping[str, Any]) -> None:
+def _draw_panel(out: Svg, view: Mapping[str, Any]) -> None:
     out.open("g", id="panel")
     x, y = _PANEL_X, _TOP + 12
     seat = view.get("seat")
     if seat in (0, 1):
-        out.leaf("text", x=_num(x), y=_num(y), font_size=13, fill=_INK, text=f"Seen by {SEAT_NAMES[seat]}")
+        out.leaf("text", x=num(x), y=num(y), font_size=13, fill=_INK, text=f"Seen by {SEAT_NAMES[seat]}")
         y += 24
     captured = view.get("captured") or [[], []]
     for taker in (0, 1):
-        out.leaf("text", x=_num(x), y=_num(y), font_size=13, font_weight="bold", fill=_INK,
+        out.leaf("text", x=num(x), y=num(y), font_size=13, font_weight="bold", fill=_INK,
                  text=f"{SEAT_NAMES[taker]} captured")
         y += 20
         kinds = list(captured[taker]) if taker < len(captured) else []
         if not kinds:
-            out.leaf("text", x=_num(x + 4), y=_num(y + 4), font_size=12, fill="#555555", text="nothing")
+            out.leaf("text", x=num(x + 4), y=num(y + 4), font_size=12, fill="#555555", text="nothing")
         for index, kind in enumerate(kinds):
             _draw_piece(out, kind, 1 - taker, x + 14 + (index % 7) * 30, y + (index // 7) * 30, 12.0)
         y += 30 * max(1, (len(kinds) + 6) // 7) + 8
     tiles = view.get("tiles") or {}
     y += 4
-    out.leaf("text", x=_num(x), y=_num(y), font_size=13, font_weight="bold", fill=_INK, text="Tiles")
+    out.leaf("text", x=num(x), y=num(y), font_size=13, font_weight="bold", fill=_INK, text="Tiles")
     for label, key in (("face down", "face_down"), ("face up", "face_up"), ("Heiya removed", "removed"),
                        ("gained by Engun", "gained")):
         y += 18
-        out.leaf("text", x=_num(x + 4), y=_num(y), font_size=12, fill=_INK, text=f"{label}: {tiles.get(key, 0)}")
+        out.leaf("text", x=num(x + 4), y=num(y), font_size=12, fill=_INK, text=f"{label}: {tiles.get(key, 0)}")
     if "turns_without_progress" in view:
         y += 18
-        out.leaf("text", x=_num(x + 4), y=_num(y), font_size=12, fill=_INK,
+        out.leaf("text", x=num(x + 4), y=num(y), font_size=12, fill=_INK,
                  text=f"turns without progress: {view['turns_without_progress']}")
     y += 30
-    out.leaf("text", x=_num(x), y=_num(y), font_size=13, font_weight="bold", fill=_INK, text="Pieces")
+    out.leaf("text", x=num(x), y=num(y), font_size=13, font_weight="bold", fill=_INK, text="Pieces")
     for kind, moves in PIECE_MOVES.items():
         y += 26
         _draw_piece(out, kind, 0, x + 11, y - 4, 10.0)
-        out.leaf("text", x=_num(x + 28), y=_num(y), font_size=11, fill=_INK, text=f"{kind}: {moves}")
+        out.leaf("text", x=num(x + 28), y=num(y), font_size=11, fill=_INK, text=f"{kind}: {moves}")
     y += 24
-    out.leaf("rect", x=_num(x), y=_num(y - 12), width=16, height=16, rx=3, fill=_TILE_BACK, stroke=_TILE_EDGE)
-    out.leaf("text", x=_num(x + 24), y=_num(y), font_size=11, fill=_INK, text="face-down tile (unknown)")
+    out.leaf("rect", x=num(x), y=num(y - 12), width=16, height=16, rx=3, fill=_TILE_BACK, stroke=_TILE_EDGE)
+    out.leaf("text", x=num(x + 24), y=num(y), font_size=11, fill=_INK, text="face-down tile (unknown)")
     y += 22
-    out.leaf("rect", x=_num(x), y=_num(y - 12), width=16, height=16, rx=3, fill="#fffaf0", stroke=_TURN_EDGE,
+    out.leaf("rect", x=num(x), y=num(y - 12), width=16, height=16, rx=3, fill="#fffaf0", stroke=_TURN_EDGE,
              stroke_width=3)
-    out.leaf("text", x=_num(x + 24), y=_num(y), font_size=11, fill=_INK, text="flipped this turn")
+    out.leaf("text", x=num(x + 24), y=num(y), font_size=11, fill=_INK, text="flipped this turn")
     y += 22
     _draw_flag(out, x - 2, y - 14)
-    out.leaf("text", x=_num(x + 24), y=_num(y), font_size=11, fill=_INK, text="Nobori: may not be flipped")
+    out.leaf("text", x=num(x + 24), y=num(y), font_size=11, fill=_INK, text="Nobori: may not be flipped")
     out.close("g")
 
 
@@ -293,51 +295,3 @@ def _status(view: Mapping[str, Any]) -> str:
     if view.get("threatened") and current == view.get("seat"):
         line += " · Kyousei: the Daimyo is threatened"
     return line
-
-
-# --- writing SVG ------------------------------------------------------------------------------
-
-def _num(value: float) -> str:
-    """A coordinate with at most two decimals, the same text on every machine."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
-
-def _escape(value: str) -> str:
-    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-
-
-class _Svg:
-    """SVG text built element by element; every attribute value and text is escaped."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = ['<?xml version="1.0" encoding="UTF-8"?>\n']
-        self.depth = 0
-
-    def open(self, tag: str, **attributes: Any) -> None:
-        self.parts.append(f"{'  ' * self.depth}<{tag}{_attributes(attributes)}>\n")
-        self.depth += 1
-
-    def close(self, tag: str) -> None:
-        self.depth -= 1
-        self.parts.append(f"{'  ' * self.depth}</{tag}>\n")
-
-    def leaf(self, tag: str, *, text: str | None = None, **attributes: Any) -> None:
-        indent = "  " * self.depth
-        if text is None:
-            self.parts.append(f"{indent}<{tag}{_attributes(attributes)}/>\n")
-        else:
-            self.parts.append(f"{indent}<{tag}{_attributes(attributes)}>{_escape(text)}</{tag}>\n")
-
-    def text(self) -> str:
-        return "".join(self.parts)
-
-
-def _attributes(attributes: Mapping[str, Any]) -> str:
-    """``font_size=10`` → `` font-size="10"``; ``class_`` → ``class``; ``viewBox`` stays as it is."""
-    parts = []
-    for key, value in attributes.items():
-        name = key.rstrip("_").replace("_", "-")
-        text = _num(value) if isinstance(value, float) else str(value)
-        parts.append(f' {name}="{_escape(text)}"')
-    return "".join(parts)
