@@ -119,7 +119,8 @@ class DaskExecutor:
             try:
                 self._client = distributed.Client(scheduler, timeout=SCHEDULER_TIMEOUT)
             except (OSError, TimeoutError, ValueError) as exc:
-                raise DataError(f"cannot reach the Dask scheduler at {scheduler}: {exc}", source="--scheduler") from None
+                raise DataError(f"cannot reach the Dask scheduler at {scheduler}: {exc}",
+                                source="--scheduler") from None
 
     def map(self, fn: Callable[[T], R], batches: Sequence[T]) -> Iterator[R]:
         """Submit every batch to the cluster; yield the results in the batches' order."""
