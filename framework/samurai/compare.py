@@ -28,6 +28,7 @@ from .metrics import GameFacts, Metric, compare_metrics, game_facts
 from .plugins import Edition, load_edition
 from .records import GameRecord, read_record, record_of, write_record
 from .simulate import derive_seed, parse_bots, play_game
+from .trust import Trust, TrustLike
 
 __all__ = ["Comparison", "compare", "analyse_records", "contributed_metrics", "default_workers", "CHUNK"]
 
@@ -189,16 +190,24 @@ def contributed_metrics(editions: Sequence[Edition], players: int, first_player:
     return list(chosen.values())
 
 
-def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b: str | None = None) -> Comparison:
-    """Compare the paired records saved by ``compare(..., save_dir=folder)`` again, from the files alone."""
+def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b: str | None = None, *,
+                    trust: TrustLike = ()) -> Comparison:
+    """Compare the paired records saved by ``compare(..., save_dir=folder)`` again, from the files alone.
+
+    The folder is data: its records' editions must be installed, or their
+    manifests vouched for in ``trust`` (see ``samurai.trust``).
+    """
+    vouched = Trust.of(trust)
     root = Path(folder)
     files = {side: sorted((root / side).glob("game-*.json")) for side in "ab"}
     if not files["a"] or [f.name for f in files["a"]] != [f.name for f in files["b"]]:
         raise DataError("expected the same game-NNNNN.json files in a/ and b/ (written by compare --save-dir)",
                         source=str(root))
-    records = {side: [read_record(f) for f in files[side]] for side in "ab"}
+    records = {side: [read_record(f, trust=vouched) for f in files[side]] for side in "ab"}
     names = (edition_a or records["a"][0].edition, edition_b or records["b"][0].edition)
-    editions = [load_edition(name) for name in names]
+    # An edition the caller names is theirs to trust; the one a record names must be installed or vouched for.
+    editions = [load_edition(given) if given else vouched.edition(name, source=str(files[side][0]), folder=root / side)
+                for given, name, side in zip((edition_a, edition_b), names, "ab", strict=True)]
     players = records["a"][0].players
     facts = {side: [game_facts(r, edition=ed, source=str(f)) for r, f in zip(records[side], files[side], strict=True)]
              for side, ed in zip("ab", editions, strict=True)}

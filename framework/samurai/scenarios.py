@@ -2,9 +2,9 @@
 
 A scenario file (TOML) describes the play phase at some turn::
 
-    edition = "ffg2015"        # optional: an edition id, or a manifest path relative to this file
+    edition = "ffg2015"        # optional: an installed edition's id (a manifest must be vouched for)
     players = 2
-    map = "tiny"               # optional: the edition's own map by default
+    map = "tiny"               # optional: a bundled map, or a map file beside this one
     to_act = 0                 # the seat to play (the next seat that can, if it cannot)
     turn = 5                   # optional, default 1
 
@@ -102,11 +102,9 @@ def load_scenario(path: str | Path) -> Scenario:
         scenario = parse_scenario(data, source=str(path), text=text)
     except DataError as exc:
         raise _located(exc, text) from None
-    edition = scenario.edition
-    if edition is not None and edition.endswith(".toml") and not Path(edition).is_absolute():
-        edition = str(Path(path).parent / edition)
-    return attrs.evolve(scenario, edition=edition, data={**scenario.data, **({"edition": edition} if edition else {})},
-                        text=text)
+    # An edition or map path in the file stays as written: it is relative to the file's folder and used only
+    # as ``samurai.trust`` allows (new_game resolves it).
+    return attrs.evolve(scenario, text=text)
 
 
 def _located(exc: DataError, text: str) -> DataError:
