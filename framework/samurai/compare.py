@@ -23,6 +23,7 @@ from typing import Any
 import attrs
 
 from .errors import DataError
+from .game import check_seed
 from .game_metrics import GameMetric
 from .metrics import GameFacts, Metric, compare_metrics, game_facts
 from .plugins import Edition, load_edition
@@ -136,6 +137,7 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
         raise DataError(f"games must be at least 1, not {games}", source="--games")
     if workers < 1:
         raise DataError(f"workers must be at least 1, not {workers}", source="--workers")
+    check_seed(seed, source="--seed")
     loaded = [load_edition(edition_a), load_edition(edition_b)]
     options = (dict(options_a or {}), dict(options_b or {}))
     for edition, chosen in zip(loaded, options, strict=True):
