@@ -226,6 +226,7 @@ MANIFEST_CORPUS = {
     "nested-deeply.toml": ("nested deeper than 32 levels", None),
     "plugin-absolute-path.toml": ("must lie in the manifest's folder", "plugins"),
     "plugin-in-parent-folder.toml": ("must lie in the manifest's folder", "plugins"),
+    "players-key-not-ascii.toml": ("the key must be a player count from 2 to 8", "players.²"),
     "unknown-piece.toml": ("has no piece 'atlantis'", "players.2.pieces"),
 }
 
@@ -281,6 +282,60 @@ def test_a_hostile_map_is_refused_in_one_line(name, tmp_path, capsys):
     manifest.write_text('id = "variant"\nname = "v"\nversion = "1.0.0"\nextends = "ffg2015"\nmap = "board.toml"\n')
     err = command_refuses(["editions", manifest], capsys)
     assert "\\x1b" in err or "\x1b" not in err
+
+
+def test_a_map_with_far_more_hexes_than_a_board_is_refused_before_the_work(tmp_path):
+    row = " ".join("." for _ in range(200))
+    picture = "\n".join((" " if r % 2 else "") + row for r in range(200))
+    path = tmp_path / "vast.toml"
+    path.write_text(f'name = "Vast"\nsettlements = []\nterrain = """\n{picture}\n"""\n'
+                    f'pieces = """\n{picture.replace(".", "1")}\n"""\n[piece_names]\n1 = "all"\n')
+    assert "a map has at most 10,000" in api_refuses(load_map, path).message
+
+
+# --- comparison folders ------------------------------------------------------------------------
+
+def tamper(folder, side, number, **changes):
+    path = folder / side / f"game-{number:05d}.json"
+    record = json.loads(path.read_text())
+    record.update(changes)
+    path.write_text(json.dumps(record))
+
+
+FOLDER_CASES = {
+    "another player count": (lambda d: tamper(d, "b", 1, players=3), "players"),
+    "other options": (lambda d: tamper(d, "a", 1, options={"first_player": 1, "removed_to_end": 4,
+                                                          "starting_hands": "choose",
+                                                          "figure_distribution": "choose"}), "options"),
+    "a hostile manifest": (lambda d: tamper(d, "a", 0, edition=str(EVIL)), "edition"),
+    "another edition": (lambda d: tamper(d, "a", 1, edition="original"), "edition"),
+    "an unfinished game": (lambda d: tamper(d, "a", 1, actions=json.loads((d / "a" / "game-00001.json").read_text())
+                                             ["actions"][:40], check=None), "actions"),
+    "a pipe": (lambda d: ((d / "a" / "game-00000.json").unlink(), os.mkfifo(d / "a" / "game-00000.json")), None),
+    "a missing side": (lambda d: shutil.rmtree(d / "b"), None),
+}
+
+
+@pytest.fixture(scope="module")
+def saved_comparison(tmp_path_factory):
+    from samurai.compare import compare
+
+    folder = tmp_path_factory.mktemp("comparison")
+    compare("ffg2015", "ffg2015", players=2, games=3, seed=2, save_dir=folder)
+    return folder
+
+
+@pytest.mark.parametrize("case", sorted(FOLDER_CASES))
+def test_a_tampered_comparison_folder_is_refused_naming_the_file(case, saved_comparison, tmp_path, capsys):
+    from samurai.compare import analyse_records
+
+    folder = tmp_path / "run"
+    shutil.copytree(saved_comparison, folder)
+    change, key = FOLDER_CASES[case]
+    change(folder)
+    error = api_refuses(analyse_records, folder)
+    assert error.key == key and str(folder) in str(error)
+    command_refuses(["analyse", folder], capsys)
 
 
 # --- files that are not files, and files far too big ---------------------------------------------

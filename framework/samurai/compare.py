@@ -206,6 +206,7 @@ def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b:
         raise DataError("expected the same game-NNNNN.json files in a/ and b/ (written by compare --save-dir)",
                         source=str(root))
     records = {side: [read_record(f, trust=vouched) for f in files[side]] for side in "ab"}
+    _check_one_run(records, files)
     names = (edition_a or records["a"][0].edition, edition_b or records["b"][0].edition)
     # An edition the caller names is theirs to trust; the one a record names must be installed or vouched for.
     editions = [load_edition(given) if given else vouched.edition(name, source=str(files[side][0]), folder=root / side)
@@ -218,6 +219,22 @@ def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b:
                for chosen, ed in zip(options, editions, strict=True)]
     return Comparison(names[0], names[1], players, len(files["a"]), None, (),
                       tuple(_metrics(editions, players, facts["a"], facts["b"], options)), *changed)
+
+
+def _check_one_run(records: Mapping[str, list[GameRecord]], files: Mapping[str, list[Path]]) -> None:
+    """Every record of a side is a game of one edition, version, player count and options, as compare writes them."""
+    first = records["a"][0]
+    for side in "ab":
+        model = records[side][0]
+        for record, file in zip(records[side], files[side], strict=True):
+            for field in ("edition", "edition_version", "players", "options"):
+                if getattr(record, field) != getattr(model, field):
+                    raise DataError(f"{field} differs from {files[side][0].name}'s: the records of one side of a "
+                                    f"comparison share edition, version, players and options", source=str(file),
+                                    key=field)
+            if record.players != first.players:
+                raise DataError(f"a game of {record.players} players, but a/ holds games of {first.players}",
+                                source=str(file), key="players")
 
 
 def default_workers() -> int:

@@ -162,7 +162,7 @@ def parse_manifest(data: Mapping[str, Any], *, path: str, text: str = "") -> Edi
 def _parse_players(table: Mapping[str, Any], path: str, text: str) -> dict[int, PlayerCount]:
     players: dict[int, PlayerCount] = {}
     for key, entry in table.items():
-        if not key.isdigit() or not 2 <= int(key) <= 8:
+        if not (key.isascii() and key.isdigit()) or not 2 <= int(key) <= 8:
             raise DataError(f"players.{key}: the key must be a player count from 2 to 8", source=path,
                             key=f"players.{key}")
         where = f"players.{key}"

@@ -55,6 +55,7 @@ class Trust:
         self._files: list[Path] = []
         self._loaded: dict[Path, Edition] = {}
         self._installed: dict[str, Edition] = {}
+        self._ids: dict[Path, Any] = {}
         if items is None:
             items = ()
         if isinstance(items, (str, os.PathLike, Edition)):
@@ -67,7 +68,7 @@ class Trust:
             elif isinstance(item, (str, os.PathLike)) and str(item):
                 path = Path(item)
                 if not path.is_file():
-                    raise DataError("file not found: a trusted file is an edition manifest or a map",
+                    raise DataError("not a file: a trusted file is an edition manifest or a map file",
                                     source=str(item), key="trust")
                 self._files.append(path.resolve())
             else:
@@ -105,7 +106,9 @@ class Trust:
             if edition.id == name:
                 return edition
         for path in self._files:
-            if _manifest_id(path) == name:
+            if path not in self._ids:
+                self._ids[path] = _manifest_id(path)
+            if self._ids[path] == name:
                 return self._load(path)
         if name not in self._installed:
             catalog = available_editions()
