@@ -178,6 +178,7 @@ SCENARIO_CORPUS = {
     "edition-unknown.toml": ("no edition named 'atlantis' is installed", "edition"),
     "map-absolute.toml": ("neither a bundled map nor a map file in the folder", "map"),
     "map-beside-that-is-not-a-map.toml": ("is not a valid map", "map"),
+    "map-does-not-fit-the-edition.toml": ("edition 'tiny-ffg2015' does not fit map 'Japan'", "map"),
     "map-missing.toml": ("map file 'nowhere.toml' is not in the folder", "map"),
     "map-outside-the-folder.toml": ("neither a bundled map nor a map file in the folder", "map"),
     "map-unknown.toml": ("no map named 'atlantis'", "map"),

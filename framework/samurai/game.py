@@ -281,6 +281,7 @@ def new_game(edition: str | Edition | None = None, players: int | None = None, s
     check_seed(seed)
     ed = None if edition is None else edition_of(edition)
     setup = None
+    map_asked_by = "map"  # the field that named the map, for the message when it does not fit the edition
     if scenario is not None:
         folder = None
         if isinstance(scenario, (str, os.PathLike)):
@@ -304,7 +305,7 @@ def new_game(edition: str | Edition | None = None, players: int | None = None, s
         if setup.map is not None:
             named = vouched.game_map(setup.map, ed, source=setup.source, key="map", folder=folder)
             if map is None:
-                map = named
+                map, map_asked_by = named, setup.source
             elif not _same_map(map, named, ed):
                 given = map if isinstance(map, str) else map.name
                 raise DataError(f"the scenario is on map {setup.map!r}, not {given!r}", source=setup.source, key="map")
@@ -316,8 +317,14 @@ def new_game(edition: str | Edition | None = None, players: int | None = None, s
     game_map = ed.map_named(map) if isinstance(map, str) else map
     map_name = map if isinstance(map, str) and not map.endswith(".toml") \
         else game_map.source if game_map is not None else None
-    return Game(ed.rules(4 if players is None else players, options, game_map), seed, trace=trace,
-                map_name=map_name, scenario=setup)
+    try:
+        rules = ed.rules(4 if players is None else players, options, game_map)
+    except DataError as exc:
+        if game_map is None or exc.source != game_map.source:
+            raise
+        raise DataError(f"edition {ed.id!r} does not fit map {game_map.name!r}: {exc.message}", source=map_asked_by,
+                        key="map") from None
+    return Game(rules, seed, trace=trace, map_name=map_name, scenario=setup)
 
 
 def _same_map(given: str | GameMap, named: str | GameMap, edition: Edition) -> bool:

@@ -48,7 +48,7 @@ from .maps import LAND
 from .rules import LAND_TILE, SEA_TILE, Rules
 from .state import State
 from .tiles import CASTES
-from .tomlfile import check_keys, field_line, key_line, read_toml, require
+from .tomlfile import check_keys, check_plain, field_line, key_line, read_toml, require
 
 __all__ = ["Scenario", "SeatSetup", "PlacedTile", "load_scenario", "parse_scenario", "scenario_state"]
 
@@ -117,6 +117,9 @@ def _located(exc: DataError, text: str) -> DataError:
 def parse_scenario(data: Mapping[str, Any], *, source: str = "scenario", text: str = "") -> Scenario:
     """Check a scenario's data (from a file or a record) into a ``Scenario``."""
     where = "the scenario"
+    if not isinstance(data, Mapping):
+        raise DataError(f"a scenario is a table of fields, not {type(data).__name__}", source=source)
+    check_plain(data, source=source)
     check_keys(data, _TOP_KEYS, source=source, where=where, text=text)
     players = require(data, "players", int, source=source, where=where, text=text)
     figures = require(data, "figures", dict, source=source, where=where, text=text, default={})
