@@ -251,10 +251,15 @@ def check_keys(table: Mapping[str, Any], allowed: Iterable[str], *, source: str,
 
 def require(table: Mapping[str, Any], key: str, kind: type | tuple[type, ...], *, source: str,
             where: str, text: str | None = None, default: Any = ...) -> Any:
-    """``table[key]`` checked against ``kind``; missing keys use ``default`` or are refused."""
+    """``table[key]`` checked against ``kind``; missing keys use ``default`` or are refused.
+
+    ``where`` is a description ("the map") or the field of the table (``seats[0]``), which then
+    leads the error's key (``seats[0].hand``).
+    """
+    field = key if where.startswith("the ") else f"{where}.{key}"
     if key not in table:
         if default is ...:
-            raise DataError(f"missing key {key!r} in {where}", source=source, key=key)
+            raise DataError(f"missing key {key!r} in {where}", source=source, key=field)
         return default
     value = table[key]
     if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
@@ -263,6 +268,6 @@ def require(table: Mapping[str, Any], key: str, kind: type | tuple[type, ...], *
         ok = isinstance(value, kind)
     if not ok:
         names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
-        raise DataError(f"{where}.{key} must be {names}, not {type(value).__name__} {value!r}",
-                        source=source, line=key_line(text, key) if text else None, key=key)
+        raise DataError(f"{where}.{key} must be {names}, not {type(value).__name__} {value!r:.80}",
+                        source=source, line=key_line(text, key) if text else None, key=field)
     return value
