@@ -225,6 +225,8 @@ MANIFEST_CORPUS = {
     "map-in-parent-folder.toml": ("must lie in the manifest's folder", "map"),
     "map-missing.toml": ("map file nowhere.toml not found in the manifest's folder", "map"),
     "nested-deeply.toml": ("nested deeper than 32 levels", None),
+    "option-choices-mixed.toml": ("choices must all be int like the default 1", "options.speed.choices"),
+    "pieces-twice.toml": ("names a piece twice", "players.2.pieces"),
     "plugin-absolute-path.toml": ("must lie in the manifest's folder", "plugins"),
     "plugin-in-parent-folder.toml": ("must lie in the manifest's folder", "plugins"),
     "players-key-not-ascii.toml": ("the key must be a player count from 2 to 8", "players.²"),
