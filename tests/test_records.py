@@ -157,6 +157,9 @@ CORPUS = {
     "missing-actions.toml": ("required field missing", "actions"),
     "wrong-suffix.yaml": ("a record file ends in .json or .toml", None),
     "scenario-unknown-settlement.json": ("no settlement named 'Atlantis'", "scenario.figures.Atlantis"),
+    "negative-seed.json": ("seed must be a whole number from 0", "seed"),
+    "field-given-twice.json": ("key 'players' is given twice", "players"),
+    "nested-too-deep.json": ("nested deeper than 32 levels", None),
 }
 
 

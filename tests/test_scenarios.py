@@ -129,6 +129,7 @@ BROKEN_SCENARIOS = {
     "already-over.toml": ("already over", "figures"),
     "hand-too-big.toml": ("at most 5 tiles, not 6", "seats[0].hand"),
     "hex-off-board.toml": ("not on the board", "tiles[1].at"),
+    "map-outside-the-folder.toml": ("neither a bundled map nor a map file in the folder", "map"),
     "more-figures-than-the-edition.toml": ("more than the 3 of the edition", "figures"),
     "owner-not-a-seat.toml": ("owner 7 is not a seat", "tiles[1].owner"),
     "seat-count.toml": ("2 [[seats]] tables for 3 players", "seats"),

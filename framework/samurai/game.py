@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import attrs
 
@@ -25,10 +25,8 @@ from .rules import Rules
 from .scenarios import Scenario, load_scenario, parse_scenario, scenario_state
 from .state import EMPTY, OVER, PHASE_NAMES, State
 from .tiles import CASTES
+from .trust import Trust, TrustLike, names_edition
 from .views import seat_view
-
-if TYPE_CHECKING:
-    from .trust import TrustLike
 
 __all__ = ["Game", "new_game", "score", "edition_of", "action_of", "describe_event", "check_seed", "MAX_SEED"]
 
@@ -268,8 +266,6 @@ def new_game(edition: str | Edition | None = None, players: int | None = None, s
     bundled one or a map file beside it (see ``samurai.trust``). ``trace``
     keeps an event log (``Game.events``).
     """
-    from .trust import Trust, names_edition
-
     vouched = Trust.of(trust)
     if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
         raise DataError(f"players must be a whole number, not {type(players).__name__} {players!r:.40}",
