@@ -341,6 +341,19 @@ def test_a_tampered_comparison_folder_is_refused_naming_the_file(case, saved_com
     command_refuses(["analyse", folder], capsys)
 
 
+def test_a_comparison_of_a_designers_edition_is_analysed_once_its_manifest_is_vouched_for(tmp_path, capsys):
+    from samurai.compare import analyse_records, compare
+
+    saved = compare("ffg2015", TINY_EDITION, players=2, games=2, seed=3, save_dir=tmp_path)
+    assert json.loads((tmp_path / "b" / "game-00000.json").read_text())["edition"] == "tiny-ffg2015"
+    error = api_refuses(analyse_records, tmp_path)
+    assert error.key == "edition" and "--trust MANIFEST.toml" in error.message
+    command_refuses(["analyse", tmp_path], capsys)
+    again = analyse_records(tmp_path, trust=[TINY_EDITION])
+    assert [m.to_dict() for m in again.metrics] == [m.to_dict() for m in saved.metrics]
+    assert main(["analyse", str(tmp_path), "--trust", TINY_EDITION]) == 0
+
+
 # --- files that are not files, and files far too big ---------------------------------------------
 
 SPECIAL = {"pipe": "not a regular file", "zero": "not a regular file", "folder": "a folder, not a regular file",
