@@ -31,7 +31,7 @@ from .editions import EditionManifest, merge_manifests, parse_manifest
 from .errors import DataError
 from .maps import GameMap, load_map
 from .rules import Rules, compile_rules
-from .tomlfile import key_line, read_toml, table_line
+from .tomlfile import is_file, key_line, read_toml, table_line
 
 __all__ = ["ENTRY_POINT_GROUP", "PluginInfo", "Edition", "installed_plugins", "available_editions",
            "load_edition", "load_plugin", "load_plugin_file", "is_plugin_file", "check_plugin_order",
@@ -81,7 +81,7 @@ def load_plugin_file(path: str, *, source: str = "plugins") -> ModuleType:
     ``variant.py`` without seeing each other.
     """
     file = Path(path)
-    if not file.is_file():
+    if not is_file(file):
         raise DataError(f"plugin file {path} does not exist (plugin files are named relative to the manifest)",
                         source=source, key="plugins")
     spec = importlib.util.spec_from_file_location(f"samurai_plugin_file_{file.stem}", file)
@@ -205,7 +205,7 @@ def resolve_map(name: str, *, relative_to: str | None = None) -> GameMap:
         path = Path(name)
         if relative_to:
             path = _inside_folder(name, relative_to, what="map file", key="map")
-        elif not path.is_file():
+        elif not is_file(path):
             raise DataError(f"map file {name} not found", source="map", key="map")
         return load_map(path.absolute())
     for candidate in bundled_maps():
@@ -224,12 +224,12 @@ def _inside_folder(entry: str, manifest: str, *, what: str, key: str) -> Path:
     if inside:
         try:
             inside = (folder / path).resolve().is_relative_to(folder.resolve())
-        except (OSError, RuntimeError):
+        except (OSError, RuntimeError, ValueError):
             inside = False
     if not inside:
         raise DataError(f"{what} {entry!r} must lie in the manifest's folder: '..', absolute paths and links "
                         f"leading out are refused", source=manifest, key=key)
-    if not (folder / path).is_file():
+    if not is_file(folder / path):
         raise DataError(f"{what} {entry} not found in the manifest's folder", source=manifest, key=key)
     return folder / path
 

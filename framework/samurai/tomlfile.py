@@ -22,7 +22,7 @@ from typing import Any
 
 from .errors import DataError
 
-__all__ = ["MAX_FILE_BYTES", "MAX_DEPTH", "read_text", "read_toml", "read_data", "parse_json", "parse_toml",
+__all__ = ["MAX_FILE_BYTES", "MAX_DEPTH", "is_file", "read_text", "read_toml", "read_data", "parse_json", "parse_toml",
            "check_plain", "table_line", "field_line", "key_line", "check_keys", "require"]
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -33,6 +33,14 @@ MAX_DEPTH = 32
 
 _INT_LIMIT = 2 ** 63
 """TOML integers are 64-bit; nothing the engine reads needs more."""
+
+
+def is_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a regular file; a name no file can have (too long, a NUL in it) is not one."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def read_text(path: Path | Any) -> str:

@@ -34,7 +34,7 @@ from typing import Any, Union
 from .errors import DataError
 from .maps import GameMap
 from .plugins import Edition, available_editions, load_edition
-from .tomlfile import read_toml
+from .tomlfile import is_file, read_toml
 
 __all__ = ["Trust", "TrustLike", "names_edition", "how_to_trust"]
 
@@ -67,7 +67,7 @@ class Trust:
                 self._editions.append(item)
             elif isinstance(item, (str, os.PathLike)) and str(item):
                 path = Path(item)
-                if not path.is_file():
+                if not is_file(path):
                     raise DataError("not a file: a trusted file is an edition manifest or a map file",
                                     source=str(item), key="trust")
                 self._files.append(path.resolve())
@@ -142,7 +142,7 @@ class Trust:
         if not beside or folder is None or path.parent != folder.resolve():
             raise DataError(f"map {name!r} is neither a bundled map nor a map file in the folder of {source}; a data "
                             f"file reads no other file; to use it, {how_to_trust(str(path))}", source=source, key=key)
-        if not path.is_file():
+        if not is_file(path):
             raise DataError(f"map file {name!r} is not in the folder of {source}", source=source, key=key)
         try:
             return edition.map_named(str(path))
@@ -173,14 +173,14 @@ def _resolve(name: str, folder: Path | None) -> Path:
         path = folder / path
     try:
         return path.resolve()
-    except (OSError, RuntimeError):  # a link loop
+    except (OSError, RuntimeError, ValueError):  # a link loop, a name too long, a NUL in it
         return path.absolute()
 
 
 def _same_file(manifest_path: str, path: Path) -> bool:
     try:
         return Path(manifest_path).resolve() == path
-    except (OSError, RuntimeError):
+    except (OSError, RuntimeError, ValueError):
         return False
 
 
