@@ -263,8 +263,9 @@ def new_game(edition: str | Edition | None = None, players: int | None = None, s
     its edition, players and map apply unless given here, and must agree when
     both are. A scenario is data: the edition it names must be installed, or
     given here, or its manifest vouched for in ``trust``; the map it names is a
-    bundled one or a map file beside it (see ``samurai.trust``). ``trace``
-    keeps an event log (``Game.events``).
+    bundled one or a map file beside the scenario file (or vouched for in
+    ``trust``; see ``samurai.trust``). ``trace`` keeps an event log
+    (``Game.events``).
     """
     vouched = Trust.of(trust)
     if players is not None and (isinstance(players, bool) or not isinstance(players, int)):

@@ -16,9 +16,12 @@ play-scenario, analyse; ``--edition PATH`` also vouches for the edition it
 names), ``trust=[PATH]`` in the API (``samurai.load``, ``from_record``,
 ``new_game``, ``analyse_records``), or by passing a loaded ``Edition``. A data
 file then names that edition by its id (records written by the engine do) or
-by the manifest's path. Vouching for a map file lets a data file use it from
-any folder, and shows the map's own errors in full: a map a data file pointed
-at is otherwise reported without quoting its content.
+by the manifest's path; a vouched-for manifest is used for its id ahead of an
+installed edition of the same id (you named it). Vouching for a map file lets
+a data file use it from any folder, and shows the map's own errors in full: a
+map a data file pointed at is otherwise reported without quoting its content.
+Data given in memory (a scenario dict, a ``GameRecord``) has no folder: it
+names bundled maps, or map files vouched for.
 
 A plugin is code and is trusted like code: vouch only for manifests you would
 run as a program.
