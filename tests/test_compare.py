@@ -66,7 +66,7 @@ def test_saved_records_can_be_analysed_again(tmp_path, tiny_comparison):
     saved = compare(TINY_EDITION, TINY_ORIGINAL_EDITION, players=3, games=120, seed=4, bots=("random", "greedy"),
                     save_dir=tmp_path, workers=2)
     assert len(list((tmp_path / "a").glob("game-*.json"))) == 120
-    again = analyse_records(tmp_path)
+    again = analyse_records(tmp_path, trust=[TINY_EDITION, TINY_ORIGINAL_EDITION])
     assert [m.to_dict() for m in again.metrics] == [m.to_dict() for m in saved.metrics]
     assert [m.to_dict() for m in again.metrics] == [m.to_dict() for m in tiny_comparison.metrics]
 
@@ -137,7 +137,7 @@ def test_an_edition_can_be_compared_with_itself_under_another_option(tmp_path, c
     turns = next(m for m in early.metrics if m.name == "turns")
     assert ties.b.value > ties.a.value and ties.difference.low > 0  # the first tie now ends the game
     assert turns.difference.high < 0
-    assert analyse_records(tmp_path).options_b == {"removed_to_end": 1}
+    assert analyse_records(tmp_path, trust=[TINY_EDITION]).options_b == {"removed_to_end": 1}
     assert main(["compare", TINY_EDITION, TINY_EDITION, "--option-b", "removed_to_end=1", "--players", "2",
                  "--games", "20", "--no-progress"]) == 0
     assert "(removed_to_end=1)" in capsys.readouterr().out

@@ -11,7 +11,7 @@ EXAMPLES = re.findall(r"```python\n(.*?)```", GUIDE, re.DOTALL)
 
 
 def test_the_guide_has_the_complete_example_and_the_scenario_example():
-    assert len(EXAMPLES) == 2
+    assert len(EXAMPLES) == 3
     complete = EXAMPLES[0]
     for step in ("samurai.new_game", "samurai.play_bots", "samurai.save", "samurai.load", "replay_lines"):
         assert step in complete
@@ -32,6 +32,12 @@ def test_the_scenario_example_runs(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     exec(compile(EXAMPLES[1], "docs/embedding.md", "exec"), {})
     assert capsys.readouterr().out.startswith("(")
+
+
+def test_the_trust_example_runs(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    exec(compile(EXAMPLES[2], "docs/embedding.md", "exec"), {})
+    assert capsys.readouterr().out == "refused: edition\n"
 
 
 def test_the_api_table_lists_everything_exported():

@@ -7,12 +7,12 @@ import json
 import samurai
 from samurai.cli import main
 
-from helpers import scripted_game
+from helpers import TINY_EDITION, scripted_game
 
 
 def test_replay_tells_who_played_what_where_with_captures_ties_refills_and_the_explanation(tmp_path, tiny, capsys):
     path = samurai.save(scripted_game(tiny), tmp_path / "game.toml")
-    assert main(["replay", str(path)]) == 0
+    assert main(["replay", str(path), "--trust", TINY_EDITION]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "tiny-ffg2015 1.0.0, 2 players, seed 1: 28 actions"
     assert "    1  seat 0 chooses castle-4 for the starting hand" in lines
@@ -30,7 +30,7 @@ def test_replay_tells_who_played_what_where_with_captures_ties_refills_and_the_e
 
 def test_replay_to_an_action_prints_the_position_there(tmp_path, tiny, capsys):
     path = samurai.save(scripted_game(tiny), tmp_path / "game.json")
-    assert main(["replay", str(path), "--to", "20"]) == 0
+    assert main(["replay", str(path), "--to", "20", "--trust", TINY_EDITION]) == 0
     out = capsys.readouterr().out
     assert "   21  " not in out
     assert "Position after 20 actions: phase play, turn 3, seat 0 to act" in out
@@ -41,7 +41,7 @@ def test_replay_to_an_action_prints_the_position_there(tmp_path, tiny, capsys):
 
 def test_replay_refuses_a_position_outside_the_record(tmp_path, tiny, capsys):
     path = samurai.save(scripted_game(tiny), tmp_path / "game.json")
-    assert main(["replay", str(path), "--to", "29"]) == 2
+    assert main(["replay", str(path), "--to", "29", "--trust", TINY_EDITION]) == 2
     assert "--to must be from 0 to 28" in capsys.readouterr().err
 
 

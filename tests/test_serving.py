@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import samurai
 from samurai import ChooseTile, EndTurn, IllegalAction, MoveTile, PlaceFigure, PlaceTile, SwitchFigures
 
-from helpers import DATA, KITA_LAND, assert_refused_unchanged, setup_tiny
+from helpers import DATA, KITA_LAND, TINY_EDITION, assert_refused_unchanged, setup_tiny
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
@@ -67,7 +67,7 @@ def test_version_counts_the_accepted_actions_and_a_copy_keeps_it(tiny):
         game.apply(ChooseTile("castle-4"))  # refused: the version stays
     assert game.version == 1 == len(game.history)
     assert game.copy().version == 1
-    assert samurai.new_game(scenario=DATA / "scenarios" / "tiny-midgame.toml").version == 0
+    assert samurai.new_game(scenario=DATA / "scenarios" / "tiny-midgame.toml", trust=[TINY_EDITION]).version == 0
 
 
 def test_a_stale_version_is_refused_and_changes_nothing(tiny):

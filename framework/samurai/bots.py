@@ -213,6 +213,18 @@ def play_bots(game: Game, bots: Sequence[str], *, seed: int = 0, actions: int | 
     Seat ``k`` gets ``bots[k % len(bots)]``, seeded from ``seed``; play stops
     when the game is over or after ``actions`` actions.
     """
+    from .errors import DataError
+    from .game import Game, check_seed
+
+    if not isinstance(game, Game):
+        raise TypeError(f"play_bots plays a Game, not {type(game).__name__}")
+    if isinstance(bots, str) or not isinstance(bots, Sequence) or not bots \
+            or not all(isinstance(name, str) and name in BOTS for name in bots):
+        raise DataError(f"bots must be a non-empty list of bot names ({', '.join(BOTS)}), not {bots!r:.80}",
+                        source="bots")
+    check_seed(seed)
+    if actions is not None and (isinstance(actions, bool) or not isinstance(actions, int) or actions < 0):
+        raise DataError(f"actions must be a whole number from 0 or None, not {actions!r:.40}", source="actions")
     players = [make_bot(bots[seat % len(bots)], seed * 1_000_003 + seat) for seat in range(game.players)]
     played = 0
     while not game.is_over and (actions is None or played < actions):

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from .errors import DataError, SamuraiError
+from .tomlfile import parse_json
 
 __all__ = ["main"]
 
@@ -85,6 +86,7 @@ def _build_parser() -> _Parser:
                               description="Read DIR/a and DIR/b (written by compare --save-dir) and print the "
                                           "same metrics, from the records alone.")
     ana.add_argument("folder", metavar="DIR")
+    _trust_args(ana)
     _output_args(ana)
     ana.set_defaults(run=_analyse)
 
@@ -93,6 +95,7 @@ def _build_parser() -> _Parser:
                                           "and tie, the refills and the final explanation.")
     rep.add_argument("file", metavar="FILE")
     rep.add_argument("--to", type=int, metavar="N", help="stop after action N and print the position")
+    _trust_args(rep)
     rep.set_defaults(run=_replay)
 
     ren = commands.add_parser("render", help="draw the board of a record or scenario as SVG or PNG",
@@ -114,9 +117,10 @@ def _build_parser() -> _Parser:
                                          "game action by action.")
     ps.add_argument("file", metavar="FILE")
     ps.add_argument("--edition", default=None, help="edition id or manifest path (default: the scenario's, or "
-                                                    "ffg2015)")
+                                                    "ffg2015); a path given here is trusted")
+    _trust_args(ps)
     ps.add_argument("--bots", default="random", help="comma-separated bots by seat (random, greedy)")
-    ps.add_argument("--seed", type=int, default=1, help="seed of the draws and the bots")
+    ps.add_argument("--seed", type=_seed, default=1, help="seed of the draws and the bots")
     ps.add_argument("--save", metavar="FILE", help="save the game's record (.json or .toml)")
     ps.set_defaults(run=_play_scenario)
 
@@ -146,7 +150,7 @@ def _build_parser() -> _Parser:
     bench.add_argument("--edition", default="ffg2015", help="edition id (default ffg2015)")
     bench.add_argument("--games", type=_positive, default=2000, help="games per player count (default 2000)")
     bench.add_argument("--players", default="2,3,4", help="player counts (default 2,3,4)")
-    bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--seed", type=_seed, default=1)
     bench.set_defaults(run=_bench)
     return parser
 
@@ -161,9 +165,29 @@ def _run_args(parser: argparse.ArgumentParser) -> None:
     """The arguments of a run of seeded games: players, games, seed and bots."""
     parser.add_argument("--players", type=int, default=4, help="number of players (default 4)")
     parser.add_argument("--games", type=_positive, default=1000, help="number of games (default 1000)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the run; game i uses a seed derived from it")
+    parser.add_argument("--seed", type=_seed, default=1, help="seed of the run; game i uses a seed derived from it")
     parser.add_argument("--bots", default="random",
                         help="comma-separated bots, assigned to seats in turn (random, greedy; default random)")
+
+
+def _trust_args(parser: argparse.ArgumentParser) -> None:
+    """``--trust``: the manifests and maps a record, scenario or folder may use beyond installed ones."""
+    parser.add_argument("--trust", action="append", default=[], metavar="PATH",
+                        help="an edition manifest (or map file) you vouch for, so the file may use it; a manifest's "
+                             "plugins are code: trust only what you would run (repeatable)")
+
+
+def _seed(text: str) -> int:
+    """A seed: a whole number from 0 (a negative one would silently play another seed's game)."""
+    from .game import MAX_SEED
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to 2**63-1, not {text}")
+    return value
 
 
 def _output_args(parser: argparse.ArgumentParser) -> None:
@@ -189,8 +213,8 @@ def _options(pairs: Sequence[str]) -> dict[str, Any]:
         if not sep or not name:
             raise DataError(f"expected NAME=VALUE, got {pair!r}", source="--option")
         try:
-            options[name] = json.loads(raw)
-        except json.JSONDecodeError:
+            options[name] = parse_json(raw, source="--option")
+        except DataError:  # not JSON (or JSON no file may hold): the text itself, checked against the option
             options[name] = raw
     return options
 
@@ -250,12 +274,18 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from .records import from_record, read_record
     from .replays import replay_lines
+    from .trust import Trust
 
-    record = read_record(args.file)
-    from_record(record, source=args.file)  # the whole record must replay and match its check before we tell it
-    lines = list(replay_lines(record, source=args.file, to=args.to))
+    trust = Trust(args.trust)
+    folder = Path(args.file).parent
+    record = read_record(args.file, trust=trust)
+    # The whole record must replay and match its check before we tell it.
+    from_record(record, source=args.file, trust=trust, folder=folder)
+    lines = list(replay_lines(record, source=args.file, to=args.to, trust=trust, folder=folder))
     print("\n".join(lines))
     return 0
 
@@ -301,18 +331,24 @@ def _write_atomically(target: Any, data: bytes) -> None:
 
 
 def _play_scenario(args: argparse.Namespace) -> int:
-    from .game import new_game
+    from .game import edition_of, new_game
     from .records import record_of, write_record
     from .replays import replay_lines
     from .simulate import parse_bots, play_out
+    from .trust import Trust
 
     bots = parse_bots(args.bots)
-    game = new_game(args.edition, seed=args.seed, scenario=args.file, trace=False)
+    trust = Trust(args.trust)
+    if args.edition is not None:
+        trust.also(edition_of(args.edition))  # the edition named on the command line is the user's own
+    game = new_game(args.edition, seed=args.seed, scenario=args.file, trace=False, trust=trust)
+    if game.map_name is not None and game.map_name.endswith(".toml"):
+        trust.also(game.map_name)  # the map the scenario was allowed to use, for telling the game
     actions: list[tuple[int, ...]] = []
     final = play_out(game.rules, game.state.copy(), args.seed, bots, actions=actions)
     record = record_of(game.rules, args.seed, actions, final=final, map_name=game.map_name,
                        scenario=game.scenario.data if game.scenario else None)
-    print("\n".join(replay_lines(record, source=args.file)))
+    print("\n".join(replay_lines(record, source=args.file, trust=trust)))
     if args.save:
         print(f"saved: {write_record(record, args.save)}")
     return 0
@@ -330,7 +366,7 @@ def _check_writable(*paths: str | None, flags: Sequence[str]) -> None:
 def _analyse(args: argparse.Namespace) -> int:
     from .compare import analyse_records
 
-    _report(analyse_records(args.folder), args)
+    _report(analyse_records(args.folder, trust=args.trust), args)
     return 0
 
 

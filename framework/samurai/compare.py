@@ -23,11 +23,13 @@ from typing import Any
 import attrs
 
 from .errors import DataError
+from .game import check_seed
 from .game_metrics import GameMetric
 from .metrics import GameFacts, Metric, compare_metrics, game_facts
 from .plugins import Edition, load_edition
 from .records import GameRecord, read_record, record_of, write_record
 from .simulate import derive_seed, parse_bots, play_game
+from .trust import Trust, TrustLike
 
 __all__ = ["Comparison", "compare", "analyse_records", "contributed_metrics", "default_workers", "CHUNK"]
 
@@ -135,6 +137,7 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
         raise DataError(f"games must be at least 1, not {games}", source="--games")
     if workers < 1:
         raise DataError(f"workers must be at least 1, not {workers}", source="--workers")
+    check_seed(seed, source="--seed")
     loaded = [load_edition(edition_a), load_edition(edition_b)]
     options = (dict(options_a or {}), dict(options_b or {}))
     for edition, chosen in zip(loaded, options, strict=True):
@@ -189,16 +192,25 @@ def contributed_metrics(editions: Sequence[Edition], players: int, first_player:
     return list(chosen.values())
 
 
-def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b: str | None = None) -> Comparison:
-    """Compare the paired records saved by ``compare(..., save_dir=folder)`` again, from the files alone."""
+def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b: str | None = None, *,
+                    trust: TrustLike = ()) -> Comparison:
+    """Compare the paired records saved by ``compare(..., save_dir=folder)`` again, from the files alone.
+
+    The folder is data: its records' editions must be installed, or their
+    manifests vouched for in ``trust`` (see ``samurai.trust``).
+    """
+    vouched = Trust.of(trust)
     root = Path(folder)
     files = {side: sorted((root / side).glob("game-*.json")) for side in "ab"}
     if not files["a"] or [f.name for f in files["a"]] != [f.name for f in files["b"]]:
         raise DataError("expected the same game-NNNNN.json files in a/ and b/ (written by compare --save-dir)",
                         source=str(root))
-    records = {side: [read_record(f) for f in files[side]] for side in "ab"}
+    records = {side: [read_record(f, trust=vouched) for f in files[side]] for side in "ab"}
+    _check_one_run(records, files)
     names = (edition_a or records["a"][0].edition, edition_b or records["b"][0].edition)
-    editions = [load_edition(name) for name in names]
+    # An edition the caller names is theirs to trust; the one a record names must be installed or vouched for.
+    editions = [load_edition(given) if given else vouched.edition(name, source=str(files[side][0]), folder=root / side)
+                for given, name, side in zip((edition_a, edition_b), names, "ab", strict=True)]
     players = records["a"][0].players
     facts = {side: [game_facts(r, edition=ed, source=str(f)) for r, f in zip(records[side], files[side], strict=True)]
              for side, ed in zip("ab", editions, strict=True)}
@@ -207,6 +219,22 @@ def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b:
                for chosen, ed in zip(options, editions, strict=True)]
     return Comparison(names[0], names[1], players, len(files["a"]), None, (),
                       tuple(_metrics(editions, players, facts["a"], facts["b"], options)), *changed)
+
+
+def _check_one_run(records: Mapping[str, list[GameRecord]], files: Mapping[str, list[Path]]) -> None:
+    """Every record of a side is a game of one edition, version, player count and options, as compare writes them."""
+    first = records["a"][0]
+    for side in "ab":
+        model = records[side][0]
+        for record, file in zip(records[side], files[side], strict=True):
+            for field in ("edition", "edition_version", "players", "options"):
+                if getattr(record, field) != getattr(model, field):
+                    raise DataError(f"{field} differs from {files[side][0].name}'s: the records of one side of a "
+                                    f"comparison share edition, version, players and options", source=str(file),
+                                    key=field)
+            if record.players != first.players:
+                raise DataError(f"a game of {record.players} players, but a/ holds games of {first.players}",
+                                source=str(file), key="players")
 
 
 def default_workers() -> int:

@@ -162,7 +162,7 @@ def parse_manifest(data: Mapping[str, Any], *, path: str, text: str = "") -> Edi
 def _parse_players(table: Mapping[str, Any], path: str, text: str) -> dict[int, PlayerCount]:
     players: dict[int, PlayerCount] = {}
     for key, entry in table.items():
-        if not key.isdigit() or not 2 <= int(key) <= 8:
+        if not (key.isascii() and key.isdigit()) or not 2 <= int(key) <= 8:
             raise DataError(f"players.{key}: the key must be a player count from 2 to 8", source=path,
                             key=f"players.{key}")
         where = f"players.{key}"
@@ -173,6 +173,8 @@ def _parse_players(table: Mapping[str, Any], path: str, text: str) -> dict[int, 
         if not pieces or not all(isinstance(p, str) for p in pieces):
             raise DataError(f"{where}.pieces must be a non-empty list of piece names", source=path,
                             key=f"{where}.pieces")
+        if len(set(pieces)) != len(pieces):
+            raise DataError(f"{where}.pieces names a piece twice", source=path, key=f"{where}.pieces")
         figures = require(entry, "figures_per_caste", int, source=path, where=where, text=text)
         if figures < 1:
             raise DataError(f"{where}.figures_per_caste must be at least 1", source=path,
@@ -225,6 +227,9 @@ def _parse_options(table: Mapping[str, Any], path: str, text: str) -> dict[str, 
         default = require(entry, "default", (bool, int, float, str), source=path, where=where, text=text)
         description = require(entry, "description", str, source=path, where=where, text=text)
         choices = require(entry, "choices", list, source=path, where=where, text=text, default=[])
+        if any(type(choice) is not type(default) for choice in choices):
+            raise DataError(f"{where}.choices must all be {type(default).__name__} like the default {default!r}",
+                            source=path, key=f"{where}.choices")
         if choices and default not in choices:
             raise DataError(f"{where}: default {default!r} is not one of its choices {choices!r}", source=path,
                             key=f"{where}.default")

@@ -8,9 +8,12 @@ speed use ``game.rules`` and ``game.state`` with ``samurai.engine`` directly.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
+
+import attrs
 
 from . import engine
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
@@ -22,9 +25,26 @@ from .rules import Rules
 from .scenarios import Scenario, load_scenario, parse_scenario, scenario_state
 from .state import EMPTY, OVER, PHASE_NAMES, State
 from .tiles import CASTES
+from .trust import Trust, TrustLike, names_edition
 from .views import seat_view
 
-__all__ = ["Game", "new_game", "score", "edition_of", "action_of", "describe_event"]
+__all__ = ["Game", "new_game", "score", "edition_of", "action_of", "describe_event", "check_seed", "MAX_SEED"]
+
+MAX_SEED = 2 ** 63 - 1
+"""The largest seed: seeds are whole numbers from 0 that fit a record's 64-bit integers."""
+
+
+def check_seed(seed: Any, *, source: str = "seed") -> int:
+    """``seed`` when it is a whole number from 0 to ``MAX_SEED``; a ``DataError`` otherwise.
+
+    A negative seed is refused rather than folded onto a positive one (Python's
+    generator plays seed -3 as seed 3, so two seeds would silently be one game).
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise DataError(f"seed must be a whole number, not {type(seed).__name__} {seed!r:.40}", source=source)
+    if not 0 <= seed <= MAX_SEED:
+        raise DataError(f"seed must be a whole number from 0 to 2**63-1, not {str(seed)[:40]}", source=source)
+    return seed
 
 
 class Game:
@@ -42,8 +62,7 @@ class Game:
 
     def __init__(self, rules: Rules, seed: int, *, trace: bool = True, map_name: str | None = None,
                  scenario: Scenario | None = None) -> None:
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise DataError(f"seed must be a whole number, not {seed!r}", source="seed")
+        check_seed(seed)
         self.rules = rules
         self.seed = seed
         self.map_name = map_name
@@ -172,8 +191,15 @@ class Game:
         return [describe_event(self.rules, event) for event in self.state.events or []]
 
     def to_internal(self, action: Any) -> tuple[int, ...]:
-        """The engine's tuple for a friendly action; ``IllegalAction`` for unknown tiles, hexes or kinds."""
+        """The engine's tuple for a friendly action; ``IllegalAction`` for unknown tiles, hexes or kinds.
+
+        Anything but an ``Action`` (a list, a dict, a look-alike class) is refused the same way, so a
+        server applying what a client sent needs to catch ``IllegalAction`` alone.
+        """
         rules = self.rules
+        if not isinstance(action, Action) or not attrs.has(type(action)):
+            raise IllegalAction(f"a {type(action).__name__} is not an action: apply takes ChooseTile, PlaceFigure, "
+                                f"PlaceTile, MoveTile, SwitchFigures or EndTurn values")
         if isinstance(action, EndTurn):
             return (engine.END,)
         if isinstance(action, PlaceTile):
@@ -195,7 +221,15 @@ class Game:
                    if b is not None and (b.action_type is kind or b.action_type.__name__ == kind.__name__)]
         if special:
             tile = next((t for t in special if t in hand), special[0])
-            return (engine.SPECIAL, tile, *rules.behaviours[tile].from_action(rules, action))  # type: ignore[union-attr]
+            behaviour = rules.behaviours[tile]
+            assert behaviour is not None
+            try:
+                return (engine.SPECIAL, tile, *behaviour.from_action(rules, action))
+            except IllegalAction:
+                raise
+            except (AttributeError, TypeError, ValueError, KeyError, IndexError) as exc:
+                # An action of another edition's class of the same name, with other fields.
+                raise IllegalAction(f"{type(action).__name__} does not fit edition {self.edition!r}: {exc}") from None
         raise IllegalAction(f"{action!r} is not an action of edition {self.edition!r}")
 
     def to_action(self, internal: tuple[int, ...]) -> Action:
@@ -209,7 +243,7 @@ class Game:
         return tile
 
     def _hex(self, coord: Any) -> int:
-        h = self.rules.board.index.get(coord)
+        h = self.rules.board.index.get(coord) if isinstance(coord, tuple) else None
         if h is None:
             raise IllegalAction(f"hex {coord!r} is not on this board")
         return h
@@ -252,38 +286,98 @@ def describe_event(rules: Rules, event: tuple[Any, ...]) -> dict[str, Any]:
 
 def edition_of(edition: str | Edition) -> Edition:
     """An ``Edition`` from an id or manifest path (an ``Edition`` is returned as is)."""
-    return edition if isinstance(edition, Edition) else load_edition(edition)
+    if isinstance(edition, Edition):
+        return edition
+    if not isinstance(edition, (str, os.PathLike)):
+        raise TypeError(f"edition must be an edition id, a manifest path or an Edition, not "
+                        f"{type(edition).__name__} {edition!r:.80}")
+    return load_edition(edition)
 
 
 def new_game(edition: str | Edition | None = None, players: int | None = None, seed: int = 0, *,
              options: Mapping[str, Any] | None = None, map: str | GameMap | None = None,
-             scenario: str | Path | Mapping[str, Any] | None = None, trace: bool = True) -> Game:
+             scenario: str | Path | Mapping[str, Any] | None = None, trace: bool = True,
+             trust: TrustLike = ()) -> Game:
     """Start a game: an edition (id, manifest path or loaded ``Edition``; default ffg2015), 2-4 players
-    (default 4), a seed, options and an optional map.
+    (default 4), a seed (a whole number from 0), options and an optional map.
 
     ``map`` is a bundled map name, a path to a map file, or a loaded map; by
     default the edition's own. ``scenario`` (a scenario file, or its data as
     a dict) starts from a hand-written position (see ``samurai.scenarios``);
     its edition, players and map apply unless given here, and must agree when
-    both are. ``trace`` keeps an event log (``Game.events``).
+    both are. A scenario is data: the edition it names must be installed, or
+    given here, or its manifest vouched for in ``trust``; the map it names is a
+    bundled one or a map file beside the scenario file (or vouched for in
+    ``trust``; see ``samurai.trust``). ``trace`` keeps an event log
+    (``Game.events``).
     """
+    vouched = Trust.of(trust)
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
+        raise DataError(f"players must be a whole number, not {type(players).__name__} {players!r:.40}",
+                        source="players")
+    if options is not None and not isinstance(options, Mapping):
+        raise TypeError(f"options must be a mapping of option name to value, not {type(options).__name__}")
+    if map is not None and not isinstance(map, (str, GameMap)):
+        raise TypeError(f"map must be a bundled map's name, a map file's path or a GameMap, not {type(map).__name__}")
+    check_seed(seed)
+    ed = None if edition is None else edition_of(edition)
     setup = None
+    map_asked_by = "map"  # the field that named the map, for the message when it does not fit the edition
     if scenario is not None:
-        setup = load_scenario(scenario) if isinstance(scenario, (str, Path)) else parse_scenario(scenario)
+        folder = None
+        if isinstance(scenario, (str, os.PathLike)):
+            setup, folder = load_scenario(scenario), Path(scenario).parent
+        elif isinstance(scenario, Mapping):
+            setup = parse_scenario(scenario)
+        else:
+            raise TypeError(f"scenario must be a scenario file's path or its data as a dict, not "
+                            f"{type(scenario).__name__}")
         if players is not None and players != setup.players:
             raise DataError(f"the scenario is for {setup.players} players, not {players}", source=setup.source,
                             key="players")
         players = setup.players
-        edition = edition if edition is not None else setup.edition
-        if map is None:
-            map = setup.map
-        elif setup.map is not None and map != setup.map:
-            raise DataError(f"the scenario is on map {setup.map!r}, not {map!r}", source=setup.source, key="map")
-    ed = edition_of(edition if edition is not None else "ffg2015")
+        if ed is None and setup.edition is not None:
+            ed = vouched.edition(setup.edition, source=setup.source, key="edition", folder=folder)
+        elif ed is not None and setup.edition is not None and not names_edition(setup.edition, ed, folder):
+            raise DataError(f"the scenario is a position of edition {setup.edition!r}, not {ed.id!r}: a scenario "
+                            f"is played only under its own edition", source=setup.source, key="edition")
+        if ed is None:
+            ed = edition_of("ffg2015")
+        if setup.map is not None:
+            named = vouched.game_map(setup.map, ed, source=setup.source, key="map", folder=folder)
+            if map is None:
+                map, map_asked_by = named, setup.source
+            elif not _same_map(map, named, ed):
+                given = map if isinstance(map, str) else map.name
+                raise DataError(f"the scenario is on map {setup.map!r}, not {given!r}", source=setup.source, key="map")
+        # The game's record carries the edition and map in its own fields; paths in the scenario were
+        # relative to its file, which the record does not keep.
+        setup = attrs.evolve(setup, edition=None, map=None,
+                             data={k: v for k, v in setup.data.items() if k not in ("edition", "map")})
+    ed = ed if ed is not None else edition_of("ffg2015")
     game_map = ed.map_named(map) if isinstance(map, str) else map
-    map_name = map if isinstance(map, str) else game_map.source if game_map is not None else None
-    return Game(ed.rules(4 if players is None else players, options, game_map), seed, trace=trace,
-                map_name=map_name, scenario=setup)
+    map_name = map if isinstance(map, str) and not map.endswith(".toml") \
+        else game_map.source if game_map is not None else None
+    try:
+        rules = ed.rules(4 if players is None else players, options, game_map)
+    except DataError as exc:
+        if game_map is None or exc.source != game_map.source:
+            raise
+        raise DataError(f"edition {ed.id!r} does not fit map {game_map.name!r}: {exc.message}", source=map_asked_by,
+                        key="map") from None
+    return Game(rules, seed, trace=trace, map_name=map_name, scenario=setup)
+
+
+def _same_map(given: str | GameMap, named: str | GameMap, edition: Edition) -> bool:
+    """Whether the map given to ``new_game`` is the one the scenario names."""
+    first = edition.map_named(given) if isinstance(given, str) else given
+    second = edition.map_named(named) if isinstance(named, str) else named
+    if first is second:
+        return True
+    try:
+        return Path(first.source).resolve() == Path(second.source).resolve()
+    except (OSError, RuntimeError):
+        return False
 
 
 def score(edition: str | Edition, captured: Mapping[Any, Mapping[str, int]]) -> Result:

@@ -41,6 +41,8 @@ SETTLEMENT_CAPACITY = {"village": 1, "city": 2, "capital": 3}
 """How many figures (of different castes) each kind of settlement holds."""
 
 SEA, LAND, SETTLEMENT = 0, 1, 2
+MAX_HEXES = 10_000
+"""The most hexes a map may have: the Japan map has a few hundred; a bigger picture is a mistake or an attack."""
 _MAP_KEYS = {"name", "description", "terrain", "pieces", "settlements", "piece_names"}
 
 
@@ -125,6 +127,9 @@ def parse_map(data: dict[str, Any], *, text: str = "", source: str = "<map>") ->
     symbols = parse_picture(terrain_text, source=source, first_line=terrain_line, field="terrain")
     if not symbols:
         raise DataError("terrain has no hexes", source=source, key="terrain")
+    if len(symbols) > MAX_HEXES:
+        raise DataError(f"terrain has {len(symbols):,} hexes; a map has at most {MAX_HEXES:,}", source=source,
+                        key="terrain")
     terrain: dict[Coord, str] = {}
     for coord, symbol in symbols.items():
         if symbol not in TERRAIN_SYMBOLS:

@@ -21,6 +21,7 @@ from typing import Any
 
 import attrs
 
+from .errors import DataError
 from .game_metrics import GameFacts, GameMetric, core_game_metrics
 from .plugins import Edition
 from .records import GameRecord, replay
@@ -46,7 +47,7 @@ def game_facts(record: GameRecord, *, edition: Edition | None = None, source: st
     assert game is not None
     result = game.result
     if result is None or result.end_reason is None:
-        raise ValueError(f"{source}: the game is not over after its {len(record.actions)} actions")
+        raise DataError(f"the game is not over after its {len(record.actions)} actions", source=source, key="actions")
     st = game.state
     middle = st.turn // 2
     leader = None

@@ -14,6 +14,7 @@ import difflib
 import importlib
 import importlib.util
 import inspect
+import os
 import traceback
 from collections.abc import Mapping
 from importlib.metadata import entry_points
@@ -30,7 +31,7 @@ from .editions import EditionManifest, merge_manifests, parse_manifest
 from .errors import DataError
 from .maps import GameMap, load_map
 from .rules import Rules, compile_rules
-from .tomlfile import key_line, read_toml, table_line
+from .tomlfile import is_file, key_line, read_toml, table_line
 
 __all__ = ["ENTRY_POINT_GROUP", "PluginInfo", "Edition", "installed_plugins", "available_editions",
            "load_edition", "load_plugin", "load_plugin_file", "is_plugin_file", "check_plugin_order",
@@ -80,7 +81,7 @@ def load_plugin_file(path: str, *, source: str = "plugins") -> ModuleType:
     ``variant.py`` without seeing each other.
     """
     file = Path(path)
-    if not file.is_file():
+    if not is_file(file):
         raise DataError(f"plugin file {path} does not exist (plugin files are named relative to the manifest)",
                         source=source, key="plugins")
     spec = importlib.util.spec_from_file_location(f"samurai_plugin_file_{file.stem}", file)
@@ -195,18 +196,42 @@ def available_editions() -> dict[str, Path | Any]:
 
 
 def resolve_map(name: str, *, relative_to: str | None = None) -> GameMap:
-    """Load a map by bundled name (``"japan"``) or by path (relative to ``relative_to``'s folder)."""
+    """Load a map by bundled name (``"japan"``) or by path.
+
+    With ``relative_to`` (a manifest), a path is relative to that file's folder
+    and must stay inside it; without, it is the caller's own path.
+    """
     if name.endswith(".toml"):
         path = Path(name)
-        if relative_to and not path.is_absolute() and not path.exists():
-            path = Path(relative_to).parent / path
-        return load_map(path)
+        if relative_to:
+            path = _inside_folder(name, relative_to, what="map file", key="map")
+        elif not is_file(path):
+            raise DataError(f"map file {name} not found", source="map", key="map")
+        return load_map(path.absolute())
     for candidate in bundled_maps():
         if candidate.name == f"{name}.toml":
             return load_map(candidate)
     known = ", ".join(m.name.removesuffix(".toml") for m in bundled_maps())
     raise DataError(f"no map named {name!r} (bundled maps: {known}; or give a path to a .toml file)",
                     source=relative_to or "map", key="map")
+
+
+def _inside_folder(entry: str, manifest: str, *, what: str, key: str) -> Path:
+    """The file a manifest names, relative to its folder; refused when it lies outside (``..``, absolute, a link)."""
+    folder = Path(manifest).parent
+    path = Path(entry)
+    inside = not path.is_absolute() and ".." not in path.parts
+    if inside:
+        try:
+            inside = (folder / path).resolve().is_relative_to(folder.resolve())
+        except (OSError, RuntimeError, ValueError):
+            inside = False
+    if not inside:
+        raise DataError(f"{what} {entry!r} must lie in the manifest's folder: '..', absolute paths and links "
+                        f"leading out are refused", source=manifest, key=key)
+    if not is_file(folder / path):
+        raise DataError(f"{what} {entry} not found in the manifest's folder", source=manifest, key=key)
+    return folder / path
 
 
 class Edition:
@@ -221,8 +246,8 @@ class Edition:
         self.manifest = manifest
         self.plugin_manager = plugin_manager
         self.map = game_map
-        self.reference = reference or manifest.path
-        """How records name this edition: the installed id it was loaded by, or its manifest's path."""
+        self.reference = reference or manifest.id
+        """How records name this edition: its id (a manifest's id must be vouched for to load a record)."""
         self._rules: dict[tuple[Any, ...], Rules] = {}
         self._maps: dict[str, GameMap] = {}
 
@@ -253,8 +278,18 @@ class Edition:
         return f"<Edition {self.id} {self.manifest.version}>"
 
 
-def load_edition(name: str) -> Edition:
-    """Load an installed edition by id (``"ffg2015"``) or a manifest file by path."""
+def load_edition(name: str | os.PathLike[str]) -> Edition:
+    """Load an installed edition by id (``"ffg2015"``) or a manifest file by path.
+
+    Naming a manifest by path runs its plugin files: do it only for manifests
+    you trust (records and scenarios never do it for you; see ``samurai.trust``).
+    """
+    if isinstance(name, os.PathLike):
+        name = os.fspath(name)
+    if not isinstance(name, str):
+        raise TypeError(f"load_edition takes an edition id or a manifest path, not {type(name).__name__} {name!r:.80}")
+    if not name.strip():
+        raise DataError("name an edition: an installed id or a manifest path", source="edition")
     catalog = available_editions()
     if name.endswith(".toml"):
         path: Any = Path(name)
@@ -269,10 +304,17 @@ def load_edition(name: str) -> Edition:
     for level_path, level_plugins in levels:
         check_plugin_order(pm, level_plugins, source=level_path)
     game_map = resolve_map(manifest.map, relative_to=str(path))
-    reference = str(Path(name).resolve()) if name.endswith(".toml") else name
-    edition = Edition(manifest, pm, game_map, reference=reference)
+    # Records name the edition by id: an installed one loads by it, a manifest's must be vouched for.
+    edition = Edition(manifest, pm, game_map, reference=manifest.id)
     for players in manifest.players:
-        edition.rules(players)  # refuse a manifest whose player counts do not fit its map now, not mid-game
+        try:
+            edition.rules(players)  # refuse a manifest whose player counts do not fit its map now, not mid-game
+        except DataError as exc:
+            if exc.key != "pieces" or exc.source != game_map.source:
+                raise
+            # The manifest asked for the piece the map lacks: name the manifest's field, not the map.
+            raise DataError(exc.message, source=str(path), line=key_line(text, "pieces"),
+                            key=f"players.{players}.pieces") from None
     return edition
 
 
@@ -316,6 +358,7 @@ def _check_new_tile_kinds(child: Mapping[str, Any], parent: Mapping[str, Any], p
 
 
 def _plugin_path(entry: Any, manifest: Any) -> Any:
-    if isinstance(entry, str) and is_plugin_file(entry) and not Path(entry).is_absolute():
-        return str(Path(str(manifest)).parent / entry)
+    """A plugin file is named relative to its manifest and must lie in the manifest's folder."""
+    if isinstance(entry, str) and is_plugin_file(entry):
+        return str(_inside_folder(entry, str(manifest), what="plugin file", key="plugins"))
     return entry

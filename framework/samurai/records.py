@@ -18,7 +18,6 @@ import hashlib
 import json
 import os
 import tempfile
-import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, cast
@@ -29,11 +28,12 @@ import tomli_w
 
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
 from .errors import DataError, IllegalAction
-from .game import Game, action_of, new_game
-from .plugins import Edition, load_edition
+from .game import Game, action_of, check_seed, new_game
+from .plugins import Edition
 from .rules import Rules
 from .state import State
-from .tomlfile import read_text
+from .tomlfile import check_plain, read_data
+from .trust import Trust, TrustLike, names_edition
 
 __all__ = ["SCHEMA_VERSION", "MIGRATIONS", "GameRecord", "to_record", "from_record", "replay", "save", "load",
            "read_record", "write_record", "record_to_dict", "record_from_dict", "record_of", "position_check",
@@ -58,7 +58,8 @@ class GameRecord:
     """Everything a game is made of. ``Game`` ↔ record: ``to_record`` and ``from_record``."""
 
     edition: str
-    """An installed edition's id, or the path of a manifest file."""
+    """The edition's id (a designer's edition loads only when its manifest is vouched for, see
+    ``samurai.trust``); older records may name a manifest's path."""
     edition_version: str
     players: int
     seed: int
@@ -66,7 +67,8 @@ class GameRecord:
     """Every option's value (defaults included), so a later default change cannot alter the game."""
     actions: tuple[Action, ...]
     map: str | None = None
-    """The map given to ``new_game`` (a bundled name or a path); None for the edition's own."""
+    """The map given to ``new_game``: a bundled name, or a map file (by name when it is beside the record);
+    None for the edition's own."""
     scenario: Mapping[str, Any] | None = None
     """The scenario the game started from (its data, so the record stands alone); None for a new game."""
     check: str | None = None
@@ -101,13 +103,17 @@ def record_of(rules: Rules, seed: int, internal_actions: list[tuple[int, ...]], 
 
 
 def replay(record: GameRecord, *, edition: Edition | None = None, source: str = "record",
-           trace: bool = True) -> Iterator[Game]:
+           trace: bool = True, trust: TrustLike = (), folder: str | Path | None = None) -> Iterator[Game]:
     """Start the game of ``record`` and yield it before the first action and after each one.
 
     The same ``Game`` is yielded each time, moved on by one action. An
-    illegal action raises ``DataError`` with the key ``actions[i]``.
+    illegal action raises ``DataError`` with the key ``actions[i]``. The
+    edition is ``edition``, or the one the record names (an installed id, or a
+    manifest in ``trust``); ``folder`` is where the record's file is (a map
+    file the record names is looked for there).
     """
-    game = _start(record, edition, source, trace)
+    record = _checked_record(record, source)
+    game = _start(record, edition, source, trace, Trust.of(trust), None if folder is None else Path(folder))
     yield game
     for index, action in enumerate(record.actions):
         try:
@@ -118,9 +124,17 @@ def replay(record: GameRecord, *, edition: Edition | None = None, source: str = 
         yield game
 
 
-def from_record(record: GameRecord, *, edition: Edition | None = None, source: str = "record") -> Game:
-    """The game a record describes, replayed action by action and checked against its saved position."""
-    for game in replay(record, edition=edition, source=source):  # noqa: B007 - the last one is the game
+def from_record(record: GameRecord, *, edition: Edition | None = None, source: str = "record",
+                trust: TrustLike = (), folder: str | Path | None = None) -> Game:
+    """The game a record describes, replayed action by action and checked against its saved position.
+
+    ``edition`` plays it under an edition you loaded (it must be the one the
+    record names); otherwise the record's edition is an installed one, or a
+    manifest you vouch for in ``trust`` (paths or ``Edition`` values; see
+    ``samurai.trust``). ``folder`` is the folder of the record's file: a map
+    file the record names is looked for there.
+    """
+    for game in replay(record, edition=edition, source=source, trust=trust, folder=folder):  # noqa: B007
         pass
     if record.check is not None and position_check(game.state) != record.check:
         raise DataError(f"the {len(record.actions)} actions replay to a different position than the one saved: "
@@ -128,27 +142,61 @@ def from_record(record: GameRecord, *, edition: Edition | None = None, source: s
     return game
 
 
-def _start(record: GameRecord, edition: Edition | None, source: str, trace: bool) -> Game:
-    ed = edition or _load_edition(record.edition, source)
+def _checked_record(record: Any, source: str) -> GameRecord:
+    """``record`` as a sound ``GameRecord``: one built in code is checked like one read from a file."""
+    if not isinstance(record, GameRecord):
+        raise TypeError(f"expected a GameRecord (record_from_dict turns a dict into one), not "
+                        f"{type(record).__name__}")
+    if _sound(record):
+        return record
+    try:
+        data = _converter({}).unstructure(record)
+    except Exception:  # an attribute of a type cattrs cannot even take apart
+        raise DataError("the record holds values of the wrong type", source=source) from None
+    kinds = {type(a).__name__: type(a) for a in record.actions if isinstance(a, Action)} \
+        if isinstance(record.actions, (tuple, list)) else {}
+    return record_from_dict(data, source=source, action_types={**{t.__name__: t for t in _all_action_types()},
+                                                               **kinds})
+
+
+def _sound(record: GameRecord) -> bool:
+    """A quick check of the field types (what ``record_from_dict`` guarantees), to skip the full one."""
+    return (isinstance(record.edition, str) and isinstance(record.edition_version, str)
+            and type(record.players) is int and type(record.seed) is int and type(record.schema) is int
+            and isinstance(record.options, Mapping) and isinstance(record.actions, tuple)
+            and all(isinstance(a, Action) for a in record.actions)
+            and (record.map is None or isinstance(record.map, str))
+            and (record.check is None or isinstance(record.check, str))
+            and (record.scenario is None or isinstance(record.scenario, Mapping)))
+
+
+def _start(record: GameRecord, edition: Edition | None, source: str, trace: bool, trust: Trust,
+           folder: Path | None) -> Game:
+    if edition is None:
+        ed = trust.edition(record.edition, source=source, key="edition", folder=folder)
+    elif not isinstance(edition, Edition):
+        raise TypeError(f"edition must be a loaded Edition (samurai.load_edition), not {type(edition).__name__}")
+    elif not names_edition(record.edition, edition, folder):
+        raise DataError(f"the record is a game of edition {record.edition!r}, not {edition.id!r}: a record is "
+                        f"replayed only under its own edition", source=source, key="edition")
+    else:
+        ed = edition
     if ed.manifest.version != record.edition_version:
         raise DataError(f"the record was played with {record.edition} {record.edition_version}, but version "
                         f"{ed.manifest.version} is installed", source=source, key="edition_version")
     try:
-        return new_game(ed, players=record.players, seed=record.seed, options=record.options, map=record.map,
+        check_seed(record.seed, source="seed")
+        game_map = None if record.map is None else trust.game_map(record.map, ed, source=source, folder=folder)
+        return new_game(ed, players=record.players, seed=record.seed, options=record.options, map=game_map,
                         trace=trace, scenario=record.scenario)
     except DataError as exc:  # a scenario, option, player count or map that does not fit the edition
+        if exc.source == source:
+            raise
         if exc.source in ("scenario", "options"):  # new_game names an embedded scenario's errors "scenario"
             key = f"{exc.source}.{exc.key}" if exc.key else exc.source
         else:
             key = exc.source if exc.source in ("players", "seed") else "map"
         raise DataError(exc.message, source=source, key=key) from None
-
-
-def _load_edition(name: str, source: str) -> Edition:
-    try:
-        return load_edition(name)
-    except DataError as exc:
-        raise DataError(str(exc), source=source, key="edition") from None
 
 
 def edition_reference(rules: Rules) -> str:
@@ -211,17 +259,26 @@ def record_to_dict(record: GameRecord) -> dict[str, Any]:
 
 
 def record_from_dict(data: Any, *, source: str = "record",
-                     action_types: Mapping[str, type[Action]] | None = None) -> GameRecord:
-    """Validate and migrate a record dict into a ``GameRecord``; refuse it naming the field."""
+                     action_types: Mapping[str, type[Action]] | None = None, trust: TrustLike = (),
+                     folder: str | Path | None = None) -> GameRecord:
+    """Validate and migrate a record dict into a ``GameRecord``; refuse it naming the field.
+
+    Actions of special tiles a plugin contributes are read with the record's
+    edition, which must then be installed or vouched for (``trust``, see
+    ``samurai.trust``); ``folder`` is the record file's folder.
+    """
     if not isinstance(data, Mapping):
         raise DataError(f"a record is a table of fields, not {type(data).__name__}", source=source)
+    check_plain(data, source=source)
     data = _migrated(dict(data), source)
     types = dict(action_types or {t.__name__: t for t in _all_action_types()})
     actions = data.get("actions")
     named = {a["action"] for a in actions if isinstance(a, Mapping) and isinstance(a.get("action"), str)} \
         if isinstance(actions, list) else set()
     if named - types.keys() and isinstance(data.get("edition"), str):
-        types.update(_edition_action_types(data["edition"]))
+        edition = Trust.of(trust).edition(data["edition"], source=source, key="edition",
+                                          folder=None if folder is None else Path(folder))
+        types.update(_edition_action_types(edition))
     try:
         return _converter(types).structure(data, GameRecord)
     except cattrs.BaseValidationError as exc:
@@ -256,12 +313,8 @@ def _migrated(data: dict[str, Any], source: str) -> dict[str, Any]:
     return data
 
 
-def _edition_action_types(name: str) -> dict[str, type[Action]]:
-    """The actions of the special tiles an edition's plugins contribute (none if it does not load)."""
-    try:
-        edition = load_edition(name)
-    except DataError:
-        return {}  # the record is refused later, for its edition or for the unknown action
+def _edition_action_types(edition: Edition) -> dict[str, type[Action]]:
+    """The actions of the special tiles an edition's plugins contribute."""
     return {behaviour.action_type.__name__: behaviour.action_type
             for behaviours in edition.plugin_manager.hook.samurai_tile_behaviours() for behaviour in behaviours}
 
@@ -275,12 +328,22 @@ def _all_action_types() -> list[type[Action]]:
 # --- files -------------------------------------------------------------------------------
 
 def write_record(record: GameRecord, path: str | Path) -> Path:
-    """Write ``record`` as JSON or TOML (by the file's suffix), atomically: never a half-written file."""
+    """Write ``record`` as JSON or TOML (by the file's suffix), atomically: never a half-written file.
+
+    A map file in the record's folder is written by its name, so the folder can move.
+    """
+    if not isinstance(record, GameRecord):
+        raise TypeError(f"expected a GameRecord, not {type(record).__name__}")
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"a record's path is a str or Path, not {type(path).__name__}")
     target = Path(path)
     suffix = target.suffix.lower()
     if suffix not in _FORMATS:
         raise DataError(f"a record file ends in {' or '.join(_FORMATS)}, not {suffix or 'nothing'!r}",
                         source=str(target))
+    if record.map is not None and record.map.endswith(".toml") and Path(record.map).is_absolute() \
+            and Path(record.map).parent == target.absolute().parent:
+        record = attrs.evolve(record, map=Path(record.map).name)
     data = record_to_dict(record)
     text = json.dumps(data, indent=1) + "\n" if suffix == ".json" else tomli_w.dumps(data)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -295,28 +358,40 @@ def write_record(record: GameRecord, path: str | Path) -> Path:
     return target
 
 
-def read_record(path: str | Path) -> GameRecord:
-    """Read and validate a record file (JSON or TOML) without replaying it."""
+def read_record(path: str | Path, *, trust: TrustLike = ()) -> GameRecord:
+    """Read and validate a record file (JSON or TOML) without replaying it.
+
+    Reading never runs code: an edition manifest the record names is loaded
+    only when it is in ``trust`` (see ``samurai.trust``).
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"a record's path is a str or Path, not {type(path).__name__}")
     source = str(path)
     file = Path(path)
     suffix = file.suffix.lower()
     if suffix not in _FORMATS:
         raise DataError(f"a record file ends in {' or '.join(_FORMATS)}", source=source)
-    text = read_text(file)
-    try:
-        data = json.loads(text) if suffix == ".json" else tomllib.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"not valid JSON: {exc.msg} (column {exc.colno})", source=source, line=exc.lineno) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"not valid TOML: {exc}", source=source) from None
-    return record_from_dict(data, source=source)
+    data, _ = read_data(file)
+    return record_from_dict(data, source=source, trust=trust, folder=file.parent)
 
 
 def save(game: Game, path: str | Path) -> Path:
     """Save ``game`` (finished or not) to ``path``: ``.json`` or ``.toml``."""
+    if not isinstance(game, Game):
+        raise TypeError(f"save takes a Game, not {type(game).__name__}")
     return write_record(to_record(game), path)
 
 
-def load(path: str | Path) -> Game:
-    """Load a saved game: read, validate, replay every action and check the saved position."""
-    return from_record(read_record(path), source=str(path))
+def load(path: str | Path, *, trust: TrustLike = ()) -> Game:
+    """Load a saved game: read, validate, replay every action and check the saved position.
+
+    The record's edition must be installed, or its manifest vouched for in
+    ``trust`` (manifest paths or loaded ``Edition`` values): a record never
+    runs code by itself. A map file the record names is looked for in the
+    record's folder (see ``samurai.trust``).
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"a record's path is a str or Path, not {type(path).__name__}")
+    vouched = Trust.of(trust)
+    record = read_record(path, trust=vouched)
+    return from_record(record, source=str(path), trust=vouched, folder=Path(path).parent)

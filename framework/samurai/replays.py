@@ -10,6 +10,7 @@ a seat's view).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
@@ -17,6 +18,7 @@ from .game import Game
 from .records import GameRecord, replay
 from .result import END_REASONS, seats_text
 from .tiles import CASTES
+from .trust import TrustLike
 
 __all__ = ["replay_lines", "position_lines", "describe_action", "describe_event_text"]
 
@@ -56,14 +58,18 @@ def describe_event_text(event: dict[str, Any]) -> str:
     return f"the game ends: {END_REASONS.get(event['reason'], event['reason'])}"
 
 
-def replay_lines(record: GameRecord, *, source: str = "record", to: int | None = None) -> Iterator[str]:
-    """The game told action by action; with ``to``, stop after that many actions and describe the position."""
+def replay_lines(record: GameRecord, *, source: str = "record", to: int | None = None, trust: TrustLike = (),
+                 folder: str | Path | None = None) -> Iterator[str]:
+    """The game told action by action; with ``to``, stop after that many actions and describe the position.
+
+    ``trust`` and ``folder`` are as for ``samurai.records.replay``.
+    """
     if to is not None and not 0 <= to <= len(record.actions):
         raise ValueError(f"--to must be from 0 to {len(record.actions)} (the record's actions), not {to}")
     seen = 0
     actor: int | None = None
     game: Game | None = None
-    for number, game in enumerate(replay(record, source=source)):
+    for number, game in enumerate(replay(record, source=source, trust=trust, folder=folder)):
         if number:
             yield f"{number:>5}  seat {actor} {describe_action(record.actions[number - 1], game)}"
         else:

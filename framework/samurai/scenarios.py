@@ -2,9 +2,9 @@
 
 A scenario file (TOML) describes the play phase at some turn::
 
-    edition = "ffg2015"        # optional: an edition id, or a manifest path relative to this file
+    edition = "ffg2015"        # optional: an installed edition's id (a manifest must be vouched for)
     players = 2
-    map = "tiny"               # optional: the edition's own map by default
+    map = "tiny"               # optional: a bundled map, or a map file beside this one
     to_act = 0                 # the seat to play (the next seat that can, if it cannot)
     turn = 5                   # optional, default 1
 
@@ -57,7 +57,7 @@ from .maps import LAND
 from .rules import LAND_TILE, SEA_TILE, Rules
 from .state import State
 from .tiles import CASTES
-from .tomlfile import check_keys, field_line, key_line, read_toml, require
+from .tomlfile import check_keys, check_plain, field_line, key_line, read_toml, require
 
 __all__ = ["Scenario", "SeatSetup", "PlacedTile", "load_scenario", "parse_scenario", "scenario_state"]
 
@@ -111,11 +111,9 @@ def load_scenario(path: str | Path) -> Scenario:
         scenario = parse_scenario(data, source=str(path), text=text)
     except DataError as exc:
         raise _located(exc, text) from None
-    edition = scenario.edition
-    if edition is not None and edition.endswith(".toml") and not Path(edition).is_absolute():
-        edition = str(Path(path).parent / edition)
-    return attrs.evolve(scenario, edition=edition, data={**scenario.data, **({"edition": edition} if edition else {})},
-                        text=text)
+    # An edition or map path in the file stays as written: it is relative to the file's folder and used only
+    # as ``samurai.trust`` allows (new_game resolves it).
+    return attrs.evolve(scenario, text=text)
 
 
 def _located(exc: DataError, text: str) -> DataError:
@@ -128,6 +126,9 @@ def _located(exc: DataError, text: str) -> DataError:
 def parse_scenario(data: Mapping[str, Any], *, source: str = "scenario", text: str = "") -> Scenario:
     """Check a scenario's data (from a file or a record) into a ``Scenario``."""
     where = "the scenario"
+    if not isinstance(data, Mapping):
+        raise DataError(f"a scenario is a table of fields, not {type(data).__name__}", source=source)
+    check_plain(data, source=source)
     check_keys(data, _TOP_KEYS, source=source, where=where, text=text)
     players = require(data, "players", int, source=source, where=where, text=text)
     figures = require(data, "figures", dict, source=source, where=where, text=text, default={})

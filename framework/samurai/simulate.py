@@ -17,6 +17,7 @@ import attrs
 from . import engine
 from .bots import BOTS, Observation, make_bot
 from .errors import DataError, IllegalAction
+from .game import check_seed
 from .plugins import Edition
 from .records import record_of, write_record
 from .rules import Rules
@@ -169,6 +170,7 @@ def simulate(edition: Edition, players: int, games: int, seed: int, bots: Sequen
     """
     if games < 1:
         raise DataError(f"games must be at least 1, not {games}", source="--games")
+    check_seed(seed, source="--seed")
     rules = edition.rules(players, options)
     bots = parse_bots(bots)
     summaries = []

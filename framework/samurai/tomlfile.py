@@ -1,8 +1,20 @@
-"""Reading TOML files people write, with errors that name the file and line."""
+"""Reading the text files people write (TOML and JSON), with errors that name the file and line.
+
+This is the one place a data file is read, so every file gets the same
+guards: only a regular file is opened (a pipe, device or folder is refused
+before it is opened, and the open does not block), at most ``MAX_FILE_BYTES``
+are read, the text must be UTF-8, and the parsed data must be plain: nested at
+most ``MAX_DEPTH`` deep, integers within 64 bits, finite numbers, and (in JSON)
+no key given twice. A file that breaks one is a ``DataError`` naming it.
+"""
 
 from __future__ import annotations
 
+import json
+import math
+import os
 import re
+import stat
 import tomllib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -10,27 +22,102 @@ from typing import Any
 
 from .errors import DataError
 
-__all__ = ["read_text", "read_toml", "table_line", "field_line", "key_line", "check_keys", "require"]
+__all__ = ["MAX_FILE_BYTES", "MAX_DEPTH", "is_file", "read_text", "read_toml", "read_data", "parse_json", "parse_toml",
+           "check_plain", "table_line", "field_line", "key_line", "check_keys", "require"]
+
+MAX_FILE_BYTES = 4 * 1024 * 1024
+"""The largest file read: a long game's record is tens of kilobytes, a big map a few."""
+
+MAX_DEPTH = 32
+"""The deepest nesting of tables and lists a data file may have (a record needs four)."""
+
+_INT_LIMIT = 2 ** 63
+"""TOML integers are 64-bit; nothing the engine reads needs more."""
+
+
+def is_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a regular file; a name no file can have (too long, a NUL in it) is not one."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def read_text(path: Path | Any) -> str:
-    """A text file's content (UTF-8); a missing or unreadable file is a ``DataError`` naming it."""
+    """A text file's content (UTF-8); a missing, unreadable, special or oversized file is a ``DataError``.
+
+    ``path`` is a path or an importlib Traversable (the engine's bundled files).
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        try:
+            return str(path.read_text(encoding="utf-8"))  # a bundled file inside the installed package
+        except (OSError, UnicodeDecodeError) as exc:
+            raise DataError(f"cannot be read: {exc}", source=str(path)) from None
+    source = str(path)
     try:
-        return str(path.read_text(encoding="utf-8"))
+        info = os.stat(path)
     except FileNotFoundError:
-        raise DataError("file not found", source=str(path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"cannot be read: {exc}", source=str(path)) from None
+        raise DataError("file not found", source=source) from None
+    except (OSError, ValueError) as exc:
+        raise DataError(f"cannot be read: {_reason(exc)}", source=source) from None
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a pipe, device or socket"
+        raise DataError(f"is {kind}, not a regular file", source=source)
+    if info.st_size > MAX_FILE_BYTES:
+        raise DataError(f"is {info.st_size:,} bytes, larger than any file samurai reads "
+                        f"({MAX_FILE_BYTES // (1024 * 1024)} MB at most)", source=source)
+    try:
+        # O_NONBLOCK: should the file be swapped for a pipe after the check, opening it cannot hang.
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise DataError(f"cannot be read: {_reason(exc)}", source=source) from None
+    try:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            raise DataError("is not a regular file", source=source)
+        chunks, size = [], 0
+        while size <= MAX_FILE_BYTES:
+            chunk = os.read(handle, min(1 << 20, MAX_FILE_BYTES + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise DataError(f"cannot be read: {_reason(exc)}", source=source) from None
+    finally:
+        os.close(handle)
+    if size > MAX_FILE_BYTES:
+        raise DataError(f"is larger than any file samurai reads ({MAX_FILE_BYTES // (1024 * 1024)} MB at most)",
+                        source=source)
+    try:
+        return b"".join(chunks).decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"is not UTF-8 text (byte {exc.start + 1} cannot be decoded)", source=source) from None
+
+
+def _reason(exc: BaseException) -> str:
+    return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
 
 
 def read_toml(path: Path | Any) -> tuple[dict[str, Any], str]:
     """Parse a TOML file (a path or an importlib Traversable); return ``(data, text)``."""
     if isinstance(path, str):
         path = Path(path)
-    source = str(path)
     text = read_text(path)
+    return parse_toml(text, source=str(path)), text
+
+
+def read_data(path: str | Path) -> tuple[Any, str]:
+    """Parse a ``.json`` or ``.toml`` file (by its suffix); return ``(data, text)``."""
+    text = read_text(path)
+    if str(path).lower().endswith(".json"):
+        return parse_json(text, source=str(path)), text
+    return parse_toml(text, source=str(path)), text
+
+
+def parse_toml(text: str, *, source: str) -> dict[str, Any]:
+    """Parse TOML text into plain data (see ``check_plain``); a ``DataError`` names the line."""
     try:
-        return tomllib.loads(text), text
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         line = getattr(exc, "lineno", None)
         message = str(exc)
@@ -39,6 +126,78 @@ def read_toml(path: Path | Any) -> tuple[dict[str, Any], str]:
             line = int(match.group(1))
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
         raise DataError(f"not valid TOML: {message}", source=source, line=line) from None
+    except RecursionError:
+        raise DataError(f"not valid TOML: nested deeper than {MAX_DEPTH} levels", source=source) from None
+    except (ValueError, MemoryError) as exc:  # an integer too long to convert, or text that explodes
+        raise DataError(f"not valid TOML: {_value_problem(exc)}", source=source) from None
+    check_plain(data, source=source)
+    return data
+
+
+def parse_json(text: str, *, source: str) -> Any:
+    """Parse JSON text into plain data: no repeated keys, no NaN or Infinity (see ``check_plain``)."""
+    try:
+        data = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"not valid JSON: {exc.msg} (column {exc.colno})", source=source, line=exc.lineno) from None
+    except _Repeated as exc:
+        raise DataError(f"not valid JSON: key {exc.args[0]!r} is given twice in one object", source=source,
+                        key=exc.args[0]) from None
+    except RecursionError:
+        raise DataError(f"not valid JSON: nested deeper than {MAX_DEPTH} levels", source=source) from None
+    except (ValueError, MemoryError) as exc:
+        raise DataError(f"not valid JSON: {_value_problem(exc)}", source=source) from None
+    check_plain(data, source=source)
+    return data
+
+
+class _Repeated(Exception):
+    """A JSON object with a key given twice."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Repeated(key)
+        out[key] = value
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a data file may hold")
+
+
+def _value_problem(exc: BaseException) -> str:
+    if isinstance(exc, MemoryError):
+        return "too large to read"
+    text = str(exc)
+    if "integer string conversion" in text or "digits" in text:
+        return "an integer has too many digits"
+    return text
+
+
+def check_plain(data: Any, *, source: str) -> None:
+    """Refuse data nested deeper than ``MAX_DEPTH``, integers beyond 64 bits and NaN or infinite numbers.
+
+    Checked without recursion, so even data built in memory cannot exhaust the stack here.
+    """
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, Mapping):
+            items: Iterable[Any] = value.values()
+        elif isinstance(value, (list, tuple)):
+            items = value
+        else:
+            if isinstance(value, int) and not isinstance(value, bool) and not -_INT_LIMIT <= value < _INT_LIMIT:
+                raise DataError("an integer is out of range (whole numbers here fit in 64 bits)", source=source)
+            if isinstance(value, float) and not math.isfinite(value):
+                raise DataError(f"{value} is not a number a data file may hold", source=source)
+            continue
+        if depth >= MAX_DEPTH:
+            raise DataError(f"nested deeper than {MAX_DEPTH} levels of tables and lists", source=source)
+        stack.extend((item, depth + 1) for item in items)
 
 
 def key_line(text: str, key: str) -> int | None:
@@ -100,10 +259,15 @@ def check_keys(table: Mapping[str, Any], allowed: Iterable[str], *, source: str,
 
 def require(table: Mapping[str, Any], key: str, kind: type | tuple[type, ...], *, source: str,
             where: str, text: str | None = None, default: Any = ...) -> Any:
-    """``table[key]`` checked against ``kind``; missing keys use ``default`` or are refused."""
+    """``table[key]`` checked against ``kind``; missing keys use ``default`` or are refused.
+
+    ``where`` is a description ("the map") or the field of the table (``seats[0]``), which then
+    leads the error's key (``seats[0].hand``).
+    """
+    field = key if where.startswith("the ") else f"{where}.{key}"
     if key not in table:
         if default is ...:
-            raise DataError(f"missing key {key!r} in {where}", source=source, key=key)
+            raise DataError(f"missing key {key!r} in {where}", source=source, key=field)
         return default
     value = table[key]
     if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
@@ -112,6 +276,6 @@ def require(table: Mapping[str, Any], key: str, kind: type | tuple[type, ...], *
         ok = isinstance(value, kind)
     if not ok:
         names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
-        raise DataError(f"{where}.{key} must be {names}, not {type(value).__name__} {value!r}",
-                        source=source, line=key_line(text, key) if text else None, key=key)
+        raise DataError(f"{where}.{key} must be {names}, not {type(value).__name__} {value!r:.80}",
+                        source=source, line=key_line(text, key) if text else None, key=field)
     return value
