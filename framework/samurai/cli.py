@@ -323,16 +323,44 @@ def _print_summary(data: dict[str, Any]) -> None:
 def _score(args: argparse.Namespace) -> int:
     from .game import score
 
-    try:
-        captured = json.loads(args.captured)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"not valid JSON: {exc}", source="--captured") from None
+    captured = _json_argument(args.captured, "--captured")
     if args.option:
         raise DataError("score takes no options", source="--option")
-    result = score(args.edition, captured)
+    try:
+        result = score(args.edition, captured)
+    except DataError as exc:
+        if exc.source != "captured":
+            raise
+        raise DataError(exc.message, source="--captured", key=exc.key) from None
     print(json.dumps({"winners": list(result.winners), "reason": result.reason,
                       "explanation": result.explanation}, indent=2))
     return 0
+
+
+def _json_argument(text: str, flag: str) -> Any:
+    """A JSON value given on the command line; duplicate keys and endless numbers are refused, not guessed."""
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in seen:
+                raise DataError(f"key {key!r} is given twice", source=flag, key=key)
+            seen[key] = value
+        return seen
+
+    def no_float(text: str) -> Any:
+        raise DataError(f"{text} is not a whole number", source=flag)
+
+    try:
+        return json.loads(text, object_pairs_hook=unique, parse_float=no_float,
+                          parse_constant=no_float)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"not valid JSON: {exc}", source=flag) from None
+    except RecursionError:
+        raise DataError("JSON nested too deeply", source=flag) from None
+    except ValueError as exc:  # an integer too long to convert
+        if isinstance(exc, DataError):
+            raise
+        raise DataError("a number is too long (more than 4300 digits)", source=flag) from None
 
 
 def _editions(args: argparse.Namespace) -> int:
