@@ -382,7 +382,27 @@ def _editions(args: argparse.Namespace) -> int:
             print(f"  plugin {name} ({origin}): {', '.join(plugin_hooks(pm, plugin))}")
         for option in manifest.options.values():
             print(f"  option {option.name} = {option.default!r}: {option.description}")
+        _try_play_time_hooks(edition)
     return 0
+
+
+def _try_play_time_hooks(edition: Any) -> None:
+    """Call the hooks a game calls only at its end (scoring, metrics) once per player count, so a plugin that
+    fails there is caught when its edition is listed rather than after a long run."""
+    from .compare import contributed_metrics
+    from .game_metrics import GameFacts
+    from .tiles import CASTES
+
+    for players in edition.manifest.players:
+        rules = edition.rules(players)
+        captured = {seat: {caste: int(seat == 0) for caste in CASTES} for seat in range(players)}
+        result = rules.scorer(captured)
+        facts = GameFacts(winners=result.winners, end_reason="caste_exhausted", turns=players * 4,
+                          tiles_played=players * 6, captured=tuple((1, 1, 1) if seat == 0 else (0, 0, 0)
+                                                                   for seat in range(players)),
+                          removed=0, midpoint_leader=0)
+        for metric in contributed_metrics([edition], players, rules.setup.first_player):
+            metric.value(facts)
 
 
 def _new_edition(args: argparse.Namespace) -> int:

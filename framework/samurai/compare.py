@@ -24,6 +24,7 @@ import attrs
 
 from .errors import DataError
 from .game_metrics import GameMetric
+from .hookcalls import PLUGIN_FAILURES, guarded, hook_failure, wrong_hook_result
 from .metrics import GameFacts, Metric, compare_metrics, game_facts
 from .plugins import Edition, load_edition
 from .records import GameRecord, read_record, record_of, write_record
@@ -179,14 +180,34 @@ def contributed_metrics(editions: Sequence[Edition], players: int, first_player:
     """The per-game metrics of the engine and of both editions' plugins, each name once, the engine's first."""
     chosen: dict[str, GameMetric] = {}
     for edition in editions:
-        contributions = edition.plugin_manager.hook.samurai_game_metrics(players=players, first_player=first_player)
+        source = edition.manifest.path
+        caller = edition.plugin_manager.hook.samurai_game_metrics
+        arguments = {"players": players, "first_player": first_player}
+        try:
+            contributions = caller(**arguments)
+        except PLUGIN_FAILURES as exc:
+            if isinstance(exc, DataError):
+                raise
+            raise hook_failure(caller, exc, source=source) from None
         for metrics in reversed(contributions):  # pluggy calls the trylast engine defaults last
+            if not _metric_list(metrics):
+                raise wrong_hook_result(caller, metrics, "a list of GameMetric", source=source, arguments=arguments,
+                                        culprit=lambda returned: returned is not None and not _metric_list(returned))
             for metric in metrics:
-                if not isinstance(metric, GameMetric):
-                    raise DataError(f"samurai_game_metrics returned {metric!r}, not a GameMetric",
-                                    source=edition.manifest.path)
-                chosen.setdefault(metric.name, metric)
+                value = guarded(metric.value, f"samurai_game_metrics metric {metric.name!r}", source=source,
+                                check=_is_number, expected="a number")
+                chosen.setdefault(metric.name, attrs.evolve(metric, value=value))
     return list(chosen.values())
+
+
+def _metric_list(metrics: Any) -> bool:
+    return (isinstance(metrics, (list, tuple)) and all(
+        isinstance(m, GameMetric) and isinstance(m.name, str) and m.kind in ("rate", "mean") and callable(m.value)
+        for m in metrics))
+
+
+def _is_number(value: Any) -> bool:
+    return (isinstance(value, int) and abs(value) < 1 << 63) or (isinstance(value, float) and math.isfinite(value))
 
 
 def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b: str | None = None) -> Comparison:
