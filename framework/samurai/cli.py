@@ -18,6 +18,7 @@ from .errors import DataError, SamuraiError
 __all__ = ["main"]
 
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
 
 
 class _Parser(argparse.ArgumentParser):
@@ -29,16 +30,19 @@ class _Parser(argparse.ArgumentParser):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    from .interrupts import interruptible
+
     parser = _build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.run(args) or 0)
+        with interruptible():  # SIGTERM stops a run as cleanly as Ctrl-C
+            return int(args.run(args) or 0)
     except (SamuraiError, ValueError) as exc:
         print(f"samurai: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("samurai: interrupted", file=sys.stderr)
-        return 130
+        print(f"samurai: interrupted{_kept(args)}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (``samurai editions | head``): stop quietly.
         sys.stdout = None
@@ -58,7 +62,9 @@ def _build_parser() -> _Parser:
     _edition_args(sim)
     _run_args(sim)
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
-    sim.add_argument("--save-dir", metavar="DIR", help="write each game's record to DIR/game-NNNNN.json")
+    sim.add_argument("--save-dir", metavar="DIR", help="write DIR/run.json, then each game's record to "
+                                                       "DIR/game-NNNNN.json (DIR must not hold a run already)")
+    sim.add_argument("--force", action="store_true", help="replace the run already saved in --save-dir")
     sim.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
     sim.set_defaults(run=_simulate)
 
@@ -73,11 +79,13 @@ def _build_parser() -> _Parser:
                      help="set an option of edition A (repeatable; VALUE read as JSON when it can be)")
     cmp.add_argument("--option-b", action="append", default=[], metavar="NAME=VALUE",
                      help="set an option of edition B (repeatable)")
-    cmp.add_argument("--workers", type=_positive, default=None,
+    cmp.add_argument("--workers", type=_whole(1, 256), default=None,
                      help="worker processes (default: the machine's cores, at most 8)")
     _output_args(cmp)
     cmp.add_argument("--plot", metavar="FILE", help="draw the main metrics to FILE.png or FILE.svg (needs matplotlib)")
-    cmp.add_argument("--save-dir", metavar="DIR", help="keep every game's record in DIR/a and DIR/b")
+    cmp.add_argument("--save-dir", metavar="DIR", help="write DIR/run.json, then keep every game's record in "
+                                                       "DIR/a and DIR/b (DIR must not hold a run already)")
+    cmp.add_argument("--force", action="store_true", help="overwrite existing output files and a run in --save-dir")
     cmp.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
     cmp.set_defaults(run=_compare)
 
@@ -86,13 +94,16 @@ def _build_parser() -> _Parser:
                                           "same metrics, from the records alone.")
     ana.add_argument("folder", metavar="DIR")
     _output_args(ana)
+    ana.add_argument("--partial", action="store_true",
+                     help="analyse a run that was cut short (fewer games than its run.json asked for)")
+    ana.add_argument("--force", action="store_true", help="overwrite existing output files")
     ana.set_defaults(run=_analyse)
 
     rep = commands.add_parser("replay", help="tell a saved game action by action",
                               description="Replay a record (JSON or TOML): who played what where, each capture "
                                           "and tie, the refills and the final explanation.")
     rep.add_argument("file", metavar="FILE")
-    rep.add_argument("--to", type=int, metavar="N", help="stop after action N and print the position")
+    rep.add_argument("--to", type=_whole(0, 10**6), metavar="N", help="stop after action N and print the position")
     rep.set_defaults(run=_replay)
 
     ps = commands.add_parser("play-scenario", help="play bots from a hand-written position to the end",
@@ -102,8 +113,9 @@ def _build_parser() -> _Parser:
     ps.add_argument("--edition", default=None, help="edition id or manifest path (default: the scenario's, or "
                                                     "ffg2015)")
     ps.add_argument("--bots", default="random", help="comma-separated bots by seat (random, greedy)")
-    ps.add_argument("--seed", type=int, default=1, help="seed of the draws and the bots")
-    ps.add_argument("--save", metavar="FILE", help="save the game's record (.json or .toml)")
+    ps.add_argument("--seed", type=_whole(0, MAX_SEED), default=1, help="seed of the draws and the bots")
+    ps.add_argument("--save", metavar="FILE", help="save the game's record (.json or .toml; not the scenario itself)")
+    ps.add_argument("--force", action="store_true", help="overwrite an existing --save file")
     ps.set_defaults(run=_play_scenario)
 
     sc = commands.add_parser("score", help="score captured figures with an edition's rules",
@@ -130,9 +142,10 @@ def _build_parser() -> _Parser:
 
     bench = commands.add_parser("bench", help="measure full random games per second")
     bench.add_argument("--edition", default="ffg2015", help="edition id (default ffg2015)")
-    bench.add_argument("--games", type=_positive, default=2000, help="games per player count (default 2000)")
+    bench.add_argument("--games", type=_whole(1, MAX_GAMES), default=2000,
+                       help="games per player count (default 2000)")
     bench.add_argument("--players", default="2,3,4", help="player counts (default 2,3,4)")
-    bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--seed", type=_whole(0, MAX_SEED), default=1)
     bench.set_defaults(run=_bench)
     return parser
 
@@ -145,9 +158,10 @@ def _edition_args(parser: argparse.ArgumentParser) -> None:
 
 def _run_args(parser: argparse.ArgumentParser) -> None:
     """The arguments of a run of seeded games: players, games, seed and bots."""
-    parser.add_argument("--players", type=int, default=4, help="number of players (default 4)")
-    parser.add_argument("--games", type=_positive, default=1000, help="number of games (default 1000)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the run; game i uses a seed derived from it")
+    parser.add_argument("--players", type=_whole(0, 99), default=4, help="number of players (default 4)")
+    parser.add_argument("--games", type=_whole(1, MAX_GAMES), default=1000, help="number of games (default 1000)")
+    parser.add_argument("--seed", type=_whole(0, MAX_SEED), default=1,
+                        help="seed of the run; game i uses a seed derived from it")
     parser.add_argument("--bots", default="random",
                         help="comma-separated bots, assigned to seats in turn (random, greedy; default random)")
 
@@ -158,14 +172,31 @@ def _output_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--csv", metavar="FILE", help="write one row per metric as CSV")
 
 
-def _positive(text: str) -> int:
-    try:
+MAX_GAMES = 10_000_000
+"""The most games one run may ask for (a million takes hours already)."""
+MAX_SEED = (1 << 63) - 1
+"""Seeds are 63-bit: a larger one would play the same games as a smaller one."""
+
+
+def _whole(low: int, high: int) -> Any:
+    """An argument type: a whole number from ``low`` to ``high`` in plain ASCII digits.
+
+    ``int()`` alone would take ``"٣"``, ``"+3"``, ``" 3"`` and ``"1_000"``; a
+    command line number is digits, with a minus sign only to be refused clearly.
+    """
+    def whole(text: str) -> int:
+        digits = text[1:] if text.startswith("-") else text
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > 30:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
         value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        if value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high}, not {value}")
+        return value
+
+    whole.__name__ = "whole number"  # argparse names the type in its messages
+    return whole
 
 
 def _options(pairs: Sequence[str]) -> dict[str, Any]:
@@ -189,6 +220,11 @@ def _simulate(args: argparse.Namespace) -> int:
     bots = parse_bots(args.bots)
     options = _options(args.option)
     edition.rules(args.players, options)  # refuse bad players or options before the progress bar starts
+    if args.save_dir is not None:
+        from .runs import prepare_save_dir
+
+        prepare_save_dir(args.save_dir, force=args.force)
+        args.prepared = True
     with _progress_bar("simulating", args.games, not args.no_progress) as advance:
         summary = simulate(edition, args.players, args.games, args.seed, bots, options=options, progress=advance,
                            save_dir=args.save_dir)
@@ -221,9 +257,15 @@ def _progress_bar(label: str, total: int, enabled: bool) -> Any:
 def _compare(args: argparse.Namespace) -> int:
     from .compare import compare, default_workers
 
-    _check_writable(args.json, args.csv, args.plot, flags=("--json", "--csv", "--plot"))
+    _check_outputs([("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)], force=args.force,
+                   inputs=_manifest_paths(args.edition_a, args.edition_b), run_dir=args.save_dir)
     if args.plot:
-        from .plot import plot_comparison  # fail on a missing matplotlib before the games, not after
+        _check_plot(args.plot)
+    if args.save_dir is not None:
+        from .runs import prepare_save_dir
+
+        prepare_save_dir(args.save_dir, sides=("a", "b"), force=args.force)
+        args.prepared = True
     with _progress_bar("comparing", args.games, not args.no_progress) as advance:
         comparison = compare(args.edition_a, args.edition_b, players=args.players, games=args.games,
                              seed=args.seed, bots=args.bots.split(","), workers=args.workers or default_workers(),
@@ -231,6 +273,8 @@ def _compare(args: argparse.Namespace) -> int:
                              options_b=_options(args.option_b), progress=advance)
     _report(comparison, args)
     if args.plot:
+        from .plot import plot_comparison
+
         print(f"plot: {plot_comparison(comparison, args.plot)}")
     return 0
 
@@ -253,6 +297,9 @@ def _play_scenario(args: argparse.Namespace) -> int:
     from .simulate import parse_bots, play_out
 
     bots = parse_bots(args.bots)
+    if args.save:
+        _check_record_name(args.save)
+        _check_outputs([("--save", args.save)], force=args.force, inputs=[args.file, *_manifest_paths(args.edition)])
     game = new_game(args.edition, seed=args.seed, scenario=args.file, trace=False)
     actions: list[tuple[int, ...]] = []
     final = play_out(game.rules, game.state.copy(), args.seed, bots, actions=actions)
@@ -264,20 +311,97 @@ def _play_scenario(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_writable(*paths: str | None, flags: Sequence[str]) -> None:
-    """Refuse an output file whose folder does not exist before the work starts, not after."""
+def _check_outputs(outputs: Sequence[tuple[str, str | None]], *, force: bool, inputs: Sequence[str] = (),
+                   run_dir: str | None = None) -> None:
+    """Refuse, before the work starts, an output file that cannot be written or would overwrite something.
+
+    Every output (``--json``, ``--csv``, ``--plot``, ``--save``) follows one
+    rule: an existing file is replaced only with ``--force``, and never when
+    it is one of the command's inputs, the files of the run folder it reads or
+    writes, or another output of the same command.
+    """
+    import os
     from pathlib import Path
 
-    for path, flag in zip(paths, flags, strict=True):
-        if path is not None and not Path(path).resolve().parent.is_dir():
+    from .runs import RUN_FILE
+
+    taken = {Path(path).resolve(): "input" for path in inputs}
+    run_files = set()
+    if run_dir is not None:
+        root = Path(run_dir).resolve()
+        run_files = {root, root / "a", root / "b"}
+        taken[root / RUN_FILE] = "run"
+    for flag, path in outputs:
+        if path is None:
+            continue
+        target = Path(path)
+        resolved = target.resolve()
+        if taken.get(resolved) == "input" or (resolved.parent in run_files and resolved.name.startswith("game-")):
+            raise DataError(f"{path} is an input of this command; write the output to another file", source=flag)
+        if resolved in taken:
+            raise DataError(f"{path} is also the {taken[resolved]} file", source=flag)
+        taken[resolved] = flag
+        if target.is_dir():
+            raise DataError(f"{path} is a folder, not a file", source=flag)
+        if not resolved.parent.is_dir():
             raise DataError(f"the folder of {path} does not exist", source=flag)
+        if not os.access(resolved.parent, os.W_OK | os.X_OK):
+            raise DataError(f"cannot write into the folder of {path}", source=flag)
+        if target.exists() or target.is_symlink():
+            if not force:
+                raise DataError(f"{path} already exists; pass --force to overwrite it", source=flag)
+            if not os.access(target, os.W_OK):
+                raise DataError(f"{path} is not writable", source=flag)
+
+
+def _manifest_paths(*editions: str | None) -> list[str]:
+    """The editions named by manifest path (inputs a command must not overwrite)."""
+    return [name for name in editions if name is not None and name.endswith(".toml")]
+
+
+def _check_record_name(path: str) -> None:
+    suffix = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    if suffix not in ("json", "toml"):
+        raise DataError(f"a record file ends in .json or .toml, not {path!r}", source="--save")
+
+
+def _check_plot(path: str) -> None:
+    """A plot's file type and matplotlib, checked before the games rather than after them."""
+    import importlib.util
+
+    if not path.lower().endswith((".png", ".svg")):
+        raise DataError(f"the plot is saved as .png or .svg, not {path!r}", source="--plot")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise DataError('--plot needs matplotlib: pip install "samurai-engine[plot]"', source="--plot")
 
 
 def _analyse(args: argparse.Namespace) -> int:
     from .compare import analyse_records
 
-    _report(analyse_records(args.folder), args)
+    _check_outputs([("--json", args.json), ("--csv", args.csv)], force=args.force, run_dir=args.folder)
+    comparison = analyse_records(args.folder, partial=args.partial)
+    if comparison.games_asked is not None and comparison.games < comparison.games_asked:
+        print(f"samurai: warning: {args.folder} holds {comparison.games} of the {comparison.games_asked} paired "
+              f"games its run asked for (cut short); analysing those", file=sys.stderr)
+    _report(comparison, args)
     return 0
+
+
+def _kept(args: argparse.Namespace) -> str:
+    """For a run with a save folder stopped early: what the folder keeps."""
+    from pathlib import Path
+
+    from .runs import saved_games
+
+    if not getattr(args, "prepared", False):
+        return ""
+    compare = args.run is _compare
+    try:
+        kept = saved_games(Path(args.save_dir) / "a" if compare else args.save_dir)
+    except OSError:
+        return ""
+    hint = f"; samurai analyse {args.save_dir} --partial reads them" if compare else ""
+    return f"; {args.save_dir} keeps the {kept} finished games of the {args.games} asked for{hint}"
 
 
 def _report(comparison: Any, args: argparse.Namespace) -> None:
