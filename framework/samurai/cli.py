@@ -544,10 +544,10 @@ def _bench(args: argparse.Namespace) -> int:
     from .bench import run_bench
     from .plugins import load_edition
 
-    try:
-        counts = [int(p) for p in args.players.split(",")]
-    except ValueError:
-        raise DataError(f"expected player counts like 2,3,4, got {args.players!r}", source="--players") from None
+    parts = args.players.split(",")
+    if not all(p.isascii() and p.isdigit() and len(p) < 3 for p in parts):
+        raise DataError(f"expected player counts like 2,3,4, got {args.players!r}", source="--players")
+    counts = [int(p) for p in parts]
     edition = load_edition(args.edition)
     for count in counts:
         edition.rules(count)

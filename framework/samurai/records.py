@@ -14,7 +14,6 @@ the standard library, TOML read with ``tomllib`` and written with tomli-w.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
@@ -299,11 +298,14 @@ def write_record(record: GameRecord, path: str | Path) -> Path:
     return target
 
 
-@functools.cache
 def _file_mode() -> int:
-    """The mode ``open()`` would give a new file: 0666 less the process's umask."""
-    mask = os.umask(0o022)
-    os.umask(mask)
+    """The mode ``open()`` would give a new file: 0666 less the process's umask (read anew: it may change)."""
+    try:  # Linux says it without changing it, so no other thread ever sees a wrong umask
+        status = Path("/proc/self/status").read_text(encoding="ascii")
+        mask = int(next(line.split()[1] for line in status.splitlines() if line.startswith("Umask:")), 8)
+    except (OSError, StopIteration, ValueError, IndexError):
+        mask = os.umask(0o022)
+        os.umask(mask)
     return 0o666 & ~mask
 
 

@@ -92,7 +92,7 @@ def prepare_save_dir(folder: str | Path, *, sides: Iterable[str] = ("",), force:
         for side in sides:
             (root / side).mkdir(exist_ok=True)
     except OSError as exc:
-        raise DataError(f"cannot make the folder: {exc.strerror or exc}", source=flag) from None
+        raise DataError(f"cannot make the folder {folder}: {exc.strerror or exc}", source=flag) from None
     if not all(os.access(root / side, os.W_OK | os.X_OK) for side in sides):
         raise DataError(f"cannot write into {folder}", source=flag)
     for path in old:
