@@ -159,7 +159,8 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
         try:
             _collect(pool.map(StoppableTask(_play_chunk), tasks), results, progress, save_dir)
         except BaseException:  # interrupted, or a game failed: stop the other workers now, not after their chunks
-            _stop_workers(pool)
+            with deferred_interrupts():  # a second Ctrl-C must not cut the clean-up short and orphan a worker
+                _stop_workers(pool)
             raise
         pool.shutdown()
     results.sort(key=lambda item: item[0])
