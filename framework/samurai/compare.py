@@ -133,8 +133,10 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
 
     ``workers`` > 1 plays chunks of games in that many processes; the result
     is the same for any number of workers. ``save_dir`` keeps every game's
-    record as ``DIR/a/game-NNNNN.json`` and ``DIR/b/...``. ``progress(k)``
-    is told how many pairs are done.
+    record as ``DIR/a/game-NNNNN.json`` and ``DIR/b/...``, after ``DIR/run.json``
+    (the games asked for, see ``samurai.runs``), each finished chunk as it
+    arrives: a run interrupted by ``KeyboardInterrupt`` keeps its finished pairs
+    and its workers are stopped. ``progress(k)`` is told how many pairs are done.
     """
     if games < 1:
         raise DataError(f"games must be at least 1, not {games}", source="--games")
