@@ -334,10 +334,15 @@ def _check_outputs(outputs: Sequence[tuple[str, str | None]], *, force: bool, in
     for flag, path in outputs:
         if path is None:
             continue
+        if not path.strip():
+            raise DataError("name a file", source=flag)
         target = Path(path)
         resolved = target.resolve()
-        if taken.get(resolved) == "input" or (resolved.parent in run_files and resolved.name.startswith("game-")):
+        if taken.get(resolved) == "input":
             raise DataError(f"{path} is an input of this command; write the output to another file", source=flag)
+        if resolved.parent in run_files and resolved.name.startswith("game-"):
+            raise DataError(f"{path} is a record file of the run folder; write the output to another file",
+                            source=flag)
         if resolved in taken:
             raise DataError(f"{path} is also the {taken[resolved]} file", source=flag)
         taken[resolved] = flag

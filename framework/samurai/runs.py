@@ -78,6 +78,8 @@ def prepare_save_dir(folder: str | Path, *, sides: Iterable[str] = ("",), force:
     ``folder/side`` for each of ``sides``) is refused, so two runs never mix;
     ``force`` removes that run's files first (only those: other files stay).
     """
+    if not str(folder).strip():
+        raise DataError("name a folder", source=flag)
     root = Path(folder)
     if root.exists() and not root.is_dir():
         raise DataError(f"{folder} is a file, not a folder", source=flag)
