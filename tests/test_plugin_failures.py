@@ -113,3 +113,28 @@ def test_editions_lists_a_healthy_designer_edition(tmp_path, capsys):
     manifest = str(edition_with(tmp_path, plugin))
     assert main(["editions", manifest]) == 0
     assert "samurai_public_captures" in capsys.readouterr().out
+
+
+BEHAVIOUR_RAISES = ("from samurai.hookspecs import hookimpl\nfrom samurai.special_tiles import MoveBehaviour\n\n\n"
+                    "class Broken(MoveBehaviour):\n    def can_play(self, rules, st, seat, tile):\n"
+                    "        raise RuntimeError('no moves today')\n\n\n"
+                    "@hookimpl\ndef samurai_tile_behaviours():\n    return [Broken()]\n")
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_special_tile_behaviour_failing_in_play_names_the_plugin_file_line_and_function(tmp_path, capsys, workers):
+    manifest = str(edition_with(tmp_path, BEHAVIOUR_RAISES))
+    expected = f"plugin {tmp_path / 'variant.py'}:7: can_play failed: RuntimeError: no moves today"
+    line = refused(capsys, ["compare", manifest, "ffg2015", "--players", "2", "--games", "120", "--workers", workers,
+                            "--no-progress"])
+    assert expected in line
+    assert expected in refused(capsys, ["simulate", "--edition", manifest, "--players", "2", "--games", "2"])
+
+
+def test_an_engine_error_is_not_blamed_on_a_plugin():
+    from samurai.hookcalls import plugin_failure
+
+    try:
+        {}["missing"]
+    except KeyError as exc:
+        assert plugin_failure(exc) is None

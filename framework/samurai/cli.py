@@ -37,7 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with interruptible():  # SIGTERM stops a run as cleanly as Ctrl-C
             return int(args.run(args) or 0)
-    except (SamuraiError, ValueError) as exc:
+    except SamuraiError as exc:
         print(f"samurai: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
@@ -47,8 +47,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (``samurai editions | head``): stop quietly.
         sys.stdout = None
         return 0
-    except OSError as exc:  # a file that cannot be written or read: say which, no traceback
-        print(f"samurai: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+    except Exception as exc:
+        from .hookcalls import plugin_failure
+
+        failure = plugin_failure(exc)  # a plugin's bug anywhere in play: name the plugin, not a traceback
+        if failure is not None:
+            print(f"samurai: error: {failure}", file=sys.stderr)
+        elif isinstance(exc, ValueError):
+            print(f"samurai: error: {exc}", file=sys.stderr)
+        elif isinstance(exc, OSError):  # a file that cannot be written or read: say which, no traceback
+            print(f"samurai: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        else:
+            raise
         return EXIT_USAGE
 
 

@@ -24,7 +24,7 @@ import attrs
 
 from .errors import DataError
 from .game_metrics import GameMetric
-from .hookcalls import PLUGIN_FAILURES, guarded, hook_failure, wrong_hook_result
+from .hookcalls import PLUGIN_FAILURES, guarded, hook_failure, plugin_failure, wrong_hook_result
 from .interrupts import StoppableTask, deferred_interrupts, ignore_interrupts
 from .metrics import GameFacts, Metric, compare_metrics, game_facts
 from .plugins import Edition, load_edition
@@ -122,6 +122,18 @@ def _play_chunk(task: _Task) -> list[tuple[int, tuple[GameFacts, GameFacts], tup
     return out
 
 
+def _play_chunk_reporting_plugins(task: _Task) -> Any:
+    """``_play_chunk`` in a worker: a plugin's failure crosses back as a ``DataError`` naming the plugin, since
+    the worker's traceback does not reach the main process."""
+    try:
+        return _play_chunk(task)
+    except Exception as exc:
+        failure = plugin_failure(exc)
+        if failure is None:
+            raise
+        raise failure from None
+
+
 def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: int = 1,
             bots: Sequence[str] = ("random",), workers: int = 1, save_dir: str | Path | None = None,
             options_a: Mapping[str, Any] | None = None, options_b: Mapping[str, Any] | None = None,
@@ -159,7 +171,7 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
     else:
         pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), initializer=ignore_interrupts)
         try:
-            _collect(pool.map(StoppableTask(_play_chunk), tasks), results, progress, save_dir)
+            _collect(pool.map(StoppableTask(_play_chunk_reporting_plugins), tasks), results, progress, save_dir)
         except BaseException:  # interrupted, or a game failed: stop the other workers now, not after their chunks
             with deferred_interrupts():  # a second Ctrl-C must not cut the clean-up short and orphan a worker
                 _stop_workers(pool)

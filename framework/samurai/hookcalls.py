@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Callable, Mapping
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ import pluggy
 from .errors import DataError
 
 __all__ = ["PLUGIN_FAILURES", "plugin_location", "hook_failure", "wrong_hook_result", "deciding_plugin",
-           "guarded"]
+           "guarded", "plugin_failure", "PLUGIN_FILE_MODULE_PREFIX"]
 
 PLUGIN_FAILURES: tuple[type[BaseException], ...] = (Exception, SystemExit)
 """What a failing hook may raise and still be reported as the plugin's failure.
@@ -124,6 +125,30 @@ def guarded(function: Callable[[Any], Any], what: str, *, source: str,
         return returned
 
     return call
+
+
+PLUGIN_FILE_MODULE_PREFIX = "samurai_plugin_file_"
+"""The module name a plugin file beside a manifest is imported under (``plugins.load_plugin_file``)."""
+
+
+def plugin_failure(exc: BaseException) -> DataError | None:
+    """For an unexpected ``exc`` raised in a plugin's own code (a special tile's behaviour, say): a ``DataError``
+    naming the plugin file, the line and the function that failed, and the error. None when the traceback
+    does not pass through a plugin: an engine bug stays a traceback, to be reported.
+    """
+    plugin_modules = {entry.value.split(":")[0] for entry in entry_points(group="samurai")}
+    deepest = None
+    tb = exc.__traceback__
+    while tb is not None:
+        module = str(tb.tb_frame.f_globals.get("__name__", ""))
+        if module.startswith(PLUGIN_FILE_MODULE_PREFIX) or module in plugin_modules:
+            deepest = tb
+        tb = tb.tb_next
+    if deepest is None:
+        return None
+    code = deepest.tb_frame.f_code
+    detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    return DataError(f"plugin {code.co_filename}:{deepest.tb_lineno}: {code.co_name} failed: {detail}")
 
 
 def _short(value: Any) -> str:

@@ -28,6 +28,7 @@ from . import defaults, hookspecs, special_tiles
 from .data import bundled_maps
 from .editions import EditionManifest, merge_manifests, parse_manifest
 from .errors import DataError
+from .hookcalls import PLUGIN_FILE_MODULE_PREFIX
 from .maps import GameMap, load_map
 from .rules import Rules, compile_rules
 from .tomlfile import key_line, read_toml, table_line
@@ -84,7 +85,7 @@ def load_plugin_file(path: str, *, source: str = "plugins") -> ModuleType:
     if not file.is_file():
         raise DataError(f"plugin file {path} does not exist (plugin files are named relative to the manifest)",
                         source=source, key="plugins")
-    spec = importlib.util.spec_from_file_location(f"samurai_plugin_file_{file.stem}", file)
+    spec = importlib.util.spec_from_file_location(f"{PLUGIN_FILE_MODULE_PREFIX}{file.stem}", file)
     if spec is None or spec.loader is None:
         raise DataError(f"cannot import plugin file {path}", source=source, key="plugins")
     module = importlib.util.module_from_spec(spec)
