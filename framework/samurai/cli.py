@@ -2,7 +2,8 @@
 bench.
 
 Bad arguments or input print one line, ``samurai: error: ...``, and exit
-with code 2; no traceback.
+with code 2; no traceback. Ctrl-C or SIGTERM stops a run cleanly (see
+``samurai.interrupts``): one line, ``samurai: interrupted; ...``, exit code 130.
 """
 
 from __future__ import annotations
@@ -215,10 +216,14 @@ def _options(pairs: Sequence[str]) -> dict[str, Any]:
         name, sep, raw = pair.partition("=")
         if not sep or not name:
             raise DataError(f"expected NAME=VALUE, got {pair!r}", source="--option")
+        if name in options:
+            raise DataError(f"option {name!r} is given twice", source="--option", key=name)
         try:
             options[name] = json.loads(raw)
         except json.JSONDecodeError:
             options[name] = raw
+        except (RecursionError, ValueError):  # nested too deeply, or a number of thousands of digits
+            raise DataError(f"the value of {name!r} is not an option value", source="--option", key=name) from None
     return options
 
 
