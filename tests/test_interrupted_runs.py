@@ -210,3 +210,28 @@ def test_a_save_folder_holding_a_run_is_replaced_only_with_force(tmp_path, capsy
     assert sorted(p.name for p in (folder / "a").iterdir()) == ["game-00000.json", "game-00001.json"]
     assert (folder / "notes.txt").read_text() == "mine\n"
     assert analyse_records(folder).games == 2
+
+
+def test_a_record_written_in_another_thread_does_not_hold_back_the_main_threads_signal(tmp_path, tiny):
+    import threading
+
+    record = samurai.to_record(samurai.new_game(tiny, players=2, seed=4))
+    entered, release = threading.Event(), threading.Event()
+
+    def writer() -> None:
+        with deferred_interrupts():
+            entered.set()
+            release.wait(5)
+            write_record(record, tmp_path / "game.json")
+
+    thread = threading.Thread(target=writer)
+    with pytest.raises(KeyboardInterrupt), interruptible():
+        thread.start()
+        entered.wait(5)
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.5)  # the signal is not held by the other thread's block: it interrupts this sleep
+        finally:
+            release.set()
+            thread.join()
+    assert (tmp_path / "game.json").exists()

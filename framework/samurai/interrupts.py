@@ -58,9 +58,14 @@ def interruptible() -> Iterator[None]:
 def deferred_interrupts() -> Iterator[None]:
     """Hold SIGINT and SIGTERM (under ``interruptible``) until the block is done, then raise ``KeyboardInterrupt``.
 
-    Nested blocks raise when the outermost one ends.
+    Nested blocks raise when the outermost one ends. In another thread this
+    does nothing: signals interrupt only the main thread, so another thread's
+    stretch is never cut in two by one (and must not hold the main thread's).
     """
     global _depth
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
     _depth += 1
     try:
         yield
