@@ -99,7 +99,7 @@ def test_the_plot_can_be_svg(tmp_path, tiny_comparison):
     (["compare", "ffg2015", "original", "--players", "5"], "is for 2, 3, 4 players, not 5"),
     (["compare", "ffg2015", "original", "--bots", "clever"], "unknown bot 'clever'"),
     (["compare", "ffg2015", "original", "--plot", "out.pdf", "--games", "1"], "saved as .png or .svg"),
-    (["analyse", "/nonexistent/folder"], "expected the same game-NNNNN.json files"),
+    (["analyse", "/nonexistent/folder"], "no such folder (expected one written by compare --save-dir)"),
 ])
 def test_bad_compare_arguments_are_refused_in_one_line(capsys, argv, message):
     assert main([*argv, "--no-progress"] if argv[0] == "compare" else argv) == 2

@@ -92,7 +92,7 @@ def test_a_scoring_hook_naming_a_seat_that_does_not_exist_breaks_the_manifest_ru
     edition = samurai.load_edition(str(write_edition(tmp_path / "e", SCORING_OUT_OF_RANGE)))
     failures = only_failures(edition)
     assert "the manifest and its hooks are valid" in failures
-    assert "winners" in str(failures["the manifest and its hooks are valid"][0])
+    assert "winning seats" in str(failures["the manifest and its hooks are valid"][0])
 
 
 def test_scoring_that_remembers_earlier_games_breaks_same_seed_same_game(tmp_path):
@@ -191,3 +191,13 @@ def test_a_broken_copy_of_the_package_fails_the_kit_naming_the_rule(fresh_env, t
     finally:  # leave the module's environment with the good package for any later test
         subprocess.run([str(fresh_env / "python"), "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps",
                         str(PACKAGE)], check=True, capture_output=True, timeout=600)
+
+
+def test_an_edition_the_engine_refuses_to_load_breaks_the_first_rule(tmp_path):
+    manifest = write_edition(tmp_path / "e", SCORING_OUT_OF_RANGE, "\nweather = 'rain'\n")
+    failures = run_checks(str(manifest))
+    assert [f.rule for f in failures] == ["the manifest and its hooks are valid"]
+    assert "does not load" in str(failures[0]) and "weather" in str(failures[0])
+    result = run_pytest(["--samurai-edition", str(manifest), "-q"], tmp_path)
+    assert result.returncode == 1
+    assert "rule broken: the manifest and its hooks are valid: the edition does not load" in result.stdout

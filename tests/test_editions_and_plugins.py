@@ -46,7 +46,7 @@ def test_the_engine_registers_its_defaults_through_the_same_hooks_as_trylast():
 
 
 def test_an_edition_plugin_overrides_the_engine_defaults(ffg, tiny_core):
-    captured = {0: {"castle": 3, "buddha": 0, "rice": 0}, 1: {"castle": 1, "buddha": 1, "rice": 1}}
+    captured = {0: {"castle": 2, "buddha": 1, "rice": 0}, 1: {"castle": 0, "buddha": 2, "rice": 1}}
     default = samurai.score(tiny_core, captured)  # engine default: totals, 3 against 3
     assert (default.winners, default.reason) == ((0, 1), "shared_most_figures")
     edition = samurai.score(ffg, captured)  # Leader tokens: seat 1 leads buddha and rice

@@ -286,7 +286,7 @@ def test_render_refuses_to_overwrite_without_force(tmp_path, capsys):
     ([str(FOUR_PLAYERS), "-o", "{tmp}/board.gif"], "-o: the picture is written as .svg or .png, not '.gif'"),
     ([str(FOUR_PLAYERS), "-o", "{tmp}/board"], "-o: the picture is written as .svg or .png, not 'no suffix'"),
     ([str(FOUR_PLAYERS), "--to", "149", "-o", "{tmp}/b.svg"], "--to must be from 0 to 148 (the record's actions)"),
-    ([str(FOUR_PLAYERS), "--to", "-1", "-o", "{tmp}/b.svg"], "--to must be from 0 to 148"),
+    ([str(FOUR_PLAYERS), "--to", "-1", "-o", "{tmp}/b.svg"], "argument --to: must be at least 0, not -1"),
     ([str(FOUR_PLAYERS), "--seat", "4", "-o", "{tmp}/b.svg"], "--seat: the game has seats 0 to 3, not 4"),
     ([str(LATE_GAME), "--seat", "2", "-o", "{tmp}/b.svg"], "--seat: the game has seats 0 to 1, not 2"),
     ([str(LATE_GAME), "--to", "1", "-o", "{tmp}/b.svg"], "--to must be 0 for a scenario"),

@@ -2,7 +2,8 @@
 new-edition, bench.
 
 Bad arguments or input print one line, ``samurai: error: ...``, and exit
-with code 2; no traceback.
+with code 2; no traceback. Ctrl-C or SIGTERM stops a run cleanly (see
+``samurai.interrupts``): one line, ``samurai: interrupted; ...``, exit code 130.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .tomlfile import parse_json
 __all__ = ["main"]
 
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,22 +32,35 @@ class _Parser(argparse.ArgumentParser):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    from .interrupts import interruptible
+
     parser = _build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.run(args) or 0)
-    except (SamuraiError, ValueError) as exc:
+        with interruptible():  # SIGTERM stops a run as cleanly as Ctrl-C
+            return int(args.run(args) or 0)
+    except SamuraiError as exc:
         print(f"samurai: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("samurai: interrupted", file=sys.stderr)
-        return 130
+        print(f"samurai: interrupted{_kept(args)}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (``samurai editions | head``): stop quietly.
         sys.stdout = None
         return 0
-    except OSError as exc:  # a file that cannot be written or read: say which, no traceback
-        print(f"samurai: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+    except Exception as exc:
+        from .hookcalls import plugin_failure
+
+        failure = plugin_failure(exc)  # a plugin's bug anywhere in play: name the plugin, not a traceback
+        if failure is not None:
+            print(f"samurai: error: {failure}", file=sys.stderr)
+        elif isinstance(exc, ValueError):
+            print(f"samurai: error: {exc}", file=sys.stderr)
+        elif isinstance(exc, OSError):  # a file that cannot be written or read: say which, no traceback
+            print(f"samurai: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        else:
+            raise
         return EXIT_USAGE
 
 
@@ -59,7 +74,9 @@ def _build_parser() -> _Parser:
     _edition_args(sim)
     _run_args(sim)
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
-    sim.add_argument("--save-dir", metavar="DIR", help="write each game's record to DIR/game-NNNNN.json")
+    sim.add_argument("--save-dir", metavar="DIR", help="write DIR/run.json, then each game's record to "
+                                                       "DIR/game-NNNNN.json (DIR must not hold a run already)")
+    sim.add_argument("--force", action="store_true", help="replace the run already saved in --save-dir")
     sim.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
     sim.set_defaults(run=_simulate)
 
@@ -74,11 +91,13 @@ def _build_parser() -> _Parser:
                      help="set an option of edition A (repeatable; VALUE read as JSON when it can be)")
     cmp.add_argument("--option-b", action="append", default=[], metavar="NAME=VALUE",
                      help="set an option of edition B (repeatable)")
-    cmp.add_argument("--workers", type=_positive, default=None,
+    cmp.add_argument("--workers", type=_whole(1, 256), default=None,
                      help="worker processes (default: the machine's cores, at most 8)")
     _output_args(cmp)
     cmp.add_argument("--plot", metavar="FILE", help="draw the main metrics to FILE.png or FILE.svg (needs matplotlib)")
-    cmp.add_argument("--save-dir", metavar="DIR", help="keep every game's record in DIR/a and DIR/b")
+    cmp.add_argument("--save-dir", metavar="DIR", help="write DIR/run.json, then keep every game's record in "
+                                                       "DIR/a and DIR/b (DIR must not hold a run already)")
+    cmp.add_argument("--force", action="store_true", help="overwrite existing output files and a run in --save-dir")
     cmp.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
     cmp.set_defaults(run=_compare)
 
@@ -88,13 +107,16 @@ def _build_parser() -> _Parser:
     ana.add_argument("folder", metavar="DIR")
     _trust_args(ana)
     _output_args(ana)
+    ana.add_argument("--partial", action="store_true",
+                     help="analyse a run that was cut short (fewer games than its run.json asked for)")
+    ana.add_argument("--force", action="store_true", help="overwrite existing output files")
     ana.set_defaults(run=_analyse)
 
     rep = commands.add_parser("replay", help="tell a saved game action by action",
                               description="Replay a record (JSON or TOML): who played what where, each capture "
                                           "and tie, the refills and the final explanation.")
     rep.add_argument("file", metavar="FILE")
-    rep.add_argument("--to", type=int, metavar="N", help="stop after action N and print the position")
+    rep.add_argument("--to", type=_whole(0, 10**6), metavar="N", help="stop after action N and print the position")
     _trust_args(rep)
     rep.set_defaults(run=_replay)
 
@@ -105,11 +127,13 @@ def _build_parser() -> _Parser:
                                           "finished game shows every seat's captures).")
     ren.add_argument("file", metavar="FILE", help="a game record (.json or .toml) or a scenario (.toml)")
     ren.add_argument("-o", "--output", required=True, metavar="OUT", help="the picture: OUT.svg or OUT.png")
-    ren.add_argument("--to", type=int, metavar="N", help="draw the position after action N (default: the last)")
-    ren.add_argument("--seat", type=int, metavar="S", help="draw what seat S may know (default: a spectator)")
-    ren.add_argument("--width", type=_positive, metavar="PX", help="width of the picture in pixels "
-                                                                   "(default: its natural size)")
+    ren.add_argument("--to", type=_whole(0, 10**6), metavar="N",
+                     help="draw the position after action N (default: the last)")
+    ren.add_argument("--seat", type=_whole(0, 99), metavar="S", help="draw what seat S may know (default: a spectator)")
+    ren.add_argument("--width", type=_whole(1, 20_000), metavar="PX", help="width of the picture in pixels "
+                                                                          "(default: its natural size)")
     ren.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+    _trust_args(ren)
     ren.set_defaults(run=_render)
 
     ps = commands.add_parser("play-scenario", help="play bots from a hand-written position to the end",
@@ -120,8 +144,9 @@ def _build_parser() -> _Parser:
                                                     "ffg2015); a path given here is trusted")
     _trust_args(ps)
     ps.add_argument("--bots", default="random", help="comma-separated bots by seat (random, greedy)")
-    ps.add_argument("--seed", type=_seed, default=1, help="seed of the draws and the bots")
-    ps.add_argument("--save", metavar="FILE", help="save the game's record (.json or .toml)")
+    ps.add_argument("--seed", type=_whole(0, MAX_SEED), default=1, help="seed of the draws and the bots")
+    ps.add_argument("--save", metavar="FILE", help="save the game's record (.json or .toml; not the scenario itself)")
+    ps.add_argument("--force", action="store_true", help="overwrite an existing --save file")
     ps.set_defaults(run=_play_scenario)
 
     sc = commands.add_parser("score", help="score captured figures with an edition's rules",
@@ -148,9 +173,10 @@ def _build_parser() -> _Parser:
 
     bench = commands.add_parser("bench", help="measure full random games per second")
     bench.add_argument("--edition", default="ffg2015", help="edition id (default ffg2015)")
-    bench.add_argument("--games", type=_positive, default=2000, help="games per player count (default 2000)")
+    bench.add_argument("--games", type=_whole(1, MAX_GAMES), default=2000,
+                       help="games per player count (default 2000)")
     bench.add_argument("--players", default="2,3,4", help="player counts (default 2,3,4)")
-    bench.add_argument("--seed", type=_seed, default=1)
+    bench.add_argument("--seed", type=_whole(0, MAX_SEED), default=1)
     bench.set_defaults(run=_bench)
     return parser
 
@@ -163,9 +189,10 @@ def _edition_args(parser: argparse.ArgumentParser) -> None:
 
 def _run_args(parser: argparse.ArgumentParser) -> None:
     """The arguments of a run of seeded games: players, games, seed and bots."""
-    parser.add_argument("--players", type=int, default=4, help="number of players (default 4)")
-    parser.add_argument("--games", type=_positive, default=1000, help="number of games (default 1000)")
-    parser.add_argument("--seed", type=_seed, default=1, help="seed of the run; game i uses a seed derived from it")
+    parser.add_argument("--players", type=_whole(0, 99), default=4, help="number of players (default 4)")
+    parser.add_argument("--games", type=_whole(1, MAX_GAMES), default=1000, help="number of games (default 1000)")
+    parser.add_argument("--seed", type=_whole(0, MAX_SEED), default=1,
+                        help="seed of the run; game i uses a seed derived from it")
     parser.add_argument("--bots", default="random",
                         help="comma-separated bots, assigned to seats in turn (random, greedy; default random)")
 
@@ -177,33 +204,37 @@ def _trust_args(parser: argparse.ArgumentParser) -> None:
                              "plugins are code: trust only what you would run (repeatable)")
 
 
-def _seed(text: str) -> int:
-    """A seed: a whole number from 0 (a negative one would silently play another seed's game)."""
-    from .game import MAX_SEED
-
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to 2**63-1, not {text}")
-    return value
-
-
 def _output_args(parser: argparse.ArgumentParser) -> None:
     """Where a comparison's metrics are written besides the table."""
     parser.add_argument("--json", metavar="FILE", help="write every metric with its intervals as JSON")
     parser.add_argument("--csv", metavar="FILE", help="write one row per metric as CSV")
 
 
-def _positive(text: str) -> int:
-    try:
+MAX_GAMES = 10_000_000
+"""The most games one run may ask for (a million takes hours already)."""
+MAX_SEED = (1 << 63) - 1
+"""Seeds are 63-bit: a larger one would play the same games as a smaller one."""
+
+
+def _whole(low: int, high: int) -> Any:
+    """An argument type: a whole number from ``low`` to ``high`` in plain ASCII digits.
+
+    ``int()`` alone would take ``"٣"``, ``"+3"``, ``" 3"`` and ``"1_000"``; a
+    command line number is digits, with a minus sign only to be refused clearly.
+    """
+    def whole(text: str) -> int:
+        digits = text[1:] if text.startswith("-") else text
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > 30:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
         value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        if value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high}, not {value}")
+        return value
+
+    whole.__name__ = "whole number"  # argparse names the type in its messages
+    return whole
 
 
 def _options(pairs: Sequence[str]) -> dict[str, Any]:
@@ -212,6 +243,8 @@ def _options(pairs: Sequence[str]) -> dict[str, Any]:
         name, sep, raw = pair.partition("=")
         if not sep or not name:
             raise DataError(f"expected NAME=VALUE, got {pair!r}", source="--option")
+        if name in options:
+            raise DataError(f"option {name!r} is given twice", source="--option", key=name)
         try:
             options[name] = parse_json(raw, source="--option")
         except DataError:  # not JSON (or JSON no file may hold): the text itself, checked against the option
@@ -227,6 +260,11 @@ def _simulate(args: argparse.Namespace) -> int:
     bots = parse_bots(args.bots)
     options = _options(args.option)
     edition.rules(args.players, options)  # refuse bad players or options before the progress bar starts
+    if args.save_dir is not None:
+        from .runs import prepare_save_dir
+
+        prepare_save_dir(args.save_dir, force=args.force)
+        args.prepared = True
     with _progress_bar("simulating", args.games, not args.no_progress) as advance:
         summary = simulate(edition, args.players, args.games, args.seed, bots, options=options, progress=advance,
                            save_dir=args.save_dir)
@@ -259,9 +297,15 @@ def _progress_bar(label: str, total: int, enabled: bool) -> Any:
 def _compare(args: argparse.Namespace) -> int:
     from .compare import compare, default_workers
 
-    _check_writable(args.json, args.csv, args.plot, flags=("--json", "--csv", "--plot"))
+    _check_outputs([("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)], force=args.force,
+                   inputs=_manifest_paths(args.edition_a, args.edition_b), run_dir=args.save_dir)
     if args.plot:
-        from .plot import plot_comparison  # fail on a missing matplotlib before the games, not after
+        _check_plot(args.plot)
+    if args.save_dir is not None:
+        from .runs import prepare_save_dir
+
+        prepare_save_dir(args.save_dir, sides=("a", "b"), force=args.force)
+        args.prepared = True
     with _progress_bar("comparing", args.games, not args.no_progress) as advance:
         comparison = compare(args.edition_a, args.edition_b, players=args.players, games=args.games,
                              seed=args.seed, bots=args.bots.split(","), workers=args.workers or default_workers(),
@@ -269,6 +313,8 @@ def _compare(args: argparse.Namespace) -> int:
                              options_b=_options(args.option_b), progress=advance)
     _report(comparison, args)
     if args.plot:
+        from .plot import plot_comparison
+
         print(f"plot: {plot_comparison(comparison, args.plot)}")
     return 0
 
@@ -299,10 +345,8 @@ def _render(args: argparse.Namespace) -> int:
     suffix = target.suffix.lower()
     if suffix not in (".svg", ".png"):
         raise DataError(f"the picture is written as .svg or .png, not {suffix or 'no suffix'!r}", source="-o")
-    if target.exists() and not args.force:
-        raise DataError(f"{target} exists; pass --force to overwrite it", source="-o")
-    _check_writable(args.output, flags=("-o",))
-    game = position_from_file(args.file, args.to)
+    _check_outputs([("-o", args.output)], force=args.force, inputs=[args.file, *args.trust])
+    game = position_from_file(args.file, args.to, trust=args.trust)
     if args.seat is not None and not 0 <= args.seat < game.players:
         raise DataError(f"the game has seats 0 to {game.players - 1}, not {args.seat}", source="--seat")
     svg = render_svg(game, args.seat, width=args.width)
@@ -338,6 +382,9 @@ def _play_scenario(args: argparse.Namespace) -> int:
     from .trust import Trust
 
     bots = parse_bots(args.bots)
+    if args.save:
+        _check_record_name(args.save)
+        _check_outputs([("--save", args.save)], force=args.force, inputs=[args.file, *_manifest_paths(args.edition)])
     trust = Trust(args.trust)
     if args.edition is not None:
         trust.also(edition_of(args.edition))  # the edition named on the command line is the user's own
@@ -354,20 +401,102 @@ def _play_scenario(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_writable(*paths: str | None, flags: Sequence[str]) -> None:
-    """Refuse an output file whose folder does not exist before the work starts, not after."""
+def _check_outputs(outputs: Sequence[tuple[str, str | None]], *, force: bool, inputs: Sequence[str] = (),
+                   run_dir: str | None = None) -> None:
+    """Refuse, before the work starts, an output file that cannot be written or would overwrite something.
+
+    Every output (``--json``, ``--csv``, ``--plot``, ``--save``) follows one
+    rule: an existing file is replaced only with ``--force``, and never when
+    it is one of the command's inputs, the files of the run folder it reads or
+    writes, or another output of the same command.
+    """
+    import os
     from pathlib import Path
 
-    for path, flag in zip(paths, flags, strict=True):
-        if path is not None and not Path(path).resolve().parent.is_dir():
+    from .runs import RUN_FILE
+
+    taken = {Path(path).resolve(): "input" for path in inputs}
+    run_files = set()
+    if run_dir is not None:
+        root = Path(run_dir).resolve()
+        run_files = {root, root / "a", root / "b"}
+        taken[root / RUN_FILE] = "run"
+    for flag, path in outputs:
+        if path is None:
+            continue
+        if not path.strip():
+            raise DataError("name a file", source=flag)
+        target = Path(path)
+        resolved = target.resolve()
+        if taken.get(resolved) == "input":
+            raise DataError(f"{path} is an input of this command; write the output to another file", source=flag)
+        if resolved.parent in run_files and resolved.name.startswith("game-"):
+            raise DataError(f"{path} is a record file of the run folder; write the output to another file",
+                            source=flag)
+        if resolved in taken:
+            raise DataError(f"{path} is also the {taken[resolved]} file", source=flag)
+        taken[resolved] = flag
+        if target.is_dir():
+            raise DataError(f"{path} is a folder, not a file", source=flag)
+        if not resolved.parent.is_dir():
             raise DataError(f"the folder of {path} does not exist", source=flag)
+        if not os.access(resolved.parent, os.W_OK | os.X_OK):
+            raise DataError(f"cannot write into the folder of {path}", source=flag)
+        if target.exists() or target.is_symlink():
+            if not force:
+                raise DataError(f"{path} already exists; pass --force to overwrite it", source=flag)
+            if not os.access(target, os.W_OK):
+                raise DataError(f"{path} is not writable", source=flag)
+
+
+def _manifest_paths(*editions: str | None) -> list[str]:
+    """The editions named by manifest path (inputs a command must not overwrite)."""
+    return [name for name in editions if name is not None and name.endswith(".toml")]
+
+
+def _check_record_name(path: str) -> None:
+    suffix = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    if suffix not in ("json", "toml"):
+        raise DataError(f"a record file ends in .json or .toml, not {path!r}", source="--save")
+
+
+def _check_plot(path: str) -> None:
+    """A plot's file type and matplotlib, checked before the games rather than after them."""
+    import importlib.util
+
+    if not path.lower().endswith((".png", ".svg")):
+        raise DataError(f"the plot is saved as .png or .svg, not {path!r}", source="--plot")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise DataError('--plot needs matplotlib: pip install "samurai-engine[plot]"', source="--plot")
 
 
 def _analyse(args: argparse.Namespace) -> int:
     from .compare import analyse_records
 
-    _report(analyse_records(args.folder, trust=args.trust), args)
+    _check_outputs([("--json", args.json), ("--csv", args.csv)], force=args.force, run_dir=args.folder)
+    comparison = analyse_records(args.folder, partial=args.partial, trust=args.trust)
+    if comparison.games_asked is not None and comparison.games < comparison.games_asked:
+        print(f"samurai: warning: {args.folder} holds {comparison.games} of the {comparison.games_asked} paired "
+              f"games its run asked for (cut short); analysing those", file=sys.stderr)
+    _report(comparison, args)
     return 0
+
+
+def _kept(args: argparse.Namespace) -> str:
+    """For a run with a save folder stopped early: what the folder keeps."""
+    from pathlib import Path
+
+    from .runs import saved_games
+
+    if not getattr(args, "prepared", False):
+        return ""
+    compare = args.run is _compare
+    try:
+        kept = saved_games(Path(args.save_dir) / "a" if compare else args.save_dir)
+    except OSError:
+        return ""
+    hint = f"; samurai analyse {args.save_dir} --partial reads them" if compare else ""
+    return f"; {args.save_dir} keeps the {kept} finished games of the {args.games} asked for{hint}"
 
 
 def _report(comparison: Any, args: argparse.Namespace) -> None:
@@ -413,16 +542,44 @@ def _print_summary(data: dict[str, Any]) -> None:
 def _score(args: argparse.Namespace) -> int:
     from .game import score
 
-    try:
-        captured = json.loads(args.captured)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"not valid JSON: {exc}", source="--captured") from None
+    captured = _json_argument(args.captured, "--captured")
     if args.option:
         raise DataError("score takes no options", source="--option")
-    result = score(args.edition, captured)
+    try:
+        result = score(args.edition, captured)
+    except DataError as exc:
+        if exc.source != "captured":
+            raise
+        raise DataError(exc.message, source="--captured", key=exc.key) from None
     print(json.dumps({"winners": list(result.winners), "reason": result.reason,
                       "explanation": result.explanation}, indent=2))
     return 0
+
+
+def _json_argument(text: str, flag: str) -> Any:
+    """A JSON value given on the command line; duplicate keys and endless numbers are refused, not guessed."""
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in seen:
+                raise DataError(f"key {key!r} is given twice", source=flag, key=key)
+            seen[key] = value
+        return seen
+
+    def no_float(text: str) -> Any:
+        raise DataError(f"{text} is not a whole number", source=flag)
+
+    try:
+        return json.loads(text, object_pairs_hook=unique, parse_float=no_float,
+                          parse_constant=no_float)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"not valid JSON: {exc}", source=flag) from None
+    except RecursionError:
+        raise DataError("JSON nested too deeply", source=flag) from None
+    except ValueError as exc:  # an integer too long to convert
+        if isinstance(exc, DataError):
+            raise
+        raise DataError("a number is too long (more than 4300 digits)", source=flag) from None
 
 
 def _editions(args: argparse.Namespace) -> int:
@@ -444,7 +601,27 @@ def _editions(args: argparse.Namespace) -> int:
             print(f"  plugin {name} ({origin}): {', '.join(plugin_hooks(pm, plugin))}")
         for option in manifest.options.values():
             print(f"  option {option.name} = {option.default!r}: {option.description}")
+        _try_play_time_hooks(edition)
     return 0
+
+
+def _try_play_time_hooks(edition: Any) -> None:
+    """Call the hooks a game calls only at its end (scoring, metrics) once per player count, so a plugin that
+    fails there is caught when its edition is listed rather than after a long run."""
+    from .compare import contributed_metrics
+    from .game_metrics import GameFacts
+    from .tiles import CASTES
+
+    for players in edition.manifest.players:
+        rules = edition.rules(players)
+        captured = {seat: {caste: int(seat == 0) for caste in CASTES} for seat in range(players)}
+        result = rules.scorer(captured)
+        facts = GameFacts(winners=result.winners, end_reason="caste_exhausted", turns=players * 4,
+                          tiles_played=players * 6, captured=tuple((1, 1, 1) if seat == 0 else (0, 0, 0)
+                                                                   for seat in range(players)),
+                          removed=0, midpoint_leader=0)
+        for metric in contributed_metrics([edition], players, rules.setup.first_player):
+            metric.value(facts)
 
 
 def _new_edition(args: argparse.Namespace) -> int:
@@ -462,10 +639,10 @@ def _bench(args: argparse.Namespace) -> int:
     from .bench import run_bench
     from .plugins import load_edition
 
-    try:
-        counts = [int(p) for p in args.players.split(",")]
-    except ValueError:
-        raise DataError(f"expected player counts like 2,3,4, got {args.players!r}", source="--players") from None
+    parts = args.players.split(",")
+    if not all(p.isascii() and p.isdigit() and len(p) < 3 for p in parts):
+        raise DataError(f"expected player counts like 2,3,4, got {args.players!r}", source="--players")
+    counts = [int(p) for p in parts]
     edition = load_edition(args.edition)
     for count in counts:
         edition.rules(count)

@@ -25,9 +25,12 @@ import attrs
 from .errors import DataError
 from .game import check_seed
 from .game_metrics import GameMetric
+from .hookcalls import PLUGIN_FAILURES, guarded, hook_failure, plugin_failure, wrong_hook_result
+from .interrupts import StoppableTask, deferred_interrupts, ignore_interrupts
 from .metrics import GameFacts, Metric, compare_metrics, game_facts
 from .plugins import Edition, load_edition
 from .records import GameRecord, read_record, record_of, write_record
+from .runs import games_asked, write_run
 from .simulate import derive_seed, parse_bots, play_game
 from .trust import Trust, TrustLike
 
@@ -51,6 +54,8 @@ class Comparison:
     options_a: Mapping[str, Any] = attrs.field(factory=dict)
     """The options set for edition A (the others are its defaults)."""
     options_b: Mapping[str, Any] = attrs.field(factory=dict)
+    games_asked: int | None = None
+    """For a saved run analysed again: the games its run asked for (more than ``games`` when it was cut short)."""
 
     def side(self, which: str) -> str:
         """``"ffg2015"`` or ``"ffg2015 (removed_to_end=6)"``: edition ``"a"`` or ``"b"`` with its options."""
@@ -61,7 +66,7 @@ class Comparison:
         """A JSON-ready dict: the parameters and every metric with its intervals."""
         return {"edition_a": self.edition_a, "edition_b": self.edition_b, "options_a": dict(self.options_a),
                 "options_b": dict(self.options_b), "players": self.players,
-                "games": self.games, "seed": self.seed, "bots": list(self.bots),
+                "games": self.games, "games_asked": self.games_asked, "seed": self.seed, "bots": list(self.bots),
                 "metrics": [m.to_dict() for m in self.metrics]}
 
     def write_json(self, path: str | Path) -> None:
@@ -119,6 +124,18 @@ def _play_chunk(task: _Task) -> list[tuple[int, tuple[GameFacts, GameFacts], tup
     return out
 
 
+def _play_chunk_reporting_plugins(task: _Task) -> Any:
+    """``_play_chunk`` in a worker: a plugin's failure crosses back as a ``DataError`` naming the plugin, since
+    the worker's traceback does not reach the main process."""
+    try:
+        return _play_chunk(task)
+    except Exception as exc:
+        failure = plugin_failure(exc)
+        if failure is None:
+            raise
+        raise failure from None
+
+
 def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: int = 1,
             bots: Sequence[str] = ("random",), workers: int = 1, save_dir: str | Path | None = None,
             options_a: Mapping[str, Any] | None = None, options_b: Mapping[str, Any] | None = None,
@@ -130,8 +147,10 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
 
     ``workers`` > 1 plays chunks of games in that many processes; the result
     is the same for any number of workers. ``save_dir`` keeps every game's
-    record as ``DIR/a/game-NNNNN.json`` and ``DIR/b/...``. ``progress(k)``
-    is told how many pairs are done.
+    record as ``DIR/a/game-NNNNN.json`` and ``DIR/b/...``, after ``DIR/run.json``
+    (the games asked for, see ``samurai.runs``), each finished chunk as it
+    arrives: a run interrupted by ``KeyboardInterrupt`` keeps its finished pairs
+    and its workers are stopped. ``progress(k)`` is told how many pairs are done.
     """
     if games < 1:
         raise DataError(f"games must be at least 1, not {games}", source="--games")
@@ -146,17 +165,22 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
     tasks = [_Task((edition_a, edition_b), players, seed, bot_names, tuple(range(start, min(start + CHUNK, games))),
                    save_dir is not None, options) for start in range(0, games, CHUNK)]
     results: list[Any] = []
+    if save_dir is not None:
+        write_run(save_dir, command="compare", games=games, editions=[edition_a, edition_b], players=players,
+                  seed=seed, bots=list(bot_names), options=list(options))
     if workers == 1 or len(tasks) == 1:
         chunks: Any = map(_play_chunk, tasks)
-        _collect(chunks, results, progress)
+        _collect(chunks, results, progress, save_dir)
     else:
-        with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
-            _collect(pool.map(_play_chunk, tasks), results, progress)
+        pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), initializer=ignore_interrupts)
+        try:
+            _collect(pool.map(StoppableTask(_play_chunk_reporting_plugins), tasks), results, progress, save_dir)
+        except BaseException:  # interrupted, or a game failed: stop the other workers now, not after their chunks
+            with deferred_interrupts():  # a second Ctrl-C must not cut the clean-up short and orphan a worker
+                _stop_workers(pool)
+            raise
+        pool.shutdown()
     results.sort(key=lambda item: item[0])
-    if save_dir is not None:
-        for index, _, records in results:
-            for side, record in zip("ab", records, strict=True):
-                write_record(record, Path(save_dir) / side / f"game-{index:05d}.json")
     facts_a = [facts[0] for _, facts, _ in results]
     facts_b = [facts[1] for _, facts, _ in results]
     metrics = _metrics(loaded, players, facts_a, facts_b, options)
@@ -164,11 +188,38 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
                       tuple(bot_names[s % len(bot_names)] for s in range(players)), tuple(metrics), *options)
 
 
-def _collect(chunks: Any, results: list[Any], progress: Callable[[int], None] | None) -> None:
+def _collect(chunks: Any, results: list[Any], progress: Callable[[int], None] | None,
+             save_dir: str | Path | None) -> None:
+    """Gather finished chunks; with ``save_dir``, save each pair as it arrives, so a run cut short keeps it."""
     for chunk in chunks:
+        if save_dir is not None:
+            with deferred_interrupts():  # a finished chunk is saved whole, both records of each pair
+                for index, _, records in chunk:
+                    for side, record in zip("ab", records, strict=True):
+                        write_record(record, Path(save_dir) / side / f"game-{index:05d}.json")
         results.extend(chunk)
         if progress is not None:
             progress(len(results))
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop the pool's workers in the middle of their chunks and wait for them, so none is left behind.
+
+    SIGTERM ends a worker's chunk (``StoppableTask``) rather than the worker,
+    so no result is cut off half-sent; a worker that does not stop within
+    seconds (a plugin stuck in a loop) is killed.
+    """
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public handle before Python 3.14
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=10)
+        if process.is_alive():
+            process.kill()
+            process.join()
+    pool.shutdown(wait=True)
 
 
 def _metrics(editions: Sequence[Edition], players: int, a: list[GameFacts], b: list[GameFacts],
@@ -182,29 +233,62 @@ def contributed_metrics(editions: Sequence[Edition], players: int, first_player:
     """The per-game metrics of the engine and of both editions' plugins, each name once, the engine's first."""
     chosen: dict[str, GameMetric] = {}
     for edition in editions:
-        contributions = edition.plugin_manager.hook.samurai_game_metrics(players=players, first_player=first_player)
+        source = edition.manifest.path
+        caller = edition.plugin_manager.hook.samurai_game_metrics
+        arguments = {"players": players, "first_player": first_player}
+        try:
+            contributions = caller(**arguments)
+        except PLUGIN_FAILURES as exc:
+            if isinstance(exc, DataError):
+                raise
+            raise hook_failure(caller, exc, source=source) from None
         for metrics in reversed(contributions):  # pluggy calls the trylast engine defaults last
+            if not _metric_list(metrics):
+                raise wrong_hook_result(caller, metrics, "a list of GameMetric", source=source, arguments=arguments,
+                                        culprit=lambda returned: returned is not None and not _metric_list(returned))
             for metric in metrics:
-                if not isinstance(metric, GameMetric):
-                    raise DataError(f"samurai_game_metrics returned {metric!r}, not a GameMetric",
-                                    source=edition.manifest.path)
-                chosen.setdefault(metric.name, metric)
+                value = guarded(metric.value, f"samurai_game_metrics metric {metric.name!r}", source=source,
+                                check=_is_number, expected="a number")
+                chosen.setdefault(metric.name, attrs.evolve(metric, value=value))
     return list(chosen.values())
 
 
+def _metric_list(metrics: Any) -> bool:
+    return (isinstance(metrics, (list, tuple)) and all(
+        isinstance(m, GameMetric) and isinstance(m.name, str) and m.kind in ("rate", "mean") and callable(m.value)
+        for m in metrics))
+
+
+def _is_number(value: Any) -> bool:
+    return (isinstance(value, int) and abs(value) < 1 << 63) or (isinstance(value, float) and math.isfinite(value))
+
+
 def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b: str | None = None, *,
-                    trust: TrustLike = ()) -> Comparison:
+                    partial: bool = False, trust: TrustLike = ()) -> Comparison:
     """Compare the paired records saved by ``compare(..., save_dir=folder)`` again, from the files alone.
 
     The folder is data: its records' editions must be installed, or their
-    manifests vouched for in ``trust`` (see ``samurai.trust``).
+    manifests vouched for in ``trust`` (see ``samurai.trust``). A folder whose
+    ``run.json`` asked for more games than it holds (a run cut short) is
+    refused unless ``partial``; then the games it holds are compared and
+    ``Comparison.games_asked`` says how many were asked for.
     """
     vouched = Trust.of(trust)
     root = Path(folder)
+    if not root.is_dir():
+        raise DataError("no such folder (expected one written by compare --save-dir)", source=str(root))
     files = {side: sorted((root / side).glob("game-*.json")) for side in "ab"}
     if not files["a"] or [f.name for f in files["a"]] != [f.name for f in files["b"]]:
         raise DataError("expected the same game-NNNNN.json files in a/ and b/ (written by compare --save-dir)",
                         source=str(root))
+    asked = games_asked(root)
+    held = len(files["a"])
+    if asked is not None and held > asked:
+        raise DataError(f"holds {held} paired games, more than the {asked} its run.json asked for: files of "
+                        f"another run?", source=str(root))
+    if asked is not None and held < asked and not partial:
+        raise DataError(f"holds {held} of the {asked} paired games its run asked for (the run was cut short); "
+                        f"pass --partial to analyse the games it holds", source=str(root))
     records = {side: [read_record(f, trust=vouched) for f in files[side]] for side in "ab"}
     _check_one_run(records, files)
     names = (edition_a or records["a"][0].edition, edition_b or records["b"][0].edition)
@@ -218,7 +302,8 @@ def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b:
     changed = [{k: v for k, v in chosen.items() if k in ed.manifest.options and v != ed.manifest.options[k].default}
                for chosen, ed in zip(options, editions, strict=True)]
     return Comparison(names[0], names[1], players, len(files["a"]), None, (),
-                      tuple(_metrics(editions, players, facts["a"], facts["b"], options)), *changed)
+                      tuple(_metrics(editions, players, facts["a"], facts["b"], options)), options_a=changed[0],
+                      options_b=changed[1], games_asked=asked)
 
 
 def _check_one_run(records: Mapping[str, list[GameRecord]], files: Mapping[str, list[Path]]) -> None:

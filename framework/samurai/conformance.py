@@ -16,7 +16,7 @@ import attrs
 
 from . import engine
 from .bots import play_bots
-from .errors import SamuraiError
+from .errors import DataError, SamuraiError
 from .game import Game, new_game
 from .plugins import Edition, load_edition
 from .records import from_record, record_from_dict, record_to_dict, to_record
@@ -34,7 +34,7 @@ class ConformanceFailure(AssertionError):
 
     def __init__(self, rule: str, detail: str, *, edition: str, players: int, seed: int | None = None,
                  bots: tuple[str, ...] = ()) -> None:
-        where = f"edition {edition!r}, {players} players"
+        where = f"edition {edition!r}" + (f", {players} players" if players else "")
         if seed is not None:
             where += f", seed {seed}"
         if bots:
@@ -50,8 +50,18 @@ class Check:
 
     name: str
     rule: str
-    run: Callable[[Edition, int, int, int], None]
-    """``run(edition, players, seed, games)`` raises ``ConformanceFailure`` when the rule breaks."""
+    check: Callable[[Edition, int, int, int], None]
+    """``check(edition, players, seed, games)`` raises ``ConformanceFailure`` when the rule breaks."""
+
+    def run(self, edition: Edition, players: int, seed: int, games: int) -> None:
+        """Check the rule; a plugin the engine refuses on the way (a hook that fails or answers wrongly)
+        breaks this rule too, and is reported as such."""
+        try:
+            self.check(edition, players, seed, games)
+        except ConformanceFailure:
+            raise
+        except SamuraiError as refused:
+            raise _fail(self.rule, edition, players, f"the engine refused a plugin's answer: {refused}") from None
 
 
 def _fail(rule: str, edition: Edition, players: int, detail: str, seed: int | None = None,
@@ -219,7 +229,14 @@ CHECKS: tuple[Check, ...] = (
 
 def run_checks(edition: str | Edition, *, seed: int = 0, games: int = 5) -> list[ConformanceFailure]:
     """Run every check for every player count the edition supports; the failures (empty when sound)."""
-    ed = edition if isinstance(edition, Edition) else load_edition(edition)
+    if isinstance(edition, Edition):
+        ed = edition
+    else:
+        try:
+            ed = load_edition(edition)
+        except DataError as refused:  # the engine refuses the edition itself: the first rule is broken
+            return [ConformanceFailure(CHECKS[0].rule, f"the edition does not load: {refused}", edition=edition,
+                                       players=0)]
     failures = []
     for players in sorted(ed.manifest.players):
         for check in CHECKS:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import attrs
 
 from . import engine
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
+from .editions import EditionManifest
 from .errors import DataError, IllegalAction
 from .maps import GameMap
 from .plugins import Edition, load_edition
@@ -381,22 +382,27 @@ def _same_map(given: str | GameMap, named: str | GameMap, edition: Edition) -> b
 
 
 def score(edition: str | Edition, captured: Mapping[Any, Mapping[str, int]]) -> Result:
-    """Score captured figures ``{seat: {caste: count}}`` with the edition's rules."""
+    """Score captured figures ``{seat: {caste: count}}`` with the edition's rules.
+
+    The seats are numbered 0..n-1 for a player count the edition has (2 to 4
+    for the bundled ones), each count a whole number >= 0; no seat holds more
+    figures of a caste, and no caste more in all, than that player count has.
+    A ``DataError`` names the seat and caste otherwise.
+    """
     ed = edition_of(edition)
-    result = ed.plugin_manager.hook.samurai_score(edition=ed.manifest, captured=_checked_captures(captured),
-                                                  options=ed.manifest.resolve_options(None))
-    return cast(Result, result)
+    checked = _checked_captures(captured, ed.manifest)
+    return ed.rules(len(checked)).scorer(checked)  # the compiled scorer reports a failing scoring plugin
 
 
-def _checked_captures(captured: Any) -> dict[int, dict[str, int]]:
+def _checked_captures(captured: Any, manifest: EditionManifest) -> dict[int, dict[str, int]]:
+    """``captured`` as ``{seat: {caste: count}}`` for every seat and caste, or a ``DataError`` naming the field."""
     if not isinstance(captured, Mapping) or not captured:
         raise DataError("captured figures must be a non-empty mapping of seat to {caste: count}", source="captured")
     clean: dict[int, dict[str, int]] = {}
-    for seat, figures in captured.items():
-        if isinstance(seat, str) and seat.strip().isdigit():
-            seat = int(seat)
-        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
-            raise DataError(f"seat {seat!r} must be a whole number from 0", source="captured", key=str(seat))
+    for key, figures in captured.items():
+        seat = _seat_number(key)
+        if seat in clean:
+            raise DataError(f"seat {seat} is given twice", source="captured", key=str(key))
         if not isinstance(figures, Mapping):
             raise DataError(f"seat {seat}: expected {{caste: count}}, got {figures!r}", source="captured",
                             key=str(seat))
@@ -407,7 +413,34 @@ def _checked_captures(captured: Any) -> dict[int, dict[str, int]]:
             if isinstance(count, bool) or not isinstance(count, int) or count < 0:
                 raise DataError(f"seat {seat}: {caste} count must be a whole number >= 0, not {count!r}",
                                 source="captured", key=f"{seat}.{caste}")
-        if seat in clean:
-            raise DataError(f"seat {seat} is given twice", source="captured", key=str(seat))
         clean[seat] = {caste: int(figures.get(caste, 0)) for caste in CASTES}
+    players = len(clean)
+    if players not in manifest.players:
+        counts = ", ".join(map(str, manifest.players))
+        raise DataError(f"{players} seat{'s' if players != 1 else ''} given; edition {manifest.id!r} is for "
+                        f"{counts} players", source="captured")
+    missing = [seat for seat in range(players) if seat not in clean]
+    if missing:
+        raise DataError(f"seats must be numbered 0 to {players - 1}; seat {missing[0]} is missing and seat "
+                        f"{max(clean)} is not one of a {players}-player game", source="captured", key=str(max(clean)))
+    per_caste = manifest.players[players].figures_per_caste
+    for caste in CASTES:
+        for seat in range(players):
+            if clean[seat][caste] > per_caste:
+                raise DataError(f"seat {seat}: {clean[seat][caste]} {caste} figures, but a {players}-player game "
+                                f"of {manifest.id!r} has only {per_caste} of each caste", source="captured",
+                                key=f"{seat}.{caste}")
+        total = sum(clean[seat][caste] for seat in range(players))
+        if total > per_caste:
+            raise DataError(f"{total} {caste} figures captured in all, but a {players}-player game of "
+                            f"{manifest.id!r} has only {per_caste}", source="captured", key=caste)
     return dict(sorted(clean.items()))
+
+
+def _seat_number(key: Any) -> int:
+    """A seat from ``0`` or ``"0"``: plain ASCII digits only (no ``"٣"``, ``"+3"``, ``" 3"`` or ``"03"``)."""
+    if isinstance(key, str) and key.isascii() and key.isdigit() and len(key) < 4 and str(int(key)) == key:
+        return int(key)
+    if isinstance(key, int) and not isinstance(key, bool) and 0 <= key < 1000:
+        return key
+    raise DataError(f"seat {key!r} must be a seat number 0, 1, 2 ...", source="captured", key=str(key))

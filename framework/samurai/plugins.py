@@ -29,6 +29,7 @@ from . import defaults, hookspecs, special_tiles
 from .data import bundled_maps
 from .editions import EditionManifest, merge_manifests, parse_manifest
 from .errors import DataError
+from .hookcalls import PLUGIN_FILE_MODULE_PREFIX
 from .maps import GameMap, load_map
 from .rules import Rules, compile_rules
 from .tomlfile import is_file, key_line, read_toml, table_line
@@ -69,9 +70,10 @@ def load_plugin(name: str, *, source: str = "plugins") -> ModuleType:
                         f"in its package's [project.entry-points.samurai] table", source=source, key="plugins")
     try:
         return importlib.import_module(plugins[name].module)
-    except Exception as exc:  # a plugin's import error must not become a traceback
-        raise DataError(f"plugin {name!r} ({plugins[name].module}) failed to import: "
-                        f"{type(exc).__name__}: {exc}", source=source, key="plugins") from None
+    except BaseException as exc:  # a plugin's import error, even SystemExit or KeyboardInterrupt, is no traceback
+        detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        raise DataError(f"plugin {name!r} ({plugins[name].module}) failed to import: {detail}", source=source,
+                        key="plugins") from None
 
 
 def load_plugin_file(path: str, *, source: str = "plugins") -> ModuleType:
@@ -84,7 +86,7 @@ def load_plugin_file(path: str, *, source: str = "plugins") -> ModuleType:
     if not is_file(file):
         raise DataError(f"plugin file {path} does not exist (plugin files are named relative to the manifest)",
                         source=source, key="plugins")
-    spec = importlib.util.spec_from_file_location(f"samurai_plugin_file_{file.stem}", file)
+    spec = importlib.util.spec_from_file_location(f"{PLUGIN_FILE_MODULE_PREFIX}{file.stem}", file)
     if spec is None or spec.loader is None:
         raise DataError(f"cannot import plugin file {path}", source=source, key="plugins")
     module = importlib.util.module_from_spec(spec)
@@ -92,11 +94,11 @@ def load_plugin_file(path: str, *, source: str = "plugins") -> ModuleType:
         spec.loader.exec_module(module)
     except SyntaxError as exc:
         raise DataError(f"plugin has a syntax error: {exc.msg}", source=str(file), line=exc.lineno) from None
-    except Exception as exc:  # a plugin's import error must not become a traceback
+    except BaseException as exc:  # a plugin's import error, even SystemExit or KeyboardInterrupt, is no traceback
         line = next((frame.lineno for frame in reversed(traceback.extract_tb(exc.__traceback__))
                      if Path(frame.filename) == file), None)
-        raise DataError(f"plugin failed to import: {type(exc).__name__}: {exc}", source=str(file),
-                        line=line) from None
+        detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        raise DataError(f"plugin failed to import: {detail}", source=str(file), line=line) from None
     return module
 
 

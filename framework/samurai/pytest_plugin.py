@@ -14,15 +14,16 @@ person running pytest vouching for its plugin code, as on the command line.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .conformance import CHECKS, Check, ConformanceFailure
 from .errors import SamuraiError
-from .plugins import Edition, load_edition
+from .plugins import Edition, available_editions, load_edition
 
-__all__ = ["pytest_addoption", "pytest_collection_modifyitems", "ConformanceItem"]
+__all__ = ["pytest_addoption", "pytest_collection_modifyitems", "ConformanceItem", "RefusedEditionItem"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -66,17 +67,43 @@ class ConformanceItem(pytest.Item):
         return self.path, None, f"{self.edition.reference}: {self.check.rule} ({self.players} players)"
 
 
+class RefusedEditionItem(pytest.Item):
+    """An edition the engine refuses to load: the kit's first rule, broken before any game."""
+
+    def __init__(self, *, reference: str, error: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.reference, self.error = reference, error
+
+    def runtest(self) -> None:
+        """Fail with the engine's reason."""
+        raise ConformanceFailure(CHECKS[0].rule, f"the edition does not load: {self.error}", edition=self.reference,
+                                 players=0)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        """The broken rule and the engine's reason, on one line."""
+        return str(excinfo.value)
+
+    def reportinfo(self) -> tuple[Any, int | None, str]:
+        """Where the item comes from, as pytest shows it."""
+        return self.path, None, f"{self.reference}: {CHECKS[0].rule}"
+
+
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     """Add one item per edition, player count and check when ``--samurai-edition`` is given."""
     games, seed = config.getoption("samurai_games"), config.getoption("samurai_seed")
     if games < 1 or seed < 0:
         raise pytest.UsageError("--samurai-games must be at least 1 and --samurai-seed at least 0")
     for name in config.getoption("samurai_edition"):
+        parent = EditionNode.from_parent(session, name=f"samurai-edition[{name}]")
         try:
             edition = load_edition(name)
         except SamuraiError as exc:
-            raise pytest.UsageError(f"--samurai-edition {name}: {exc}") from None
-        parent = EditionNode.from_parent(session, name=f"samurai-edition[{name}]")
+            if not (Path(name).is_file() or name in available_editions()):
+                raise pytest.UsageError(f"--samurai-edition {name}: {exc}") from None
+            # The edition exists but the engine refuses it: that is the first rule broken, not a usage error.
+            items.append(RefusedEditionItem.from_parent(parent, name="manifest_and_hooks[load]", reference=name,
+                                                        error=str(exc)))
+            continue
         for players in sorted(edition.manifest.players):
             for check in CHECKS:
                 items.append(ConformanceItem.from_parent(parent, name=f"{check.name}[{players}p]", edition=edition,

@@ -37,6 +37,7 @@ from .rules import Rules
 from .svgwriter import Svg, num
 from .tiles import CASTES, TileType
 from .tomlfile import read_toml
+from .trust import Trust, TrustLike
 
 __all__ = ["render_svg", "draw_view", "spectator_view", "svg_to_png", "hex_centre", "action_marks",
            "position_from_file", "seat_colour", "HEX_RADIUS", "SEAT_COLOURS", "CASTE_COLOURS", "CASTE_SHAPES"]
@@ -91,14 +92,17 @@ def render_svg(game: Game, seat: int | None = None, *, width: float | None = Non
     return draw_view(view, game.rules, marks=marks, caption=caption, width=width)
 
 
-def position_from_file(path: str | Path, to: int | None = None) -> Game:
+def position_from_file(path: str | Path, to: int | None = None, *, trust: TrustLike = ()) -> Game:
     """The game of a record (replayed and checked, then taken back to its first ``to`` actions) or a
     scenario's starting position.
 
     A ``.json`` file, or a ``.toml`` file with ``actions``, is a record; any
     other ``.toml`` file is a scenario (which has no actions, so ``to`` may
-    only be 0).
+    only be 0). Either is data: the edition it names must be installed, or its
+    manifest in ``trust`` (see ``samurai.trust``).
     """
+    vouched = Trust.of(trust)
+    folder = Path(path).parent
     source = str(path)
     suffix = Path(path).suffix.lower()
     if suffix not in (".json", ".toml"):
@@ -107,15 +111,15 @@ def position_from_file(path: str | Path, to: int | None = None) -> Game:
     if suffix == ".toml" and "actions" not in read_toml(path)[0]:
         if to not in (None, 0):
             raise DataError(f"--to must be 0 for a scenario (it has no actions), not {to}", source=source)
-        return new_game(scenario=path)
-    record = read_record(path)
+        return new_game(scenario=path, trust=vouched)
+    record = read_record(path, trust=vouched)
     if to is not None and not 0 <= to <= len(record.actions):
         raise DataError(f"--to must be from 0 to {len(record.actions)} (the record's actions), not {to}",
                         source=source)
-    game = from_record(record, source=source)  # the whole record must replay and match its check
+    game = from_record(record, source=source, trust=vouched, folder=folder)  # it must replay and match its check
     if to is None or to == len(record.actions):
         return game
-    for number, game in enumerate(replay(record, source=source)):  # noqa: B007 - stop at action ``to``
+    for number, game in enumerate(replay(record, source=source, trust=vouched, folder=folder)):  # noqa: B007 - stop at action ``to``
         if number == to:
             break
     return game

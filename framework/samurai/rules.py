@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from .editions import EditionManifest
 from .errors import DataError
+from .hookcalls import PLUGIN_FAILURES, hook_failure, wrong_hook_result
 from .maps import SETTLEMENT_CAPACITY, Board, GameMap, build_board
 from .result import Result
 from .setup_rules import SETUP_PHASES, SetupProcedure, initial_state
@@ -151,7 +152,16 @@ def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, playe
     rules.settlement_neighbours = tuple(board.neighbours[h] for h in board.settlement_hex)
 
     def scorer(captured: Mapping[int, Mapping[str, int]]) -> Result:
-        return cast(Result, hook.samurai_score(edition=manifest, captured=captured, options=rules.options))
+        try:
+            result = hook.samurai_score(edition=manifest, captured=captured, options=rules.options)
+        except PLUGIN_FAILURES as exc:
+            if isinstance(exc, DataError):
+                raise
+            raise hook_failure(hook.samurai_score, exc, source=manifest.path) from None
+        if not _is_result(result, captured):
+            raise wrong_hook_result(hook.samurai_score, result, "a Result naming winning seats", source=manifest.path,
+                                    arguments={"edition": manifest, "captured": captured, "options": rules.options})
+        return cast(Result, result)
 
     rules.scorer = scorer
     rules.template = initial_state(rules)
@@ -161,13 +171,21 @@ def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, playe
 
 def _ask(manifest: EditionManifest, hook: Any, name: str, **arguments: Any) -> Any:
     """Call a deciding hook while compiling; a plugin that fails is reported, not a traceback."""
+    caller = getattr(hook, name)
     try:
-        return getattr(hook, name)(edition=manifest, **arguments)
+        return caller(edition=manifest, **arguments)
     except DataError:
         raise
-    except Exception as exc:  # a plugin's bug must reach the designer as a message naming the hook
-        raise DataError(f"{name} failed for options {dict(arguments.get('options', {}))}: "
-                        f"{type(exc).__name__}: {exc}", source=manifest.path) from None
+    except PLUGIN_FAILURES as exc:  # a plugin's bug must reach the designer as a message naming the hook
+        raise hook_failure(caller, exc, source=manifest.path,
+                           context=f" for options {dict(arguments.get('options', {}))}") from None
+
+
+def _is_result(result: Any, captured: Mapping[int, Any]) -> bool:
+    """Whether a scoring hook returned a ``Result`` whose winners are seats of the scored game."""
+    return (isinstance(result, Result) and isinstance(result.winners, tuple) and bool(result.winners)
+            and all(type(seat) is int and seat in captured for seat in result.winners)
+            and isinstance(result.reason, str) and isinstance(result.explanation, str))
 
 
 def _compile_tiles(rules: Rules, manifest: EditionManifest, hook: Any) -> None:

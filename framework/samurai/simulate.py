@@ -21,6 +21,7 @@ from .game import check_seed
 from .plugins import Edition
 from .records import record_of, write_record
 from .rules import Rules
+from .runs import write_run
 from .state import OVER, State
 from .tiles import CASTES
 
@@ -166,13 +167,17 @@ def simulate(edition: Edition, players: int, games: int, seed: int, bots: Sequen
              save_dir: str | Path | None = None) -> SimulationSummary:
     """Play ``games`` games and summarise them; ``progress(k)`` is called after each game.
 
-    ``save_dir`` keeps each game's record as ``DIR/game-NNNNN.json`` (``samurai replay`` reads them).
+    ``save_dir`` keeps each game's record as ``DIR/game-NNNNN.json`` (``samurai replay`` reads them),
+    after ``DIR/run.json`` saying how many games were asked for (see ``samurai.runs``).
     """
     if games < 1:
         raise DataError(f"games must be at least 1, not {games}", source="--games")
     check_seed(seed, source="--seed")
     rules = edition.rules(players, options)
     bots = parse_bots(bots)
+    if save_dir is not None:
+        write_run(save_dir, command="simulate", games=games, edition=edition.reference, players=players, seed=seed,
+                  bots=list(bots), options=dict(options or {}))
     summaries = []
     for index in range(games):
         game_seed = derive_seed(seed, index)

@@ -1,0 +1,103 @@
+"""A saved run's folder: ``run.json`` says what was asked for, so a folder cut short is known as one.
+
+``simulate`` and ``compare`` with a save folder write ``run.json`` before the
+first game (the command, the games asked for, players, seed, bots and
+editions), then one record per finished game. A run stopped early keeps the
+records it finished; ``analyse`` compares the number of games found with the
+number asked for. ``run.json`` is read as data only: nothing in it is loaded,
+run or opened.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from .errors import DataError
+from .tomlfile import read_text
+
+__all__ = ["RUN_FILE", "write_run", "read_run", "games_asked", "saved_games", "prepare_save_dir"]
+
+RUN_FILE = "run.json"
+"""The run manifest's name inside a save folder."""
+
+_RECORDS = "game-*.json"
+
+
+def write_run(folder: str | Path, *, command: str, games: int, **parameters: Any) -> Path:
+    """Write ``folder/run.json`` (making the folder): the command, the games asked for and the parameters."""
+    root = Path(folder)
+    root.mkdir(parents=True, exist_ok=True)
+    path = root / RUN_FILE
+    data = {"run": command, "games": games, **parameters}
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    return path
+
+
+def read_run(folder: str | Path) -> dict[str, Any] | None:
+    """The run manifest of ``folder`` as a dict, or None when the folder has none (saved before run.json)."""
+    path = Path(folder) / RUN_FILE
+    if not path.exists():
+        return None
+    source = str(path)
+    try:
+        data = json.loads(read_text(path))
+    except json.JSONDecodeError as exc:
+        raise DataError(f"not valid JSON: {exc.msg} (column {exc.colno})", source=source, line=exc.lineno) from None
+    except (RecursionError, ValueError) as exc:
+        if isinstance(exc, DataError):
+            raise
+        raise DataError("not a run manifest (nested too deeply or a number too long)", source=source) from None
+    if not isinstance(data, dict):
+        raise DataError("a run manifest is a JSON object", source=source)
+    games = data.get("games")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise DataError("games must be the whole number of games the run asked for", source=source, key="games")
+    return data
+
+
+def games_asked(folder: str | Path) -> int | None:
+    """How many games the run saved in ``folder`` asked for (None without a run manifest)."""
+    run = read_run(folder)
+    return None if run is None else int(run["games"])
+
+
+def saved_games(folder: str | Path) -> int:
+    """How many game records ``folder`` holds."""
+    return sum(1 for _ in Path(folder).glob(_RECORDS))
+
+
+def prepare_save_dir(folder: str | Path, *, sides: Iterable[str] = ("",), force: bool = False,
+                     flag: str = "--save-dir") -> Path:
+    """Check (before any game is played) that ``folder`` can take a new run, making it when missing.
+
+    A folder that already holds a saved run (``run.json`` or records in
+    ``folder/side`` for each of ``sides``) is refused, so two runs never mix;
+    ``force`` removes that run's files first (only those: other files stay).
+    """
+    if not str(folder).strip():
+        raise DataError("name a folder", source=flag)
+    root = Path(folder)
+    if root.exists() and not root.is_dir():
+        raise DataError(f"{folder} is a file, not a folder", source=flag)
+    old = [path for side in sides for path in (root / side).glob(_RECORDS) if path.is_file()]
+    if (root / RUN_FILE).is_file():
+        old.append(root / RUN_FILE)
+    if old and not force:
+        raise DataError(f"{folder} already holds a saved run ({len(old)} files); choose a new folder, or pass "
+                        f"--force to replace it", source=flag)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        for side in sides:
+            (root / side).mkdir(exist_ok=True)
+    except OSError as exc:
+        raise DataError(f"cannot make the folder {folder}: {exc.strerror or exc}", source=flag) from None
+    if not all(os.access(root / side, os.W_OK | os.X_OK) for side in sides):
+        raise DataError(f"cannot write into {folder}", source=flag)
+    for path in old:
+        path.unlink()
+    return root
+
