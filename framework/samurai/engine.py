@@ -125,12 +125,17 @@ def legal_actions(rules: Rules, st: State) -> list[tuple[int, ...]]:
     if st.phase != PLAY:
         return []
     actions: list[tuple[int, ...]] = []
+    land = sea = None
     for tile in sorted(set(playable_tiles(rules, st, seat, st.normal_played))):
         on = rules.tile_on[tile]
         if on == LAND_TILE:
-            actions += [(PLACE, tile, h) for h in sorted(st.empty_land)]
+            if land is None:
+                land = sorted(st.empty_land)
+            actions += [(PLACE, tile, h) for h in land]
         elif on == SEA_TILE:
-            actions += [(PLACE, tile, h) for h in sorted(st.empty_sea)]
+            if sea is None:
+                sea = sorted(st.empty_sea)
+            actions += [(PLACE, tile, h) for h in sea]
         else:
             behaviour = rules.behaviours[tile]
             actions += [(SPECIAL, tile, *params)
