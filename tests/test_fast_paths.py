@@ -85,3 +85,28 @@ def test_a_copy_given_a_generator_draws_from_it_and_leaves_the_original_alone(ff
     samurai.play_bots(game, ["random"], seed=4)
     assert twin.state.fingerprint() == game.state.fingerprint()
     assert game.copy(rng=shared).state.rng is shared
+
+
+def test_a_result_writes_its_explanation_only_when_read_and_once():
+    calls = []
+
+    def text() -> str:
+        calls.append(1)
+        return "Seat 1 has the most and wins."
+
+    lazy = samurai.Result((1,), "most_figures", text)
+    assert not calls and lazy.winners == (1,)
+    written = samurai.Result((1,), "most_figures", "Seat 1 has the most and wins.")
+    assert lazy.explanation == written.explanation
+    assert lazy == written and hash(lazy) == hash(written) and repr(lazy) == repr(written)
+    assert lazy.to_dict() == written.to_dict()
+    assert calls == [1]
+    assert samurai.Result((0,), "most_figures", lambda: "other words") != written
+    assert repr(written) == ("Result(winners=(1,), reason='most_figures', explanation='Seat 1 has the most and "
+                             "wins.', end_reason=None)")
+
+
+def test_the_editions_scorings_explain_when_asked(ffg, original):
+    captured = {0: {"buddha": 3, "rice": 1, "castle": 0}, 1: {"buddha": 1, "rice": 3, "castle": 2}}
+    assert samurai.score(ffg, captured).explanation.startswith("Seat 0 leads buddha with 3")
+    assert samurai.score(original, captured).explanation.startswith("Seat 0 holds the buddha majority with 3")
