@@ -77,13 +77,24 @@ def score_leader_tokens(captured: Mapping[int, Mapping[str, int]]) -> Result:
     4. Nobody holds a token: everyone compares total figures; a tie is shared.
     """
     seats = sorted(captured)
-    count = {seat: {caste: int(captured[seat].get(caste, 0)) for caste in CASTES} for seat in seats}
-    total = {seat: sum(count[seat].values()) for seat in seats}
-    tokens: dict[int, list[str]] = {seat: [] for seat in seats}
+    count: dict[int, dict[str, int]] = {}
+    total: dict[int, int] = {}
+    tokens: dict[int, list[str]] = {}
+    for seat in seats:
+        held = captured[seat]
+        count[seat] = row = {caste: int(held.get(caste, 0)) for caste in CASTES}
+        total[seat] = sum(row.values())
+        tokens[seat] = []
     leads = []
     for caste in CASTES:
-        best = max(count[seat][caste] for seat in seats)
-        top = [seat for seat in seats if count[seat][caste] == best]
+        first = seats[0]
+        best, top = count[first][caste], [first]  # the highest count of the caste and the seats holding it
+        for seat in seats[1:]:
+            held_count = count[seat][caste]
+            if held_count > best:
+                best, top = held_count, [seat]
+            elif held_count == best:
+                top.append(seat)
         if len(top) == 1:
             tokens[top[0]].append(caste)
         leads.append((caste, best, top))

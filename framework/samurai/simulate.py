@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from . import engine
-from .bots import BOTS, Observation, make_bot
+from .bots import BOTS, Observation, RandomBot, make_bot
 from .errors import DataError, IllegalAction
 from .plugins import Edition
 from .records import record_of, write_record
@@ -62,10 +62,21 @@ def play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], *,
              actions: list[tuple[int, ...]] | None = None) -> State:
     """Play the game in ``st`` to its end between bots seeded from ``seed`` (see ``play_game``)."""
     players = [make_bot(bots[seat % len(bots)], derive_seed(seed, seat)) for seat in range(rules.players)]
+    apply, check = engine.apply, engine.check
+    if all(type(bot) is RandomBot for bot in players):
+        # Random bots only: draw each action straight from the engine with the seat's bot generator, as
+        # RandomBot.act does, without going through an observation.
+        rngs = [bot.rng for bot in players]  # type: ignore[attr-defined]
+        sample = engine.sample_action
+        while st.phase != OVER:
+            action = sample(rules, st, rngs[st.current])
+            apply(rules, st, action)
+            if actions is not None:
+                actions.append(action)
+        return st
     views = [Observation(rules, st, seat) for seat in range(rules.players)]
     acts = [bot.act for bot in players]
     checked = [not getattr(bot, "trusted", False) for bot in players]
-    apply, check = engine.apply, engine.check
     while st.phase != OVER:
         seat = st.current
         action = acts[seat](views[seat])

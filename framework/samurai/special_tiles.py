@@ -192,10 +192,12 @@ class SwitchBehaviour:
         return moves
 
     def can_play(self, rules: Rules, st: State, seat: int, tile: int) -> bool:
-        occupied = [m for m in st.figures if m]
-        for i, m1 in enumerate(occupied):
-            for m2 in occupied[i + 1:]:
-                # some caste of m1 missing from m2 and some caste of m2 missing from m1
+        # Two settlements can swap when some caste of one is missing from the other and the other way
+        # round; settlements holding the same castes never can, so compare the distinct masks only.
+        masks = set(st.figures)
+        masks.discard(0)
+        for m1 in masks:
+            for m2 in masks:
                 if m1 & ~m2 and m2 & ~m1:
                     return True
         return False
