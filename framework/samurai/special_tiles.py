@@ -99,8 +99,12 @@ _new_action = object.__new__
 _set_field = object.__setattr__
 
 
+_CASTES_IN = tuple(tuple(c for c in range(3) if mask >> c & 1) for mask in range(8))
+"""The castes of a caste bitmask, in caste order."""
+
+
 def _random_caste(mask: int, rng: random.Random) -> int:
-    castes = [c for c in range(3) if mask >> c & 1]
+    castes = _CASTES_IN[mask]
     return castes[int(rng.random() * len(castes))]
 
 
