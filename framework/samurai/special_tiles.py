@@ -68,6 +68,8 @@ class TileBehaviour(Protocol):
 class MoveTile(Action):
     """Play the Move tile: your normal tile at ``source`` goes to the empty land hex ``target``."""
 
+    _plain_fields = True
+
     source: Coord = attrs.field(converter=to_coord)
     target: Coord = attrs.field(converter=to_coord)
 
@@ -84,6 +86,7 @@ class SwitchFigures(Action):
     first_caste: str
     second: Coord = attrs.field(converter=to_coord)
     second_caste: str
+    _plain_fields = True
 
     def __attrs_post_init__(self) -> None:
         if (self.second[1], self.second[0]) < (self.first[1], self.first[0]):
