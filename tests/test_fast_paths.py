@@ -13,7 +13,7 @@ import attrs
 import samurai
 from samurai import engine
 from samurai.actions import Action
-from samurai.state import OVER
+from samurai.state import OVER, PLAY
 
 
 def _old_order(action: Action) -> tuple[str, tuple[object, ...]]:
@@ -110,3 +110,39 @@ def test_the_editions_scorings_explain_when_asked(ffg, original):
     captured = {0: {"buddha": 3, "rice": 1, "castle": 0}, 1: {"buddha": 1, "rice": 3, "castle": 2}}
     assert samurai.score(ffg, captured).explanation.startswith("Seat 0 leads buddha with 3")
     assert samurai.score(original, captured).explanation.startswith("Seat 0 holds the buddha majority with 3")
+
+
+def test_facts_collected_while_playing_equal_the_facts_of_the_replayed_record(ffg, original):
+    from samurai.metrics import FactsWatch, game_facts
+    from samurai.records import record_of
+    from samurai.simulate import derive_seed, play_game
+
+    seen_leader = False
+    for edition in (ffg, original):
+        for players in (2, 3, 4):
+            rules = edition.rules(players)
+            for index in range(6):
+                seed = derive_seed(3, index)
+                watch, actions = FactsWatch(players), []
+                final = play_game(rules, seed, ("greedy", "random"), actions=actions, watch=watch.see)
+                live = watch.facts(final)
+                assert live == game_facts(record_of(rules, seed, actions, final=final), edition=edition)
+                seen_leader = seen_leader or live.midpoint_leader is not None
+    assert seen_leader
+
+
+def test_the_shortcut_checks_agree_with_the_full_lists(ffg, original):
+    from samurai.special_tiles import SwitchBehaviour
+
+    switch = SwitchBehaviour()
+    checked = 0
+    for game in _positions(ffg, 4, seed=9, every=3) + _positions(original, 2, seed=4, every=3):
+        rules, st = game.rules, game.state
+        for seat in range(rules.players):
+            # Switch can be played exactly when it has a legal target.
+            assert switch.can_play(rules, st, seat, 0) == bool(switch.legal(rules, st, seat, 0))
+            if st.phase == PLAY:
+                # can_play stops at the first playable tile; the full list agrees.
+                assert engine.can_play(rules, st, seat) == bool(engine.playable_tiles(rules, st, seat, False))
+                checked += 1
+    assert checked > 50
