@@ -139,8 +139,13 @@ def test_the_shortcut_checks_agree_with_the_full_lists(ffg, original):
     for game in _positions(ffg, 4, seed=9, every=3) + _positions(original, 2, seed=4, every=3):
         rules, st = game.rules, game.state
         for seat in range(rules.players):
-            # Switch can be played exactly when it has a legal target.
-            assert switch.can_play(rules, st, seat, 0) == bool(switch.legal(rules, st, seat, 0))
+            # Switch's targets are every exchange its check accepts, in settlement then caste order,
+            # and it can be played exactly when it has one.
+            everything = [(s1, c1, s2, c2) for s1 in range(len(st.figures)) for s2 in range(s1 + 1, len(st.figures))
+                          for c1 in range(3) for c2 in range(3)
+                          if switch.check(rules, st, seat, 0, (s1, c1, s2, c2)) is None]
+            assert switch.legal(rules, st, seat, 0) == everything
+            assert switch.can_play(rules, st, seat, 0) == bool(everything)
             if st.phase == PLAY:
                 # can_play stops at the first playable tile; the full list agrees.
                 assert engine.can_play(rules, st, seat) == bool(engine.playable_tiles(rules, st, seat, False))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, cast
 
@@ -103,7 +104,7 @@ class Game:
             else:
                 action = action_of(rules, internal)
                 keyed.append((action._sort_key(), action))
-        keyed.sort(key=_sort_key_of)  # one key per action; the actions' own comparison would rebuild it per pair
+        keyed.sort(key=_FIRST)  # one key per action; the actions' own comparison would rebuild it per pair
         return [action for _, action in keyed]
 
     def apply(self, action: Action) -> None:
@@ -190,8 +191,7 @@ class Game:
         return f"<Game {self.edition} players={self.players} seed={self.seed} phase={self.phase} turn={self.turn}>"
 
 
-def _sort_key_of(item: tuple[tuple[str, tuple[Any, ...]], Action]) -> tuple[str, tuple[Any, ...]]:
-    return item[0]
+_FIRST = itemgetter(0)
 
 
 _new_action = object.__new__

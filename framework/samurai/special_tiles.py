@@ -106,6 +106,13 @@ _CASTES_IN = tuple(tuple(c for c in range(3) if mask >> c & 1) for mask in range
 """The castes of a caste bitmask, in caste order."""
 
 
+_SWAPS = tuple(tuple(tuple((c1, c2) for c1 in range(3) if m1 >> c1 & 1 and not m2 >> c1 & 1
+                          for c2 in range(3) if c2 != c1 and m2 >> c2 & 1 and not m1 >> c2 & 1)
+                    for m2 in range(8)) for m1 in range(8))
+"""``_SWAPS[m1][m2]``: the caste pairs (c1 from the first settlement, c2 from the second) that two
+settlements holding castes ``m1`` and ``m2`` may exchange, in the order c1, then c2, by caste."""
+
+
 def _random_caste(mask: int, rng: random.Random) -> int:
     castes = _CASTES_IN[mask]
     return castes[int(rng.random() * len(castes))]
@@ -189,13 +196,10 @@ class SwitchBehaviour:
         occupied = [(s, m) for s, m in enumerate(st.figures) if m]
         moves: list[tuple[int, ...]] = []
         for i, (s1, m1) in enumerate(occupied):
+            swaps = _SWAPS[m1]
             for s2, m2 in occupied[i + 1:]:
-                for c1 in range(3):
-                    if not m1 >> c1 & 1 or m2 >> c1 & 1:
-                        continue
-                    for c2 in range(3):
-                        if c2 != c1 and m2 >> c2 & 1 and not m1 >> c2 & 1:
-                            moves.append((s1, c1, s2, c2))
+                for c1, c2 in swaps[m2]:
+                    moves.append((s1, c1, s2, c2))
         return moves
 
     def can_play(self, rules: Rules, st: State, seat: int, tile: int) -> bool:
