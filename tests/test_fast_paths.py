@@ -6,6 +6,7 @@ tests pin down that the shortcuts change nothing a caller can see.
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import attrs
@@ -102,6 +103,8 @@ def test_a_result_writes_its_explanation_only_when_read_and_once():
     assert lazy.to_dict() == written.to_dict()
     assert calls == [1]
     assert samurai.Result((0,), "most_figures", lambda: "other words") != written
+    unread = samurai.Result((1,), "most_figures", lambda: "Seat 1 has the most and wins.", "no_tiles")
+    assert pickle.loads(pickle.dumps(unread)) == unread.with_end_reason("no_tiles")  # pickles with its text
     assert repr(written) == ("Result(winners=(1,), reason='most_figures', explanation='Seat 1 has the most and "
                              "wins.', end_reason=None)")
 
