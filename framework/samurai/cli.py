@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -28,6 +29,22 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def run() -> NoReturn:
+    """The ``samurai`` program: ``main`` with the process's arguments, then exit with its code.
+
+    An interrupted run has stopped and joined its workers and said so in one
+    line; it then leaves without the interpreter's exit hooks, because
+    CPython 3.11's process-pool hook can write to a pipe the stopped pool has
+    already closed and print a traceback after that line.
+    """
+    code = main()
+    if code == EXIT_INTERRUPTED:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -171,12 +188,20 @@ def _build_parser() -> _Parser:
     new.add_argument("--force", action="store_true", help="overwrite existing files")
     new.set_defaults(run=_new_edition)
 
-    bench = commands.add_parser("bench", help="measure full random games per second")
+    bench = commands.add_parser("bench", help="measure full random games per second",
+                                description="Time full random games for each player count, then a position "
+                                            "copy and Game.legal_actions at a 4-player opening, and compare "
+                                            "on one core.")
     bench.add_argument("--edition", default="ffg2015", help="edition id (default ffg2015)")
     bench.add_argument("--games", type=_whole(1, MAX_GAMES), default=2000,
                        help="games per player count (default 2000)")
     bench.add_argument("--players", default="2,3,4", help="player counts (default 2,3,4)")
     bench.add_argument("--seed", type=_whole(0, MAX_SEED), default=1)
+    bench.add_argument("--no-paths", action="store_true", help="skip the copy and legal-actions timings")
+    bench.add_argument("--compare-games", type=_whole(0, MAX_GAMES), default=200, metavar="N",
+                       help="paired games of the compare timing (default 200; 0 skips it)")
+    bench.add_argument("--compare-with", default="original", metavar="EDITION",
+                       help="edition B of the compare timing (default original)")
     bench.set_defaults(run=_bench)
     return parser
 
@@ -636,7 +661,7 @@ def _new_edition(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from .bench import run_bench
+    from .bench import run_bench, time_compare, time_paths
     from .plugins import load_edition
 
     parts = args.players.split(",")
@@ -646,10 +671,24 @@ def _bench(args: argparse.Namespace) -> int:
     edition = load_edition(args.edition)
     for count in counts:
         edition.rules(count)
+    compare_players = 3 if 3 in edition.manifest.players else min(edition.manifest.players)
+    if args.compare_games:
+        load_edition(args.compare_with).rules(compare_players)  # refuse a bad edition B before the timings
     print(f"{'players':>7} {'games':>6} {'seconds':>8} {'games/s':>9} {'games/cpu-s':>12}")
     for figure in run_bench(edition, counts, args.games, args.seed):
         print(f"{figure.players:>7} {figure.games:>6} {figure.seconds:>8.2f} {figure.games_per_second:>9.0f} "
               f"{figure.games_per_cpu_second:>12.0f}")
+    if not args.no_paths:
+        paths = time_paths(edition, 4 if 4 in edition.manifest.players else max(edition.manifest.players),
+                           args.seed)
+        print(f"position copy at a {paths.players}-player opening: {paths.copy_seconds * 1e6:.1f} us with its "
+              f"generator, {paths.copy_given_rng_seconds * 1e6:.1f} us given one (copy(rng=...))")
+        print(f"Game.legal_actions at a {paths.players}-player opening ({paths.actions} actions): "
+              f"{paths.legal_actions_seconds * 1e3:.2f} ms")
+    if args.compare_games:
+        timed = time_compare(args.edition, args.compare_with, compare_players, args.compare_games, args.seed)
+        print(f"compare {timed.edition_a} {timed.edition_b}, {timed.players} players, {timed.pairs} pairs on one "
+              f"core: {timed.seconds:.2f} s, {timed.games_per_second:.0f} games/s")
     return 0
 
 

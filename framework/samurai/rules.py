@@ -36,7 +36,7 @@ class Rules:
     """An edition compiled for one player count, options and map. Read-only, shared by many games."""
 
     __slots__ = ("edition", "players", "options", "board", "tile_types", "tile_index", "tile_value",
-                 "tile_fast", "tile_on", "tile_movable", "behaviours", "player_tiles", "hand_size",
+                 "tile_fast", "tile_on", "tile_movable", "behaviours", "special_tiles", "player_tiles", "hand_size",
                  "figures_per_caste", "setup", "figure_stages", "stage_of", "capacities", "prefilled",
                  "resolve_each_tile", "end_immediate", "pass_when_unable", "removed_limit", "public_captures",
                  "settlement_neighbours", "scorer", "template", "reference")
@@ -53,6 +53,8 @@ class Rules:
     tile_on: tuple[int, ...]
     tile_movable: tuple[bool, ...]
     behaviours: tuple[TileBehaviour | None, ...]
+    special_tiles: frozenset[int]
+    """The tile types played through a behaviour (those with a ``behaviours`` entry)."""
     player_tiles: tuple[int, ...]
     hand_size: int
     figures_per_caste: int
@@ -76,8 +78,9 @@ class Rules:
 
     def score(self, captured: list[int]) -> Result:
         """Ask the edition's scoring hook about the flat ``captured`` counts."""
-        return self.scorer({seat: {caste: captured[seat * 3 + c] for c, caste in enumerate(CASTES)}
-                            for seat in range(self.players)})
+        buddha, rice, castle = CASTES
+        return self.scorer({seat: {buddha: captured[i], rice: captured[i + 1], castle: captured[i + 2]}
+                            for seat, i in enumerate(range(0, 3 * self.players, 3))})
 
     def tile_name(self, tile: int) -> str:
         """The name of tile type ``tile``."""
@@ -217,6 +220,7 @@ def _compile_tiles(rules: Rules, manifest: EditionManifest, hook: Any) -> None:
     rules.tile_on = tuple(SPECIAL_TILE if t.special else LAND_TILE if t.on == "land" else SEA_TILE for t in types)
     rules.tile_movable = tuple(t.movable for t in types)
     rules.behaviours = tuple(behaviours[t.special] if t.special else None for t in types)
+    rules.special_tiles = frozenset(t for t, behaviour in enumerate(rules.behaviours) if behaviour is not None)
     rules.player_tiles = tuple(player_tiles)
     if len(player_tiles) < manifest.hand_size:
         raise DataError(f"each player has {len(player_tiles)} tiles, fewer than hand_size "

@@ -72,6 +72,8 @@ class TileBehaviour(Protocol):
 class MoveTile(Action):
     """Play the Move tile: your normal tile at ``source`` goes to the empty land hex ``target``."""
 
+    _plain_fields = True
+
     source: Coord = attrs.field(converter=to_coord)
     target: Coord = attrs.field(converter=to_coord)
 
@@ -88,6 +90,7 @@ class SwitchFigures(Action):
     first_caste: str
     second: Coord = attrs.field(converter=to_coord)
     second_caste: str
+    _plain_fields = True
 
     def __attrs_post_init__(self) -> None:
         if (self.second[1], self.second[0]) < (self.first[1], self.first[0]):
@@ -99,10 +102,23 @@ class SwitchFigures(Action):
 
 
 _SAMPLE_TRIES = 16
+_new_action = object.__new__
+_set_field = object.__setattr__
+
+
+_CASTES_IN = tuple(tuple(c for c in range(3) if mask >> c & 1) for mask in range(8))
+"""The castes of a caste bitmask, in caste order."""
+
+
+_SWAPS = tuple(tuple(tuple((c1, c2) for c1 in range(3) if m1 >> c1 & 1 and not m2 >> c1 & 1
+                          for c2 in range(3) if c2 != c1 and m2 >> c2 & 1 and not m1 >> c2 & 1)
+                    for m2 in range(8)) for m1 in range(8))
+"""``_SWAPS[m1][m2]``: the caste pairs (c1 from the first settlement, c2 from the second) that two
+settlements holding castes ``m1`` and ``m2`` may exchange, in the order c1, then c2, by caste."""
 
 
 def _random_caste(mask: int, rng: random.Random) -> int:
-    castes = [c for c in range(3) if mask >> c & 1]
+    castes = _CASTES_IN[mask]
     return castes[int(rng.random() * len(castes))]
 
 
@@ -188,20 +204,19 @@ class SwitchBehaviour:
         occupied = [(s, m) for s, m in enumerate(st.figures) if m]
         moves: list[tuple[int, ...]] = []
         for i, (s1, m1) in enumerate(occupied):
+            swaps = _SWAPS[m1]
             for s2, m2 in occupied[i + 1:]:
-                for c1 in range(3):
-                    if not m1 >> c1 & 1 or m2 >> c1 & 1:
-                        continue
-                    for c2 in range(3):
-                        if c2 != c1 and m2 >> c2 & 1 and not m1 >> c2 & 1:
-                            moves.append((s1, c1, s2, c2))
+                for c1, c2 in swaps[m2]:
+                    moves.append((s1, c1, s2, c2))
         return moves
 
     def can_play(self, rules: Rules, st: State, seat: int, tile: int) -> bool:
-        occupied = [m for m in st.figures if m]
-        for i, m1 in enumerate(occupied):
-            for m2 in occupied[i + 1:]:
-                # some caste of m1 missing from m2 and some caste of m2 missing from m1
+        # Two settlements can swap when some caste of one is missing from the other and the other way
+        # round; settlements holding the same castes never can, so compare the distinct masks only.
+        masks = set(st.figures)
+        masks.discard(0)
+        for m1 in masks:
+            for m2 in masks:
                 if m1 & ~m2 and m2 & ~m1:
                     return True
         return False
@@ -247,7 +262,17 @@ class SwitchBehaviour:
 
     def to_action(self, rules: Rules, tile: int, params: tuple[int, ...]) -> Action:
         s1, c1, s2, c2 = params
-        return SwitchFigures(rules.board.settlements[s1].at, CASTES[c1], rules.board.settlements[s2].at, CASTES[c2])
+        first, second = rules.board.settlements[s1].at, rules.board.settlements[s2].at
+        # Board coordinates need no converting: set the fields directly, in the order
+        # __attrs_post_init__ would leave them (Game.legal_actions lists hundreds of these).
+        if (second[1], second[0]) < (first[1], first[0]):
+            first, second, c1, c2 = second, first, c2, c1
+        action = _new_action(SwitchFigures)
+        _set_field(action, "first", first)
+        _set_field(action, "first_caste", CASTES[c1])
+        _set_field(action, "second", second)
+        _set_field(action, "second_caste", CASTES[c2])
+        return action
 
     def parameter_ranges(self, rules: Rules) -> tuple[int, ...]:
         """Two (settlement, caste) pairs."""
