@@ -1,5 +1,5 @@
-"""The ``samurai`` command: simulate, compare, analyse, replay, play-scenario, score, editions, new-edition,
-bench.
+"""The ``samurai`` command: simulate, compare, analyse, replay, render, play-scenario, score, editions,
+new-edition, bench.
 
 Bad arguments or input print one line, ``samurai: error: ...``, and exit
 with code 2; no traceback.
@@ -94,6 +94,20 @@ def _build_parser() -> _Parser:
     rep.add_argument("file", metavar="FILE")
     rep.add_argument("--to", type=int, metavar="N", help="stop after action N and print the position")
     rep.set_defaults(run=_replay)
+
+    ren = commands.add_parser("render", help="draw the board of a record or scenario as SVG or PNG",
+                              description="Draw the position of a game record (after its last action, or "
+                                          "action N) or a scenario: the board, figures, tiles and the table "
+                                          "as SEAT may see it (without --seat: public information only; a "
+                                          "finished game shows every seat's captures).")
+    ren.add_argument("file", metavar="FILE", help="a game record (.json or .toml) or a scenario (.toml)")
+    ren.add_argument("-o", "--output", required=True, metavar="OUT", help="the picture: OUT.svg or OUT.png")
+    ren.add_argument("--to", type=int, metavar="N", help="draw the position after action N (default: the last)")
+    ren.add_argument("--seat", type=int, metavar="S", help="draw what seat S may know (default: a spectator)")
+    ren.add_argument("--width", type=_positive, metavar="PX", help="width of the picture in pixels "
+                                                                   "(default: its natural size)")
+    ren.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+    ren.set_defaults(run=_render)
 
     ps = commands.add_parser("play-scenario", help="play bots from a hand-written position to the end",
                              description="Start from a scenario file (TOML), let bots play it out and tell the "
@@ -244,6 +258,43 @@ def _replay(args: argparse.Namespace) -> int:
     lines = list(replay_lines(record, source=args.file, to=args.to))
     print("\n".join(lines))
     return 0
+
+
+def _render(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .render import position_from_file, render_svg, svg_to_png
+
+    target = Path(args.output)
+    suffix = target.suffix.lower()
+    if suffix not in (".svg", ".png"):
+        raise DataError(f"the picture is written as .svg or .png, not {suffix or 'no suffix'!r}", source="-o")
+    if target.exists() and not args.force:
+        raise DataError(f"{target} exists; pass --force to overwrite it", source="-o")
+    _check_writable(args.output, flags=("-o",))
+    game = position_from_file(args.file, args.to)
+    if args.seat is not None and not 0 <= args.seat < game.players:
+        raise DataError(f"the game has seats 0 to {game.players - 1}, not {args.seat}", source="--seat")
+    svg = render_svg(game, args.seat, width=args.width)
+    data = svg_to_png(svg, width=args.width) if suffix == ".png" else svg.encode("utf-8")
+    _write_atomically(target, data)
+    print(f"wrote {target}")
+    return 0
+
+
+def _write_atomically(target: Any, data: bytes) -> None:
+    """Write a whole file or nothing: a temporary file beside it, then one rename."""
+    import os
+    import tempfile
+
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        os.unlink(temporary)
+        raise
 
 
 def _play_scenario(args: argparse.Namespace) -> int:
