@@ -148,6 +148,19 @@ def _build_parser() -> _Parser:
     bench.add_argument("--players", default="2,3,4", help="player counts (default 2,3,4)")
     bench.add_argument("--seed", type=int, default=1)
     bench.set_defaults(run=_bench)
+
+    serve = commands.add_parser("serve", help="a local web page to play against bots and friends, and replay games",
+                                description="Serve the page and its JSON API (docs/http-api.md); games are kept "
+                                            "in DIR/games.sqlite3 and survive a restart. Needs the web extra.")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--data-dir", metavar="DIR", help="where games are kept (default: the user's data folder, "
+                                                         "$XDG_DATA_HOME/samurai or ~/.local/share/samurai)")
+    serve.add_argument("--edition", action="append", default=[], metavar="MANIFEST",
+                       help="also offer the edition of this manifest (repeatable); installed ones are always offered")
+    serve.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
+                       help="pause before each bot move so people can follow (default 0.6)")
+    serve.set_defaults(run=_serve)
     return parser
 
 
@@ -435,6 +448,17 @@ def _bench(args: argparse.Namespace) -> int:
         print(f"{figure.players:>7} {figure.games:>6} {figure.seconds:>8.2f} {figure.games_per_second:>9.0f} "
               f"{figure.games_per_cpu_second:>12.0f}")
     return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .web.server import serve
+
+    if not 0 <= args.port <= 65535:
+        raise DataError(f"--port must be from 0 to 65535, not {args.port}", source="--port")
+    if args.bot_delay < 0:
+        raise DataError(f"--bot-delay must be 0 or more seconds, not {args.bot_delay}", source="--bot-delay")
+    return serve(host=args.host, port=args.port, data_dir=args.data_dir, manifests=args.edition,
+                 bot_delay=args.bot_delay)
 
 
 if __name__ == "__main__":

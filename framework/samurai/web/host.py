@@ -324,19 +324,21 @@ class GameHost:
                 "status": definition.status(view), "controls": definition.controls(state, seat).to_dict(),
                 "log": entries}
 
-    def replay_frame(self, live: LiveGame, step: Any, seat: int | None) -> dict[str, Any]:
-        """The position after ``step`` actions as ``seat`` saw it (a finished or imported game: any seat, or
-        None for the whole table's log)."""
+    def replay_frame(self, live: LiveGame, step: Any, seat: int) -> dict[str, Any]:
+        """The position after ``step`` actions as ``seat`` saw it. The log lines tell what the seat saw, or
+        everything once the game is over (or for a record a person uploaded)."""
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= len(live.actions):
             raise HostError(400, f"step must be a whole number from 0 to {len(live.actions)}, not {step!r}")
-        shown = 0 if seat is None else seat
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < live.state.players:
+            raise HostError(400, f"seat must be a whole number from 0 to {live.state.players - 1}, not {seat!r}")
+        public = live.state.is_over or live.imported
         state = live.position(step)
-        view = state.view(shown)
+        view = state.view(seat)
         last = live.actions[step - 1] if step else None
-        return {"game": live.id, "step": step, "steps": len(live.actions), "seat": seat,
-                "seats": self.seats_info(live, seat), "over": live.state.is_over,
+        return {"game": live.id, "step": step, "steps": len(live.actions), "seat": seat, "public": public,
+                "seats": self.seats_info(live, None if public else seat), "over": live.state.is_over,
                 "svg": live.definition.render(state, view, last), "status": live.definition.status(view),
-                "lines": live.logs[step - 1][seat] if step else []}
+                "lines": live.logs[step - 1][None if public else seat] if step else []}
 
     def record(self, live: LiveGame) -> dict[str, Any]:
         """The game's record (it names the seed, so every hidden tile: only once the game is over)."""

@@ -99,12 +99,13 @@ class SamuraiDefinition:
             captured = entry.get("captured")
             rows.append([entry["hand_size"], entry["stack_size"],
                          *(["hidden"] * 3 if captured is None else [captured[c] for c in CASTES])])
-        facts = [["Removed by ties", ", ".join(f"{c} {view['removed'][c]}" for c in CASTES)]]
+        facts = [["Captured", "figures by caste (behind a screen: hidden)"],
+                 ["Removed by ties", ", ".join(f"{c} {view['removed'][c]}" for c in CASTES)]]
         if phase in ("choose_hands", "place_figures"):
             facts.append(["Figures to place", ", ".join(f"{c} {view['supply'][c]}" for c in CASTES)])
         result = view.get("result")
         return {"headline": headline, "phase": phase, "to_act": view.get("current_player"),
-                "columns": ["hand", "stack", *(f"captured {c}" for c in CASTES)], "rows": rows, "facts": facts,
+                "columns": ["hand", "stack", *CASTES], "rows": rows, "facts": facts,
                 "result": None if not result else {"winners": result["winners"], "explanation": result["explanation"]}}
 
     def controls(self, state: GameState, seat: int) -> Controls:
