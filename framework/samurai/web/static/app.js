@@ -259,7 +259,8 @@ function showLog(entries) {
     if (play.seenLog >= 0 && entry.move > play.seenLog) fresh.push(...rest);
   }
   if (entries.length) play.seenLog = Math.max(play.seenLog, entries[entries.length - 1].move);
-  for (const line of fresh.filter((l) => /captur|removed|ends/.test(l))) toast(line);
+  // Captures and removals pop up as they happen (the last few only, when a bot's whole turn arrives at once).
+  for (const line of fresh.filter((l) => /captur|removed|ends/.test(l)).slice(-3)) toast(line);
 }
 
 function toast(text) {
@@ -303,6 +304,7 @@ function showControls() {
   const mine = payload.to_act === payload.seat && !payload.over;
   const next = mine ? nextKeys() : new Set();
   $("move-box").classList.toggle("active", mine);
+  $("move-box").hidden = payload.over;
   $("tray-title").textContent = controls.tray_title;
   const hint = controls.hints[play.chosen.join(" ")] || controls.hints[""] || "";
   $("hint").textContent = mine ? hint : payload.over ? "" : "You will be able to move when it is your turn.";
