@@ -26,14 +26,16 @@ class Server:
         self.data_dir = data_dir
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.log = data_dir / "server.log"
+        self._log_file = open(self.log, "ab")  # noqa: SIM115 - open for the server's whole life
         self.process = subprocess.Popen(
             [sys.executable, "-m", "samurai", "serve", "--port", str(self.port), "--data-dir", str(data_dir),
              "--bot-delay", str(bot_delay), *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            stdout=self._log_file, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
         deadline = time.monotonic() + 60
         while True:
             if self.process.poll() is not None:
-                raise RuntimeError(f"the server stopped: {self.process.stdout.read().decode()}")  # type: ignore[union-attr]
+                raise RuntimeError(f"the server stopped: {self.log.read_text()}")
             try:
                 httpx.get(self.url + "/api/catalog", timeout=2)
                 return
@@ -48,6 +50,7 @@ class Server:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=30)
+        self._log_file.close()
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -56,3 +59,4 @@ class Server:
                 self.process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 self.kill()
+        self._log_file.close()

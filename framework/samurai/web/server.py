@@ -41,5 +41,5 @@ def serve(*, host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = N
     print(f"samurai: serving http://{shown}:{port}/ (games kept in {folder / 'games.sqlite3'}); Ctrl-C stops",
           file=sys.stderr, flush=True)
     # No access log: event-stream URLs carry seat tokens.
-    uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning")
+    uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning", timeout_keep_alive=30)
     return 0
