@@ -368,6 +368,7 @@ function boardClicked(event) {
 }
 
 function choose(key) {
+  if (play.posting) return;  // the last action is on its way: the page redraws when it is in
   const error = $("error");
   error.hidden = true;
   if (key === null) {
@@ -380,7 +381,7 @@ function choose(key) {
     return;
   }
   const path = completedPath();
-  if (path && !play.posting) {
+  if (path) {
     send(path.action);
     return;
   }
