@@ -127,8 +127,9 @@ class GameDefinition(Protocol):
     def bot_action(self, state: GameState, seat: int, bot: str, rng: random.Random) -> Move:
         """The move of ``bot`` for ``seat`` (the seat to act), chosen from that seat's knowledge only."""
 
-    def render(self, view: Mapping[str, Any]) -> str:
-        """A seat's view (``GameState.view``) drawn as an SVG document."""
+    def render(self, state: GameState, view: Mapping[str, Any], last: Move | None) -> str:
+        """A seat's view (``GameState.view`` of ``state``) drawn as an SVG document, ``last`` (the action that
+        led here) marked; ``state`` supplies only what every player knows (the board, the tile set)."""
 
     def status(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """A seat's view summed up for the page: ``headline``, ``columns``, ``rows`` (one per seat,

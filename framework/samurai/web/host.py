@@ -175,7 +175,10 @@ class GameHost:
         options = request.get("options") or {}
         if not isinstance(options, Mapping):
             raise HostError(400, "options must be a JSON object of option names and values")
-        setup = GameSetup(definition.name, request.get("edition"), len(seats_field), seed, dict(options))
+        edition = request.get("edition")
+        if not isinstance(edition, str):
+            raise HostError(400, "edition must be the key of an edition listed by /api/catalog")
+        setup = GameSetup(definition.name, edition, len(seats_field), seed, dict(options))
         try:
             start = definition.start(setup)
         except (DataError, ValueError, TypeError) as exc:

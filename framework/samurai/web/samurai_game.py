@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from .. import engine
 from ..bots import BOTS, Observation, make_bot
@@ -56,7 +56,7 @@ class SamuraiDefinition:
         """The built-in bots' names."""
         return list(BOTS)
 
-    def start(self, setup: GameSetup) -> HexGameState:
+    def start(self, setup: GameSetup) -> GameState:
         """The first position of ``setup`` (events traced, so captures and removals can be told)."""
         edition = self._edition(setup.edition)
         if setup.players not in edition.manifest.players:
@@ -65,14 +65,14 @@ class SamuraiDefinition:
         if isinstance(setup.seed, bool) or not isinstance(setup.seed, int) or setup.seed < 0:
             raise DataError(f"seed must be a whole number >= 0, not {setup.seed!r}", source="seed")
         rules = edition.rules(setup.players, setup.options)
-        return HexGameState(rules, engine.new_state(rules, setup.seed, trace=True))
+        return cast(GameState, HexGameState(rules, engine.new_state(rules, setup.seed, trace=True)))
 
     def bot_action(self, state: GameState, seat: int, bot: str, rng: random.Random) -> Move:
         """The bot's move, chosen from ``seat``'s knowledge (``GameState.knowledge``) only."""
         player = make_bot(bot, rng.getrandbits(63))
         hexes = _hex_state(state)
         if hasattr(hexes, "knowledge"):
-            return tuple(player.act(hexes.knowledge(seat)))  # type: ignore[arg-type]
+            return tuple(player.act(hexes.knowledge(seat)))
         # The built-in bots of this engine version read an Observation; give them a copy of the position.
         copy = hexes.copy()
         return tuple(player.act(Observation(copy.rules, copy.state, seat)))
@@ -200,7 +200,7 @@ class SamuraiDefinition:
             raise DataError("the actions replay to a different position than the one saved", source="record",
                             key="check")
         setup = GameSetup(self.name, key, record.players, record.seed, dict(record.options))
-        return Opened(setup, start, tuple(moves))
+        return Opened(setup, cast(GameState, start), tuple(moves))
 
     def _key_of(self, reference: Any) -> str | None:
         if not isinstance(reference, str):
