@@ -15,8 +15,9 @@ from typing import Any
 import attrs
 
 from . import engine
-from .bots import BOTS, Observation, make_bot
+from .bots import BOTS, make_bot
 from .errors import DataError, IllegalAction
+from .knowledge import LeftGame, decide
 from .plugins import Edition
 from .records import record_of, write_record
 from .rules import Rules
@@ -62,13 +63,12 @@ def play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], *,
              actions: list[tuple[int, ...]] | None = None) -> State:
     """Play the game in ``st`` to its end between bots seeded from ``seed`` (see ``play_game``)."""
     players = [make_bot(bots[seat % len(bots)], derive_seed(seed, seat)) for seat in range(rules.players)]
-    views = [Observation(rules, st, seat) for seat in range(rules.players)]
-    acts = [bot.act for bot in players]
     checked = [not getattr(bot, "trusted", False) for bot in players]
     apply, check = engine.apply, engine.check
+    left_game = LeftGame()
     while st.phase != OVER:
         seat = st.current
-        action = acts[seat](views[seat])
+        action = decide(players[seat], rules, st, seat, left_game)
         if checked[seat]:
             reason = check(rules, st, action)
             if reason is not None:
