@@ -1,4 +1,5 @@
-"""Bots: ``random`` and ``greedy``. A bot is handed its seat's knowledge, nothing more.
+"""Bots: ``random``, ``greedy`` and ``mcts`` (levels ``easy``, ``medium``, ``hard``). A bot is handed
+its seat's knowledge, nothing more.
 
 A bot is any object with ``name`` and ``act(knowledge) -> action tuple``
 (``samurai.protocol.Bot``; engine actions, see ``samurai.engine``). The
@@ -17,12 +18,14 @@ from typing import TYPE_CHECKING
 from . import engine
 from .knowledge import LeftGame, SeatBot, SeatKnowledge, decide
 from .maps import LAND
+from .mcts import MCTSBot
 from .state import EMPTY, FIGURES, HANDS
 
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["Bot", "Observation", "RandomBot", "GreedyBot", "BOTS", "make_bot", "play_bots"]
+__all__ = ["Bot", "Observation", "RandomBot", "GreedyBot", "MCTSBot", "BOTS", "LEVELS", "BOT_NAMES", "make_bot",
+           "play_bots"]
 
 CAPTURE_VALUE = 10
 """How many points of influence the greedy bot trades for one figure captured now."""
@@ -141,14 +144,44 @@ class GreedyBot:
 
 
 BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
-"""The built-in bots by name."""
+"""The built-in bots without a budget, by name (see ``bot_names`` for all names ``make_bot`` takes)."""
+
+LEVELS: dict[str, int] = {"easy": 100, "medium": 500, "hard": 3000}
+"""MCTS simulations per decision of each level: about 0.05 s, 0.25 s and 1.5 s on one core
+(measured from the first turn of a 2-player FFG 2015 game; README "Bots")."""
+
+BOT_NAMES = ("random", "greedy", "easy", "medium", "hard", "mcts:SIMULATIONS", "mcts:SECONDSs")
+"""The bot names ``make_bot`` understands, as shown in help and error messages."""
 
 
 def make_bot(name: str, seed: int) -> Bot:
-    """A built-in bot by name, with its own generator seeded by ``seed``."""
-    if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; bots are {', '.join(BOTS)}")
-    return BOTS[name](seed)
+    """A built-in bot by name, with its own generator seeded by ``seed``.
+
+    Names: ``random``, ``greedy``, the MCTS levels ``easy``, ``medium``, ``hard``
+    (``LEVELS``), ``mcts:N`` (N simulations per decision: deterministic for the
+    seed) and ``mcts:Xs`` (X seconds per decision: depends on the machine).
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"a bot is named by a string, not {name!r}")
+    if name in BOTS:
+        return BOTS[name](seed)
+    if name in LEVELS:
+        return MCTSBot(seed, simulations=LEVELS[name], name=name)
+    if name.startswith("mcts:"):
+        budget = name[len("mcts:"):]
+        try:
+            if budget.endswith("s"):
+                seconds = float(budget[:-1])
+                if not (0 < seconds <= 3600):
+                    raise ValueError
+                return MCTSBot(seed, seconds=seconds)
+            if not budget.isascii() or not budget.isdigit() or not 0 < int(budget) <= 10_000_000:
+                raise ValueError
+            return MCTSBot(seed, simulations=int(budget))
+        except ValueError:
+            raise ValueError(f"bot {name!r}: the MCTS budget is mcts:N simulations (1 to 10000000) or "
+                             f"mcts:Xs seconds (more than 0, at most 3600), e.g. mcts:2000 or mcts:1.5s") from None
+    raise ValueError(f"unknown bot {name!r}; bots are {', '.join(BOT_NAMES)}")
 
 
 def play_bots(game: Game, bots: Sequence[str], *, seed: int = 0, actions: int | None = None) -> None:

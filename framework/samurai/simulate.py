@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from . import engine
-from .bots import BOTS, make_bot
+from .bots import make_bot
 from .errors import DataError, IllegalAction
 from .knowledge import LeftGame, decide
 from .plugins import Edition
@@ -38,11 +38,13 @@ def derive_seed(seed: int, index: int) -> int:
 
 
 def parse_bots(text: str | Sequence[str]) -> tuple[str, ...]:
-    """``"random,greedy"`` as a tuple of known bot names (seats cycle through it)."""
-    names = tuple(n.strip() for n in (text.split(",") if isinstance(text, str) else text))
+    """``"random,greedy,hard"`` as a tuple of known bot names (seats cycle through it; see ``bots.make_bot``)."""
+    names = tuple(n.strip() if isinstance(n, str) else n for n in (text.split(",") if isinstance(text, str) else text))
     for name in names:
-        if name not in BOTS:
-            raise DataError(f"unknown bot {name!r}; bots are {', '.join(BOTS)}", source="--bots")
+        try:
+            make_bot(name, 0)
+        except (ValueError, TypeError) as exc:
+            raise DataError(str(exc), source="--bots") from None
     if not names:
         raise DataError("name at least one bot", source="--bots")
     return names
