@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from .. import engine
-from ..bots import BOTS, Observation, make_bot
+from ..bots import BOTS, LEVELS, make_bot
 from ..errors import DataError
 from ..hexgame import HexGameState
 from ..plugins import Edition, available_editions, load_edition
@@ -53,8 +53,8 @@ class SamuraiDefinition:
                 for key, ed in self._editions.items()]
 
     def bots(self) -> list[str]:
-        """The built-in bots' names."""
-        return list(BOTS)
+        """The built-in bots' names: random, greedy and the MCTS levels."""
+        return [*BOTS, *LEVELS]
 
     def start(self, setup: GameSetup) -> GameState:
         """The first position of ``setup`` (events traced, so captures and removals can be told)."""
@@ -68,14 +68,10 @@ class SamuraiDefinition:
         return cast(GameState, HexGameState(rules, engine.new_state(rules, setup.seed, trace=True)))
 
     def bot_action(self, state: GameState, seat: int, bot: str, rng: random.Random) -> Move:
-        """The bot's move, chosen from ``seat``'s knowledge (``GameState.knowledge``) only."""
+        """The bot's move, chosen from ``seat``'s knowledge (``GameState.knowledge``) only: the bot is handed
+        that value, never the position."""
         player = make_bot(bot, rng.getrandbits(63))
-        hexes = _hex_state(state)
-        if hasattr(hexes, "knowledge"):
-            return tuple(player.act(hexes.knowledge(seat)))
-        # The built-in bots of this engine version read an Observation; give them a copy of the position.
-        copy = hexes.copy()
-        return tuple(player.act(Observation(copy.rules, copy.state, seat)))
+        return tuple(player.act(_hex_state(state).knowledge(seat)))
 
     # --- pictures and words ----------------------------------------------------------------
 
