@@ -246,3 +246,32 @@ def test_the_page_and_its_files_are_served(client: TestClient) -> None:
         assert response.status_code == 200 and '<script src="/static/app.js"' in response.text
         assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
     assert client.get("/api/games/nope").status_code == 404
+
+
+def test_a_manifest_named_by_the_person_running_the_server_is_offered_by_its_id(tmp_path: Path) -> None:
+    manifest = str(Path(__file__).parent.parent / "docs" / "examples" / "open-screens.toml")
+    definition = SamuraiDefinition([manifest])
+    with TestClient(create_app([definition], str(tmp_path))) as client:
+        keys = [e["key"] for e in client.get("/api/catalog").json()["games"][0]["editions"]]
+        assert "open-screens" in keys
+        created = create(client, ["human", "random"], edition="open-screens")
+        play_out(client, created["game"], {0: created["seats"][0]["token"]}, random.Random(3))
+        record = client.get(f"/api/games/{created['game']}/record").json()
+        assert record["edition"] == str(Path(manifest).resolve())  # as the engine's records name a manifest
+        assert client.post("/api/records", json=record).status_code == 201
+    with TestClient(create_app([DEFINITION], str(tmp_path / "other"))) as plain:
+        assert plain.post("/api/records", json=record).status_code == 400  # not served there: not read
+
+
+def test_samurai_serve_refuses_bad_arguments_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from samurai.cli import main
+
+    a_file = tmp_path / "file"
+    a_file.write_text("")
+    for argv, words in ((["serve", "--port", "70000"], "--port"),
+                        (["serve", "--edition", str(tmp_path / "missing.toml")], "missing.toml"),
+                        (["serve", "--data-dir", str(a_file)], "is a file"),
+                        (["serve", "--bot-delay", "-1"], "--bot-delay")):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("samurai: error: ") and words in err and err.count("\n") == 1, err
