@@ -49,7 +49,10 @@ def _click_next(page: Any) -> bool:
         box = target.bounding_box()
         page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         return True
-    tile = page.query_selector("#tray .tile:not(:disabled):not(.chosen)")
+    # Move and Switch first when they can be played, so the game shows their clicks on the board.
+    tile = (page.query_selector("#tray .tile[data-key='tile:switch']:not(:disabled):not(.chosen)")
+            or page.query_selector("#tray .tile[data-key='tile:move']:not(:disabled):not(.chosen)")
+            or page.query_selector("#tray .tile:not(:disabled):not(.chosen)"))
     if tile:
         tile.click(timeout=2000)
         return True
@@ -136,6 +139,9 @@ def test_a_person_plays_a_whole_game_against_a_bot_by_clicking_and_replays_it(tm
             browser.close()
 
         record = httpx.get(f"{server.url}/api/games/{game_id}/record").json()
+        actors = [game.current_player for game in replay(record_from_dict(record))][:-1]
+        clicked = {action["action"] for action, actor in zip(record["actions"], actors, strict=True) if actor == 0}
+        assert {"MoveTile", "SwitchFigures"} <= clicked  # both played by clicking two places on the board
         mine, theirs = _hands_by_move(record, 0), _hands_by_move(record, 1)
         payloads = [json.loads(text) for text in received] + [
             json.loads(text) for text in responses if text.startswith("{") and '"svg"' in text

@@ -14,7 +14,7 @@ from webhelpers import Server
 
 from samurai.records import from_record, record_from_dict
 
-LOAD_GAMES = 20
+LOAD_GAMES = 50
 """Games played at once in the load test (bounded: the machine running the tests has few cores)."""
 
 
