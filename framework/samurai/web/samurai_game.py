@@ -108,7 +108,6 @@ class SamuraiDefinition:
         """The seat's hand (or unchosen tiles, or the figure supply) and the clicks of each legal action."""
         hexes = _hex_state(state)
         rules, st = hexes.rules, hexes.state
-        names = rules.tile_types
         mine = st.current == seat and st.phase != OVER
         if st.phase == HANDS:
             title = f"Choose your starting hand ({len(st.hands[seat])} of {rules.hand_size} kept)"

@@ -100,7 +100,8 @@ class Store:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 self._conn.execute(
-                    "INSERT INTO games (id, created, setup, seats, imported, over, summary) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO games (id, created, setup, seats, imported, over, summary) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (game_id, time.time(), json.dumps(setup.to_dict()), json.dumps([s.to_dict() for s in seats]),
                      None if imported is None else json.dumps(imported), int(over),
                      None if summary is None else json.dumps(summary)))

@@ -240,7 +240,8 @@ function showSeats(table, facts, status, seats) {
   status.rows.forEach((cells, seat) => {
     const row = el("tr", { class: seat === status.to_act ? "to-act" : "" },
       el("th", {}, el("span", { class: `swatch seat-${seat}` }), seatName(seat, seats)),
-      ...cells.map((c) => el("td", { class: c === "hidden" ? "muted" : "" }, c)));
+      ...cells.map((c) => (c === "hidden" ? el("td", { class: "muted", title: "hidden behind a screen" }, "?")
+        : el("td", {}, c))));
     body.append(row);
   });
   table.append(body);
