@@ -236,15 +236,19 @@ class GameHost:
             reason = state.check(move)
             if reason is not None:
                 raise HostError(400, f"illegal action {list(move)}: {reason}")
-            self._commit(live, move)
+            await self._commit(live, move)
         self.wake_bots(live)
 
-    def _commit(self, live: LiveGame, move: Move) -> None:
-        """Write the action to the store, then play it and tell the listeners (the lock is held)."""
+    async def _commit(self, live: LiveGame, move: Move) -> None:
+        """Write the action to the store, then play it and tell the listeners (the lock is held).
+
+        The write (which waits for the disk) runs in a worker thread, so other games are served meanwhile.
+        """
         after = live.state.copy()
         after.apply(move)
         summary = _summary(live.definition, after) if after.is_over else None
-        self.store.append(live.id, live.state.move_number, move, over=after.is_over, summary=summary)
+        await asyncio.to_thread(self.store.append, live.id, live.state.move_number, move, over=after.is_over,
+                                summary=summary)
         self._advance(live, move)
         for queues in live.listeners.values():
             for queue in queues:
@@ -284,7 +288,7 @@ class GameHost:
                 reason = state.check(move)
                 if reason is not None:
                     raise RuntimeError(f"bot {bot} chose an illegal action {list(move)}: {reason}")
-                self._commit(live, move)
+                await self._commit(live, move)
 
     def stop_bots(self) -> None:
         """Cancel the bots' tasks (the server is stopping; a bot's move is either committed or not made)."""
