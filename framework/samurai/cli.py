@@ -313,6 +313,9 @@ def _write_atomically(target: Any, data: bytes) -> None:
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # mkstemp makes it private; the picture gets a normal file's mode
         os.replace(temporary, target)
     except BaseException:
         os.unlink(temporary)

@@ -24,22 +24,21 @@ import math
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .actions import ChooseTile
 from .errors import DataError
+from .game import Game, new_game
 from .hexgrid import Coord
 from .maps import SEA, SETTLEMENT
+from .records import from_record, read_record, replay
+from .replays import describe_action
 from .rules import Rules
 from .tiles import CASTES, TileType
 from .tomlfile import read_toml
 
-if TYPE_CHECKING:
-    from .game import Game
-
-__all__ = ["render_svg", "draw_view", "spectator_view", "svg_to_png", "hex_centre", "action_marks", "position_from_file",
-           "seat_colour",
-           "HEX_RADIUS", "SEAT_COLOURS", "CASTE_COLOURS", "CASTE_SHAPES"]
+__all__ = ["render_svg", "draw_view", "spectator_view", "svg_to_png", "hex_centre", "action_marks",
+           "position_from_file", "seat_colour", "HEX_RADIUS", "SEAT_COLOURS", "CASTE_COLOURS", "CASTE_SHAPES"]
 
 HEX_RADIUS = 26.0
 """Centre-to-corner distance of a hex, in the picture's units."""
@@ -62,6 +61,7 @@ _LAND = "#EDE3C5"
 _LAND_EDGE = "#B9AC86"
 _SETTLEMENT = "#D9C48F"
 _PAPER = "#FAF8F2"
+_TERRAIN_COLOURS = {"sea": (_SEA, _SEA_EDGE), "land": (_LAND, _LAND_EDGE), "settlement": (_SETTLEMENT, _LAND_EDGE)}
 _PANEL_WIDTH = 330.0
 _MARGIN = 14.0
 _PHASES = {"choose_hands": "choosing starting hands", "place_figures": "placing figures", "play": "play",
@@ -85,8 +85,6 @@ def render_svg(game: Game, seat: int | None = None, *, width: float | None = Non
     marks: Sequence[Coord] = ()
     caption = None
     if last is not None and not isinstance(last, ChooseTile):
-        from .replays import describe_action  # replays reads records; imported here to keep this module light
-
         marks = action_marks(last)
         caption = f"last action: {describe_action(last, game)}"
     return draw_view(view, game.rules, marks=marks, caption=caption, width=width)
@@ -100,9 +98,6 @@ def position_from_file(path: str | Path, to: int | None = None) -> Game:
     other ``.toml`` file is a scenario (which has no actions, so ``to`` may
     only be 0).
     """
-    from .game import new_game
-    from .records import from_record, read_record, replay
-
     source = str(path)
     suffix = Path(path).suffix.lower()
     if suffix not in (".json", ".toml"):
@@ -193,7 +188,7 @@ def draw_view(view: Mapping[str, Any], rules: Rules, *, marks: Iterable[Coord] =
              font_family=_FONT)
     out.leaf("title", text=f"Samurai {view.get('edition')}, {view.get('players')} players: {_status(view)}")
     out.leaf("rect", x=left, y=top, width=natural_width, height=height, fill=_PAPER)
-    _draw_board(out, view, rules, set(map(tuple, marks)))  # type: ignore[arg-type]
+    _draw_board(out, view, rules, {(c[0], c[1]) for c in marks})
     panel.draw(out)
     out.close("svg")
     return out.text()
@@ -203,13 +198,14 @@ def draw_view(view: Mapping[str, Any], rules: Rules, *, marks: Iterable[Coord] =
 
 def _draw_board(out: _Svg, view: Mapping[str, Any], rules: Rules, marks: set[Coord]) -> None:
     board = rules.board
-    tiles = {tuple(t["at"]): t for t in view["board"]["tiles"]}
-    settlements = {tuple(s["at"]): s for s in view["board"]["settlements"]}
+    tiles: dict[Coord, Mapping[str, Any]] = {(t["at"][0], t["at"][1]): t for t in view["board"]["tiles"]}
+    settlements: dict[Coord, Mapping[str, Any]] = {(s["at"][0], s["at"][1]): s
+                                                   for s in view["board"]["settlements"]}
     out.open("g", id="board")
     out.open("g", id="hexes")
     for h, coord in enumerate(board.coords):
         kind = "sea" if board.terrain[h] == SEA else "settlement" if board.terrain[h] == SETTLEMENT else "land"
-        fill, edge = {"sea": (_SEA, _SEA_EDGE), "land": (_LAND, _LAND_EDGE), "settlement": (_SETTLEMENT, _LAND_EDGE)}[kind]
+        fill, edge = _TERRAIN_COLOURS[kind]
         x, y = hex_centre(coord)
         out.leaf("polygon", id=f"hex-{coord[0]}-{coord[1]}", class_=f"hex {kind}", data_col=coord[0],
                  data_row=coord[1], data_x=_num(x), data_y=_num(y), points=_hex_points(x, y, HEX_RADIUS - 0.6),
@@ -217,11 +213,11 @@ def _draw_board(out: _Svg, view: Mapping[str, Any], rules: Rules, marks: set[Coo
     out.close("g")
     out.open("g", id="tiles")
     for coord, tile in sorted(tiles.items()):
-        _draw_tile(out, rules, coord, tile["tile"], tile["owner"])  # type: ignore[arg-type]
+        _draw_tile(out, rules, coord, tile["tile"], tile["owner"])
     out.close("g")
     out.open("g", id="settlements")
     for coord, settlement in sorted(settlements.items(), key=lambda item: (item[0][1], item[0][0])):
-        _draw_settlement(out, rules, coord, settlement)  # type: ignore[arg-type]
+        _draw_settlement(out, rules, coord, settlement)
     out.close("g")
     if marks:
         out.open("g", id="marks")
@@ -252,7 +248,8 @@ def _draw_tile(out: _Svg, rules: Rules, coord: Coord, name: str, owner: int) -> 
 def _tile_face(out: _Svg, tile: TileType, x: float, y: float, size: float) -> None:
     """The value and caste symbol of a tile (white on its owner's colour), and the fast or special mark."""
     if tile.special is not None and not tile.counts_for:
-        _special_glyph(out, tile.special, x, y - 1 * size, size)
+        # a fast special tile (Switch) leaves the lower right corner to its bolt
+        _special_glyph(out, tile.special, x - (3 * size if tile.fast else 0), y - 2 * size, 0.9 * size)
     else:
         castes = [c for c in CASTES if c in tile.counts_for]
         if len(castes) == 1:
@@ -380,8 +377,9 @@ class _Panel:
             y += 17 if i == 1 else 13.5
         y += 8
         viewer = view.get("seat")
-        text.line(x, y, "spectator: public information only" if viewer is None else f"as seen by seat {viewer}",
-                  size=10.5, style="italic")
+        seen_by = (f"as seen by seat {viewer}" if viewer is not None else "spectator: public information only"
+                   if not view.get("result") else "spectator: the game is over, every capture shows")
+        text.line(x, y, seen_by, size=10.5, style="italic")
         y += 12
         for entry in view["seats"]:
             y = self._seat(out, entry, x, y, viewer)
@@ -470,15 +468,23 @@ class _Panel:
             text.line(cx + 10, y + 14, caste, size=10.5)
         y += 24
         if out is not None:
-            out.leaf("polygon", points=_hex_points(x + 10, y + 10, 10), fill="#777777", stroke=_INK, stroke_width=1)
-            _bolt(out, x + 10, y + 10, 0.9)
-            out.leaf("polygon", points=_hex_points(x + 102, y + 10, 10), fill="#777777", stroke=_INK, stroke_width=1)
-            _special_glyph(out, "move", x + 102, y + 9, 0.55)
-            out.leaf("circle", cx=x + 194, cy=y + 10, r=4.5, fill="none", stroke="#8C7F5C", stroke_width=1,
+            for i, special in enumerate((None, "move", "switch")):
+                cx = x + 10 + i * 92
+                out.leaf("polygon", points=_hex_points(cx, y + 10, 10.5), fill="#777777", stroke=_INK, stroke_width=1)
+                if special is None:
+                    _bolt(out, cx, y + 10, 1.0)
+                else:
+                    _special_glyph(out, special, cx, y + 10, 0.55)
+        for i, label in enumerate(("fast tile", "Move tile", "Switch tile")):
+            text.line(x + 24 + i * 92, y + 14, label, size=10.5)
+        y += 24
+        if out is not None:
+            out.leaf("circle", cx=x + 10, cy=y + 10, r=4.5, fill="none", stroke="#8C7F5C", stroke_width=1,
                      stroke_dasharray="2 2")
-        text.line(x + 24, y + 14, "fast tile", size=10.5)
-        text.line(x + 116, y + 14, "Move tile", size=10.5)
-        text.line(x + 204, y + 14, "figure gone", size=10.5)
+            out.leaf("polygon", points=_hex_points(x + 118, y + 10, 10), fill="none", stroke=_INK, stroke_width=2,
+                     stroke_dasharray="4 2")
+        text.line(x + 24, y + 14, "empty place", size=10.5)
+        text.line(x + 132, y + 14, "the last action's hexes", size=10.5)
         y += 24
         text.line(x, y + 10, "tiles: owner's colour, value, castes it counts for", size=10)
         return y + 12
