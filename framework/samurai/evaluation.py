@@ -19,13 +19,13 @@ from .state import HANDS, State
 
 __all__ = ["estimate_returns", "INFLUENCE_SHARPNESS", "LEAD_SHARPNESS", "WIN_SHARPNESS"]
 
-LEAD_SHARPNESS = 1.5
+LEAD_SHARPNESS = 0.8
 """How sharply a lead of one figure in a caste turns into leading it (a logistic slope)."""
 
-WIN_SHARPNESS = 3.0
+WIN_SHARPNESS = 1.5
 """How sharply more leading castes turn into winning."""
 
-INFLUENCE_SHARPNESS = 1.2
+INFLUENCE_SHARPNESS = 0.6
 """How sharply more influence on a figure turns into capturing it, when its settlement is one hex from
 surrounded (the slope halves with every two more empty hexes)."""
 

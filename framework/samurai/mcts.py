@@ -148,22 +148,37 @@ class MCTSBot:
         while True:
             children = node.children
             if node is root:
-                action = root_untried.pop() if root_untried else None
+                if root_untried:
+                    action = root_untried.pop()
+                else:
+                    # Every root action is available in every drawn position, so their availability is the
+                    # root's visits: one logarithm for all.
+                    exploration = c * sqrt(log(root.visits))
+                    best_action, best_value = legal[0], -1.0
+                    for action, child in children.items():
+                        visits = child.visits
+                        value = child.total / visits + exploration / sqrt(visits)
+                        if value > best_value:
+                            best_action, best_value = action, value
+                    best_child = children[best_action]
+                    action = None
             else:
                 unexpanded = [a for a in legal if a not in children]
                 action = unexpanded[int(rng.random() * len(unexpanded))] if unexpanded else None
+                if action is None:
+                    best_child, best_action, best_value = root, legal[0], -1.0
+                    for action in legal:
+                        child = children[action]
+                        child.available += 1
+                        value = child.total / child.visits + c * sqrt(log(child.available) / child.visits)
+                        if value > best_value:
+                            best_child, best_action, best_value = child, action, value
+                    action = None
             if action is not None:
                 child = children[action] = _Node(node.chooser)
                 state.apply(action)
                 path.append(child)
                 break
-            best_child, best_action, best_value = root, legal[0], -1.0
-            for action in legal:
-                child = children[action]
-                child.available += 1
-                value = child.total / child.visits + c * sqrt(log(child.available) / child.visits)
-                if value > best_value:
-                    best_child, best_action, best_value = child, action, value
             state.apply(best_action)
             path.append(best_child)
             node = best_child
