@@ -37,6 +37,9 @@ def serve(*, host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = N
     if folder.exists() and not folder.is_dir():
         raise DataError("the data directory is a file, not a folder", source=str(folder))
     app = create_app([definition], str(folder), bot_delay=bot_delay)
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"samurai: warning: listening on {host}: anyone who can reach this machine there can start games "
+              f"and replay finished ones (seats still need their secret links)", file=sys.stderr)
     shown = f"[{host}]" if ":" in host else host
     print(f"samurai: serving http://{shown}:{port}/ (games kept in {folder / 'games.sqlite3'}); Ctrl-C stops",
           file=sys.stderr, flush=True)
