@@ -239,7 +239,7 @@ function showSeats(table, facts, status, seats) {
   const body = el("tbody");
   status.rows.forEach((cells, seat) => {
     const row = el("tr", { class: seat === status.to_act ? "to-act" : "" },
-      el("th", {}, el("span", { class: `swatch seat-${seat}` }), seatName(seat, seats)),
+      el("th", { title: seatName(seat, seats) }, el("span", { class: `swatch seat-${seat}` }), seatName(seat, seats)),
       ...cells.map((c) => (c === "hidden" ? el("td", { class: "muted", title: "hidden behind a screen" }, "?")
         : el("td", {}, c))));
     body.append(row);
