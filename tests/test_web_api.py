@@ -275,3 +275,14 @@ def test_samurai_serve_refuses_bad_arguments_in_one_line(tmp_path: Path, capsys:
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.startswith("samurai: error: ") and words in err and err.count("\n") == 1, err
+
+
+def test_a_game_whose_edition_is_no_longer_served_is_refused_and_the_others_resume(tmp_path: Path) -> None:
+    manifest = str(Path(__file__).parent.parent / "docs" / "examples" / "open-screens.toml")
+    with TestClient(create_app([SamuraiDefinition([manifest])], str(tmp_path))) as first:
+        variant = create(first, ["human", "human"], edition="open-screens")
+        plain = create(first, ["human", "human"])
+    with TestClient(create_app([DEFINITION], str(tmp_path))) as again:  # started without --edition
+        refused = again.get(f"/api/games/{variant['game']}", headers=bearer(variant["seats"][0]["token"]))
+        assert refused.status_code == 503 and "open-screens" in refused.json()["error"]
+        assert again.get(f"/api/games/{plain['game']}", headers=bearer(plain["seats"][0]["token"])).status_code == 200

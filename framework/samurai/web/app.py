@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -107,7 +108,8 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
-        host.resume_all()  # every unfinished game rebuilt; bots to act carry on
+        for problem in host.resume_all():  # every unfinished game rebuilt; bots to act carry on
+            print(f"samurai: warning: {problem}", file=sys.stderr)
         try:
             yield
         finally:

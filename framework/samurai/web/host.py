@@ -116,17 +116,24 @@ class GameHost:
         stored = self.store.load(game_id) if len(game_id) <= 64 else None
         if stored is None:
             raise HostError(404, f"no game {game_id!r}")
-        live = self._rebuild(stored)
+        try:
+            live = self._rebuild(stored)
+        except (DataError, ValueError, TypeError, HostError) as exc:  # e.g. its edition is not served any more
+            message = exc.message if isinstance(exc, HostError) else str(exc)
+            raise HostError(503, f"game {game_id} cannot be resumed by this server: {message}") from None
         self._games[game_id] = live
         self.wake_bots(live)
         return live
 
-    def resume_all(self) -> int:
-        """Rebuild every unfinished game (so bots to act carry on); returns how many."""
-        ids = self.store.ids(over=False)
-        for game_id in ids:
-            self.game(game_id)
-        return len(ids)
+    def resume_all(self) -> list[str]:
+        """Rebuild every unfinished game (so bots to act carry on); returns why any could not be."""
+        problems = []
+        for game_id in self.store.ids(over=False):
+            try:
+                self.game(game_id)
+            except HostError as exc:  # the others still resume; this one answers 503 until it can
+                problems.append(exc.message)
+        return problems
 
     def _rebuild(self, stored: StoredGame) -> LiveGame:
         definition = self.definition(stored.setup.game)
