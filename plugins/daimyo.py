@@ -30,11 +30,15 @@ Where RULES-DAIMYO.md is silent, this module chose:
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from samurai.errors import DataError, IllegalAction
+
+if TYPE_CHECKING:
+    from samurai.protocol import Bot
 
 __all__ = ["FLIP", "MOVE", "DaimyoState", "DaimyoKnowledge", "new_state", "DEFAULT_OPTIONS", "FILES", "RANKS",
            "PIECES", "FACES", "square_name", "square_of"]
@@ -68,6 +72,9 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "black_daimyo": "b7", "black_shinobi": "e7",
 }
 """The rulings of RULES-DAIMYO.md and the two optional rules, as options a variant can change."""
+
+_MATERIAL = (0.0, 5.0, 3.0, 3.0, 2.5)
+"""What each kind of piece is worth to ``DaimyoState.evaluate`` (the Daimyo itself is the game, not material)."""
 
 _KING = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 _ORTHOGONAL = _KING[:4]
@@ -223,6 +230,24 @@ class DaimyoState:
             return (0.0, 0.0)
         share = 1.0 / len(self.winners)
         return tuple(share if seat in self.winners else 0.0 for seat in range(2))
+
+    def evaluate(self) -> tuple[float, ...]:
+        """``returns`` once over; before that a cheap estimate from the pieces each side has (a logistic of
+        the material difference), for searches that cut playouts short."""
+        if self.winners is not None:
+            return self.returns()
+        material = [0.0, 0.0]
+        for code in self.piece:
+            if code != EMPTY:
+                material[code // 5] += _MATERIAL[code % 5]
+        white = 1.0 / (1.0 + math.exp(-(material[WHITE] - material[BLACK]) / 4.0))
+        return (white, 1.0 - white)
+
+    def ask(self, bot: Bot) -> tuple[int, ...]:
+        """The action ``bot`` picks for the seat to act, given that seat's knowledge only."""
+        if self.winners is not None:
+            raise ValueError("the game is over: no seat is to act")
+        return bot.act(self.knowledge(self.current))
 
     def copy(self) -> DaimyoState:
         """An independent copy."""
@@ -462,6 +487,10 @@ class DaimyoKnowledge:
     def seat(self) -> int:
         """The seat this knowledge belongs to."""
         return self._seat
+
+    def sample_action(self, rng: random.Random) -> tuple[int, ...]:
+        """A uniformly random legal action (the seat must be to act)."""
+        return self._public.sample_action(rng)
 
     def legal_actions(self) -> list[tuple[int, ...]]:
         """The legal actions (they never depend on unseen faces)."""

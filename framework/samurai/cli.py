@@ -160,7 +160,8 @@ def _build_parser() -> _Parser:
     ps.add_argument("--edition", default=None, help="edition id or manifest path (default: the scenario's, or "
                                                     "ffg2015); a path given here is trusted")
     _trust_args(ps)
-    ps.add_argument("--bots", default="random", help="comma-separated bots by seat (random, greedy)")
+    ps.add_argument("--bots", default="random", help="comma-separated bots by seat (random, greedy, easy, medium, "
+                                                   "hard, mcts:N, mcts:Xs)")
     ps.add_argument("--seed", type=_whole(0, MAX_SEED), default=1, help="seed of the draws and the bots")
     ps.add_argument("--save", metavar="FILE", help="save the game's record (.json or .toml; not the scenario itself)")
     ps.add_argument("--force", action="store_true", help="overwrite an existing --save file")
@@ -202,7 +203,27 @@ def _build_parser() -> _Parser:
                        help="paired games of the compare timing (default 200; 0 skips it)")
     bench.add_argument("--compare-with", default="original", metavar="EDITION",
                        help="edition B of the compare timing (default original)")
+    bench.add_argument("--mcts", action="store_true",
+                       help="measure MCTS simulations per second instead (one core, full rollouts, from the first "
+                            "turn of play and from mid-game; --players 2 unless given)")
+    bench.add_argument("--simulations", type=_whole(1, 10**7), default=2000,
+                       help="with --mcts: simulations per decision (default 2000)")
+    bench.add_argument("--decisions", type=_whole(1, 10**5), default=5,
+                       help="with --mcts: decisions timed per kind of position (default 5)")
     bench.set_defaults(run=_bench)
+
+    serve = commands.add_parser("serve", help="a local web page to play against bots and friends, and replay games",
+                                description="Serve the page and its JSON API (docs/http-api.md); games are kept "
+                                            "in DIR/games.sqlite3 and survive a restart. Needs the web extra.")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--data-dir", metavar="DIR", help="where games are kept (default: the user's data folder, "
+                                                         "$XDG_DATA_HOME/samurai or ~/.local/share/samurai)")
+    serve.add_argument("--edition", action="append", default=[], metavar="MANIFEST",
+                       help="also offer the edition of this manifest (repeatable); installed ones are always offered")
+    serve.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
+                       help="pause before each bot move so people can follow (default 0.6)")
+    serve.set_defaults(run=_serve)
     return parser
 
 
@@ -219,7 +240,8 @@ def _run_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=_whole(0, MAX_SEED), default=1,
                         help="seed of the run; game i uses a seed derived from it")
     parser.add_argument("--bots", default="random",
-                        help="comma-separated bots, assigned to seats in turn (random, greedy; default random)")
+                        help="comma-separated bots, assigned to seats in turn (random, greedy, easy, medium, hard, "
+                             "mcts:N simulations, mcts:Xs seconds; default random)")
 
 
 def _trust_args(parser: argparse.ArgumentParser) -> None:
@@ -671,6 +693,8 @@ def _bench(args: argparse.Namespace) -> int:
     edition = load_edition(args.edition)
     for count in counts:
         edition.rules(count)
+    if args.mcts:
+        return _bench_mcts(args, edition, counts)
     compare_players = 3 if 3 in edition.manifest.players else min(edition.manifest.players)
     if args.compare_games:
         load_edition(args.compare_with).rules(compare_players)  # refuse a bad edition B before the timings
@@ -689,6 +713,31 @@ def _bench(args: argparse.Namespace) -> int:
         timed = time_compare(args.edition, args.compare_with, compare_players, args.compare_games, args.seed)
         print(f"compare {timed.edition_a} {timed.edition_b}, {timed.players} players, {timed.pairs} pairs on one "
               f"core: {timed.seconds:.2f} s, {timed.games_per_second:.0f} games/s")
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .web.server import serve
+
+    if not 0 <= args.port <= 65535:
+        raise DataError(f"--port must be from 0 to 65535, not {args.port}", source="--port")
+    if args.bot_delay < 0:
+        raise DataError(f"--bot-delay must be 0 or more seconds, not {args.bot_delay}", source="--bot-delay")
+    return serve(host=args.host, port=args.port, data_dir=args.data_dir, manifests=args.edition,
+                 bot_delay=args.bot_delay)
+
+
+def _bench_mcts(args: argparse.Namespace, edition: Any, counts: list[int]) -> int:
+    from .bench import run_mcts_bench
+
+    players = counts if args.players != "2,3,4" else [2]
+    print(f"{'players':>7} {'position':>10} {'decisions':>9} {'simulations':>11} {'seconds':>8} {'sims/s':>8} "
+          f"{'sims/cpu-s':>10}")
+    for count in players:
+        for figure in run_mcts_bench(edition, count, args.simulations, args.decisions, args.seed):
+            print(f"{count:>7} {figure.position:>10} {figure.decisions:>9} {figure.simulations:>11} "
+                  f"{figure.seconds:>8.2f} {figure.simulations_per_second:>8.0f} "
+                  f"{figure.simulations_per_cpu_second:>10.0f}")
     return 0
 
 

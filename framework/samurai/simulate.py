@@ -15,9 +15,10 @@ from typing import Any
 import attrs
 
 from . import engine
-from .bots import BOTS, Observation, RandomBot, make_bot
+from .bots import RandomBot, make_bot
 from .errors import DataError, IllegalAction
 from .game import check_seed
+from .knowledge import LeftGame, decide
 from .plugins import Edition
 from .records import record_of, write_record
 from .rules import Rules
@@ -39,11 +40,13 @@ def derive_seed(seed: int, index: int) -> int:
 
 
 def parse_bots(text: str | Sequence[str]) -> tuple[str, ...]:
-    """``"random,greedy"`` as a tuple of known bot names (seats cycle through it)."""
-    names = tuple(n.strip() for n in (text.split(",") if isinstance(text, str) else text))
+    """``"random,greedy,hard"`` as a tuple of known bot names (seats cycle through it; see ``bots.make_bot``)."""
+    names = tuple(n.strip() if isinstance(n, str) else n for n in (text.split(",") if isinstance(text, str) else text))
     for name in names:
-        if name not in BOTS:
-            raise DataError(f"unknown bot {name!r}; bots are {', '.join(BOTS)}", source="--bots")
+        try:
+            make_bot(name, 0)
+        except (ValueError, TypeError) as exc:
+            raise DataError(str(exc), source="--bots") from None
     if not names:
         raise DataError("name at least one bot", source="--bots")
     return names
@@ -70,7 +73,7 @@ def play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], *,
         watch(st)
     if all(type(bot) is RandomBot for bot in players):
         # Random bots only: draw each action straight from the engine with the seat's bot generator, as
-        # RandomBot.act does, without going through an observation.
+        # RandomBot.act does from its knowledge (the sampler reads only what the seat to act may know).
         rngs = [bot.rng for bot in players]  # type: ignore[attr-defined]
         sample = engine.sample_action
         while st.phase != OVER:
@@ -81,12 +84,11 @@ def play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], *,
             if watch is not None:
                 watch(st)
         return st
-    views = [Observation(rules, st, seat) for seat in range(rules.players)]
-    acts = [bot.act for bot in players]
     checked = [not getattr(bot, "trusted", False) for bot in players]
+    left_game = LeftGame()
     while st.phase != OVER:
         seat = st.current
-        action = acts[seat](views[seat])
+        action = decide(players[seat], rules, st, seat, left_game)
         if checked[seat]:
             reason = check(rules, st, action)
             if reason is not None:

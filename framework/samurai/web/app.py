@@ -1,0 +1,265 @@
+"""The Starlette application: the page, the JSON HTTP API (docs/http-api.md) and the event stream.
+
+No request reaches the file system by a path it names: the page's files are
+read from the package once, at start-up, and served by name from memory;
+editions are chosen by key among those the server offers; records come in
+as request bodies. Bodies are limited in size (``MAX_BODY``); seat tokens
+travel in an ``Authorization: Bearer`` header (or ``?token=`` for the event
+stream, which browsers open without headers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import Any
+
+from sse_starlette.sse import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .games import GameDefinition
+from .host import GameHost, HostError, LiveGame
+from .store import Store
+
+__all__ = ["create_app", "MAX_BODY", "BodyLimit"]
+
+MAX_BODY = 1 << 20
+"""The largest request body accepted, in bytes (a long game's record is some tens of kilobytes)."""
+
+_STATIC_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+                 ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
+_SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+                     "X-Frame-Options": "DENY",
+                     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' "
+                                                "'unsafe-inline'; frame-ancestors 'none'"}
+
+
+def _static_files() -> dict[str, tuple[bytes, str]]:
+    """The page's files, read once from the package: name -> (bytes, content type)."""
+    folder = resources.files("samurai.web") / "static"
+    files = {}
+    for entry in folder.iterdir():
+        suffix = "." + entry.name.rsplit(".", 1)[-1]
+        if entry.is_file() and suffix in _STATIC_TYPES:
+            files[entry.name] = (entry.read_bytes(), _STATIC_TYPES[suffix])
+    return files
+
+
+class BodyLimit:
+    """ASGI middleware refusing a request body over ``limit`` bytes with 413, declared or streamed."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await _too_large(self.limit, send)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge()
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await _too_large(self.limit, send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _too_large(limit: int, send: Send) -> None:
+    body = json.dumps({"error": f"the request body is larger than {limit} bytes"}).encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_delay: float = 0.0,
+               max_body: int = MAX_BODY) -> Starlette:
+    """The web application for ``definitions``, keeping games in ``data_dir`` (see ``samurai.web.store``).
+
+    ``bot_delay`` (seconds) paces the bots so a person sees their moves one by one.
+    """
+    store = Store(data_dir)
+    host = GameHost(definitions, store, bot_delay=bot_delay)
+    static = _static_files()
+
+    @asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        for problem in host.resume_all():  # every unfinished game rebuilt; bots to act carry on
+            print(f"samurai: warning: {problem}", file=sys.stderr)
+        try:
+            yield
+        finally:
+            host.stop_bots()
+            store.close()
+
+    def page(_: Request) -> Response:
+        body, kind = static["index.html"]
+        return Response(body, media_type=kind, headers=_SECURITY_HEADERS)
+
+    def static_file(request: Request) -> Response:
+        found = static.get(request.path_params["name"])
+        if found is None:
+            return _error(404, "no such file")
+        return Response(found[0], media_type=found[1], headers={**_SECURITY_HEADERS, "Cache-Control": "no-cache"})
+
+    def catalog(_: Request) -> Response:
+        return _json({"games": [{"game": d.name, "title": d.title, "bots": list(d.bots()),
+                                 "editions": [e.to_dict() for e in d.editions()]}
+                                for d in host.definitions.values()]})
+
+    async def create(request: Request) -> Response:
+        live, seats = host.create(await _body(request))
+        for seat in seats:
+            if seat["token"]:
+                seat["link"] = f"/play/{live.id}#token={seat['token']}"
+        return _json({"game": live.id, "seed": live.setup.seed, "seats": seats}, status=201)
+
+    def games(_: Request) -> Response:
+        return _json({"games": store.summaries()})
+
+    def game_state(request: Request) -> Response:
+        live, seat = _seat(request)
+        return _json(host.state(live, seat))
+
+    def game_page(request: Request) -> Response:
+        live, seat = _seat(request)
+        return _json(host.seat_payload(live, seat))
+
+    async def act(request: Request) -> Response:
+        live, seat = _seat(request)
+        body = await _body(request)
+        if not isinstance(body, dict) or set(body) - {"move_number", "action"} or "action" not in body:
+            raise HostError(400, 'the body must be {"move_number": N, "action": [...]}')
+        await host.act(live, seat, body.get("move_number"), body["action"])
+        return _json(host.state(live, seat))
+
+    async def events(request: Request) -> Response:
+        live, seat = _seat(request)
+        queue = host.subscribe(live, seat)
+
+        async def stream() -> AsyncIterator[dict[str, str]]:
+            try:
+                sent = -1
+                while True:
+                    if live.state.move_number != sent:
+                        sent = live.state.move_number
+                        yield {"event": "update", "id": str(sent),
+                               "data": json.dumps(host.seat_payload(live, seat))}
+                    await queue.get()
+            finally:
+                host.unsubscribe(live, seat, queue)
+
+        return EventSourceResponse(stream(), ping=15, headers=_SECURITY_HEADERS)
+
+    def replay(request: Request) -> Response:
+        live = host.game(request.path_params["game"])
+        step = _int_param(request, "step", len(live.actions))
+        if live.state.is_over or live.imported:
+            seat = _int_param(request, "seat", 0)
+        else:  # a game still being played: only a seat's own view, for its token
+            seat = live.seat_of(_token(request))
+            if _int_param(request, "seat", seat) != seat:
+                raise HostError(403, "while the game goes on, a token replays its own seat's view only")
+        return _json(host.replay_frame(live, step, seat))
+
+    def record(request: Request) -> Response:
+        live = host.game(request.path_params["game"])
+        data = host.record(live)
+        return Response(json.dumps(data, indent=1) + "\n", media_type="application/json", headers={
+            **_SECURITY_HEADERS, "Content-Disposition": f'attachment; filename="samurai-{live.id}.json"'})
+
+    async def import_record(request: Request) -> Response:
+        live = host.import_record(await _body(request), request.query_params.get("game"))
+        return _json({"game": live.id, "steps": len(live.actions)}, status=201)
+
+    def _seat(request: Request) -> tuple[LiveGame, int]:
+        live = host.game(request.path_params["game"])
+        return live, live.seat_of(_token(request))
+
+    routes = [
+        Route("/", page), Route("/play/{game}", page), Route("/replay/{game}", page),
+        Route("/static/{name}", static_file),
+        Route("/api/catalog", catalog),
+        Route("/api/games", create, methods=["POST"]), Route("/api/games", games),
+        Route("/api/games/{game}", game_state), Route("/api/games/{game}/page", game_page),
+        Route("/api/games/{game}/actions", act, methods=["POST"]),
+        Route("/api/games/{game}/events", events), Route("/api/games/{game}/replay", replay),
+        Route("/api/games/{game}/record", record), Route("/api/records", import_record, methods=["POST"]),
+    ]
+    app = Starlette(routes=[Route(r.path, _guarded(r.endpoint), methods=r.methods) for r in routes],
+                    lifespan=lifespan)
+    app.state.host = host
+    app.add_middleware(BodyLimit, limit=max_body)
+    return app
+
+
+def _guarded(endpoint: Callable[[Request], Any]) -> Callable[[Request], Awaitable[Response]]:
+    """The endpoint with the host's refusals turned into JSON errors."""
+    async def run(request: Request) -> Response:
+        try:
+            result = endpoint(request)
+            if asyncio.iscoroutine(result):
+                result = await result
+            assert isinstance(result, Response)
+            return result
+        except HostError as exc:
+            return _error(exc.status, exc.message)
+    return run
+
+
+def _json(data: Any, status: int = 200) -> Response:
+    return JSONResponse(data, status_code=status, headers={**_SECURITY_HEADERS, "Cache-Control": "no-store"})
+
+
+def _error(status: int, message: str) -> Response:
+    return _json({"error": message}, status)
+
+
+async def _body(request: Request) -> Any:
+    raw = await request.body()
+    try:
+        return json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise HostError(400, f"the body is not valid JSON: {exc}") from None
+
+
+def _token(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip()
+    return request.query_params.get("token")
+
+
+def _int_param(request: Request, name: str, default: int) -> int:
+    value = request.query_params.get(name)
+    if value in (None, ""):
+        return default
+    assert value is not None
+    try:
+        return int(value)
+    except ValueError:
+        raise HostError(400, f"{name} must be a whole number, not {value!r}") from None

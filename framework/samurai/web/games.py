@@ -1,0 +1,151 @@
+"""What the web layer needs from a game: a ``GameDefinition`` per game, registered by name.
+
+The server, the store and the page speak only the game protocol
+(``samurai.protocol.GameState``) plus this definition, so another game is
+served by writing one more definition, with no change to the web layer.
+
+A definition says how to start a game (edition, players, seed, options), how
+bots choose (from their seat's knowledge only), how to draw a seat's view as
+SVG, how the page lets a person click each legal action, what a seat saw
+happen on each move, and how a game is written as (and read back from) a
+record.
+
+**Clicks.** ``Controls.paths`` lists, for each legal action, the keys a person
+clicks in order; the page highlights the keys that may come next and posts
+the action once a whole path has been clicked. A key is either an item of the
+tray (the seat's hand, say), a button, or a place on the board: ``hex:COL,ROW``
+for an SVG element with ``data-col``/``data-row`` attributes, and
+``piece:COL,ROW,NAME`` for one inside it with ``data-piece="NAME"``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+import attrs
+
+from ..protocol import GameState, Move
+
+__all__ = ["EditionChoice", "GameSetup", "TrayItem", "Controls", "GameDefinition", "Opened"]
+
+
+@attrs.frozen
+class EditionChoice:
+    """An edition a person may start: an id the page sends back, never a path."""
+
+    key: str
+    title: str
+    description: str
+    players: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict for the page."""
+        return {"key": self.key, "title": self.title, "description": self.description, "players": list(self.players)}
+
+
+@attrs.frozen
+class GameSetup:
+    """Everything a game starts from (with its actions, everything it is)."""
+
+    game: str
+    """The definition's name."""
+    edition: str
+    """An ``EditionChoice.key`` of that definition."""
+    players: int
+    seed: int
+    options: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (what the store keeps)."""
+        return {"game": self.game, "edition": self.edition, "players": self.players, "seed": self.seed,
+                "options": dict(self.options)}
+
+
+@attrs.frozen
+class TrayItem:
+    """One thing the seat holds, shown beside the board (a tile in hand, say)."""
+
+    key: str
+    """The click key when it can be chosen (see the module's note on clicks)."""
+    label: str
+    marks: tuple[str, ...] = ()
+    """Short tags the page shows as badges, e.g. ``("fast",)``."""
+    count: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict for the page."""
+        return {"key": self.key, "label": self.label, "marks": list(self.marks), "count": self.count}
+
+
+@attrs.frozen
+class Controls:
+    """How a seat plays by clicking: what it holds, each legal action's clicks, and what to do next."""
+
+    tray_title: str
+    tray: tuple[TrayItem, ...]
+    paths: tuple[tuple[Move, tuple[str, ...]], ...]
+    """``(action, keys)`` pairs; an action may have several paths (clicked in either order)."""
+    buttons: Mapping[str, str]
+    """Button keys and labels (e.g. ``{"end": "End turn"}``), used as one-key paths."""
+    hints: Mapping[str, str]
+    """What to click next, by the keys clicked so far joined with ``" "`` (``""`` at the start)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict for the page."""
+        return {"tray_title": self.tray_title, "tray": [item.to_dict() for item in self.tray],
+                "paths": [{"action": list(action), "keys": list(keys)} for action, keys in self.paths],
+                "buttons": dict(self.buttons), "hints": dict(self.hints)}
+
+
+@attrs.frozen
+class Opened:
+    """A record opened for replay: where it starts and the actions it holds."""
+
+    setup: GameSetup
+    start: GameState
+    actions: tuple[Move, ...]
+
+
+class GameDefinition(Protocol):
+    """One game as the web layer sees it."""
+
+    name: str
+    """The registry key, e.g. ``"samurai"``."""
+    title: str
+
+    def editions(self) -> Sequence[EditionChoice]:
+        """What a person may start."""
+
+    def bots(self) -> Sequence[str]:
+        """The bot names a seat may be given."""
+
+    def start(self, setup: GameSetup) -> GameState:
+        """The first position; ``DataError`` or ``ValueError`` naming the field for a bad setup."""
+
+    def bot_action(self, state: GameState, seat: int, bot: str, rng: random.Random) -> Move:
+        """The move of ``bot`` for ``seat`` (the seat to act), chosen from that seat's knowledge only."""
+
+    def render(self, state: GameState, view: Mapping[str, Any], last: Move | None) -> str:
+        """A seat's view (``GameState.view`` of ``state``) drawn as an SVG document, ``last`` (the action that
+        led here) marked; ``state`` supplies only what every player knows (the board, the tile set)."""
+
+    def status(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """A seat's view summed up for the page: ``headline``, ``columns``, ``rows`` (one per seat,
+        cells in column order), ``facts`` (label, text pairs) and ``result`` (None, or ``winners`` and
+        ``explanation``)."""
+
+    def controls(self, state: GameState, seat: int) -> Controls:
+        """What ``seat`` holds and how it may click its legal actions (none unless it is to act)."""
+
+    def log(self, before: GameState, action: Move, after: GameState, seat: int | None) -> list[str]:
+        """What ``seat`` saw happen when ``action`` took ``before`` to ``after``, in the game's words
+        (``seat`` None: everything, for a finished game)."""
+
+    def record(self, setup: GameSetup, actions: Sequence[Move], final: GameState) -> dict[str, Any]:
+        """The game's record as a JSON-ready dict (the game's own record format)."""
+
+    def open_record(self, data: Any, allowed: Sequence[str]) -> Opened:
+        """Read a record sent by a person; its edition must be one of ``allowed`` (keys), and nothing it
+        names is read from the file system. ``DataError`` naming the field when it is refused."""

@@ -1,0 +1,48 @@
+"""``samurai serve``: the web application under uvicorn, games kept in the user's data folder."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..errors import DataError
+
+__all__ = ["serve", "default_data_dir"]
+
+
+def default_data_dir() -> Path:
+    """``$XDG_DATA_HOME/samurai``, else ``~/.local/share/samurai`` (``%APPDATA%\\samurai`` on Windows)."""
+    if sys.platform == "win32" and os.environ.get("APPDATA"):
+        return Path(os.environ["APPDATA"]) / "samurai"
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "samurai"
+
+
+def serve(*, host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None,
+          manifests: Sequence[str] = (), bot_delay: float = 0.6) -> int:
+    """Run the server until interrupted (Ctrl-C); returns the exit code."""
+    try:
+        import uvicorn
+
+        from .app import create_app
+    except ImportError as exc:
+        raise DataError(f'samurai serve needs the web extra ({exc.name} is missing): '
+                        f'pip install "samurai-engine[web]"', source="serve") from None
+    from .samurai_game import SamuraiDefinition
+
+    definition = SamuraiDefinition(manifests)
+    folder = Path(data_dir) if data_dir else default_data_dir()
+    if folder.exists() and not folder.is_dir():
+        raise DataError("the data directory is a file, not a folder", source=str(folder))
+    app = create_app([definition], str(folder), bot_delay=bot_delay)
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"samurai: warning: listening on {host}: anyone who can reach this machine there can start games "
+              f"and replay finished ones (seats still need their secret links)", file=sys.stderr)
+    shown = f"[{host}]" if ":" in host else host
+    print(f"samurai: serving http://{shown}:{port}/ (games kept in {folder / 'games.sqlite3'}); Ctrl-C stops",
+          file=sys.stderr, flush=True)
+    # No access log: event-stream URLs carry seat tokens.
+    uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning", timeout_keep_alive=30)
+    return 0

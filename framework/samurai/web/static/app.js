@@ -1,0 +1,514 @@
+// The page of `samurai serve`: start a game, play a seat by clicking, replay a game.
+// It knows no game's rules: the server sends each seat its picture (SVG), a summary,
+// and for each legal action the keys to click in order (see samurai/web/games.py).
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (name === "class") node.className = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value);
+  }
+  for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return node;
+}
+
+async function api(path, options = {}) {
+  const response = await fetch(path, options);
+  let body = null;
+  try { body = await response.json(); } catch (_) { body = null; }
+  if (!response.ok) {
+    const error = new Error((body && body.error) || `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    throw error;
+  }
+  return body;
+}
+
+function seatName(seat, seats) {
+  const info = seats[seat];
+  if (!info) return `Seat ${seat}`;
+  if (info.you) return `Seat ${seat} (you)`;
+  if (info.kind === "bot") return `Seat ${seat} · ${info.bot}`;
+  if (info.kind === "record") return `Seat ${seat}`;
+  return `Seat ${seat} · person`;
+}
+
+// --- the home page ---------------------------------------------------------------------
+
+async function showHome() {
+  $("home").hidden = false;
+  const catalog = await api("/api/catalog");
+  const game = catalog.games[0];
+  const editionSelect = $("edition");
+  for (const edition of game.editions) editionSelect.append(el("option", { value: edition.key }, edition.title));
+  const playersSelect = $("players");
+  const byKey = Object.fromEntries(game.editions.map((e) => [e.key, e]));
+
+  function seatRows() {
+    const count = Number(playersSelect.value);
+    const box = $("seat-choices");
+    const previous = [...box.querySelectorAll("select")].map((s) => s.value);
+    box.replaceChildren();
+    for (let seat = 0; seat < count; seat++) {
+      const select = el("select", { name: `seat-${seat}`, id: `seat-${seat}` },
+        el("option", { value: "human" }, "a person"),
+        ...game.bots.map((bot) => el("option", { value: bot }, `${bot} bot`)));
+      select.value = previous[seat] || (seat === 0 ? "human" : game.bots.includes("greedy") ? "greedy" : game.bots[0]);
+      box.append(el("label", { class: "seat-choice" }, el("span", { class: `swatch seat-${seat}` }), `Seat ${seat}`, select));
+    }
+  }
+  function editionChanged() {
+    const edition = byKey[editionSelect.value];
+    $("edition-description").textContent = edition.description;
+    const current = Number(playersSelect.value) || 2;
+    playersSelect.replaceChildren(...edition.players.map((n) => el("option", { value: n }, `${n} players`)));
+    playersSelect.value = edition.players.includes(current) ? current : edition.players[0];
+    seatRows();
+  }
+  editionSelect.addEventListener("change", editionChanged);
+  playersSelect.addEventListener("change", seatRows);
+  editionChanged();
+
+  $("create-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const seats = [...$("seat-choices").querySelectorAll("select")].map((s) => s.value);
+    const body = { game: game.game, edition: editionSelect.value, seats };
+    const seed = $("seed").value.trim();
+    if (seed !== "") body.seed = Number(seed);
+    try {
+      const created = await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body) });
+      const links = $("links");
+      links.replaceChildren();
+      for (const seat of created.seats) {
+        if (!seat.link) {
+          links.append(el("li", {}, el("span", { class: `swatch seat-${seat.seat}` }), `Seat ${seat.seat}: ${seat.bot} bot`));
+          continue;
+        }
+        const url = new URL(seat.link, location.href).href;
+        const copy = el("button", { type: "button", class: "small" }, "copy link");
+        copy.addEventListener("click", async () => {
+          try { await navigator.clipboard.writeText(url); copy.textContent = "copied"; } catch (_) { copy.textContent = "select and copy the link"; }
+        });
+        links.append(el("li", {}, el("span", { class: `swatch seat-${seat.seat}` }),
+          el("a", { href: seat.link, class: "seat-link", "data-seat": seat.seat }, `Play seat ${seat.seat}`), " ", copy));
+      }
+      $("created").hidden = false;
+    } catch (error) {
+      alert(error.message);
+    }
+  });
+
+  $("record-file").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    if (!file) return;
+    try {
+      const opened = await api("/api/records", { method: "POST", headers: { "Content-Type": "application/json" },
+        body: await file.text() });
+      location.href = `/replay/${opened.game}`;
+    } catch (error) {
+      alert(`This record cannot be opened: ${error.message}`);
+    }
+  });
+
+  const finished = await api("/api/games");
+  const body = $("finished").querySelector("tbody");
+  for (const entry of finished.games) {
+    const result = entry.summary && entry.summary.result;
+    const winners = result ? result.winners.map((w) => `seat ${w}`).join(" and ") + " won" : "not finished";
+    const seats = entry.seats.map((s, n) => (s.kind === "bot" ? s.bot : s.kind === "human" ? "person" : `seat ${n}`)).join(", ");
+    body.append(el("tr", {}, el("td", {}, entry.id + (entry.imported ? " (opened)" : "")),
+      el("td", {}, entry.setup.edition), el("td", {}, seats), el("td", {}, entry.moves), el("td", {}, winners),
+      el("td", {}, el("a", { href: `/replay/${entry.id}` }, "replay"))));
+  }
+  $("no-finished").hidden = finished.games.length > 0;
+}
+
+// --- the board picture -------------------------------------------------------------------
+
+function placeSvg(container, svg) {
+  container.innerHTML = svg;
+  const picture = container.querySelector("svg");
+  if (picture) {
+    picture.removeAttribute("width");
+    picture.removeAttribute("height");
+  }
+  return picture;
+}
+
+function hexPolygon(picture, col, row) {
+  return picture.querySelector(`[data-col="${col}"][data-row="${row}"]`);
+}
+
+// The figure (an element with data-piece) standing in the hex at col,row.
+function pieceElement(picture, col, row, name) {
+  const hex = hexPolygon(picture, col, row);
+  if (!hex) return null;
+  const x = Number(hex.dataset.x), y = Number(hex.dataset.y);
+  for (const piece of picture.querySelectorAll(`[data-piece="${name}"]`)) {
+    const box = piece.getBBox();
+    if (Math.abs(box.x + box.width / 2 - x) < 22 && Math.abs(box.y + box.height / 2 - y) < 22) return piece;
+  }
+  return null;
+}
+
+function outline(picture, shape, className) {
+  const copy = shape.cloneNode(false);
+  copy.removeAttribute("id");
+  for (const name of Object.keys(copy.dataset)) delete copy.dataset[name];
+  copy.setAttribute("class", className);
+  copy.removeAttribute("fill");
+  copy.removeAttribute("stroke");
+  copy.removeAttribute("stroke-width");
+  let layer = picture.querySelector("#page-highlights");
+  if (!layer) {
+    layer = document.createElementNS("http://www.w3.org/2000/svg", "g");
+    layer.id = "page-highlights";
+    picture.append(layer);
+  }
+  layer.append(copy);
+  return copy;
+}
+
+// --- playing a seat ----------------------------------------------------------------------
+
+const play = { game: null, token: null, payload: null, chosen: [], source: null, posting: false, seenLog: -1 };
+
+function authHeaders() {
+  return { Authorization: `Bearer ${play.token}` };
+}
+
+async function showPlay(gameId) {
+  $("play").hidden = false;
+  play.game = gameId;
+  play.token = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (!play.token) {
+    $("headline").textContent = "This link has no seat token: open the link you were given for your seat.";
+    return;
+  }
+  $("board").addEventListener("click", boardClicked);
+  document.addEventListener("keydown", (event) => { if (event.key === "Escape") choose(null); });
+  try {
+    showPayload(await api(`/api/games/${gameId}/page`, { headers: authHeaders() }));
+  } catch (error) {
+    $("headline").textContent = error.message;
+    return;
+  }
+  listen();
+}
+
+function listen() {
+  const source = new EventSource(`/api/games/${play.game}/events?token=${encodeURIComponent(play.token)}`);
+  play.source = source;
+  source.addEventListener("update", (event) => showPayload(JSON.parse(event.data)));
+  source.addEventListener("open", () => document.body.classList.remove("offline"));
+  source.addEventListener("error", () => document.body.classList.add("offline"));
+}
+
+function showPayload(payload) {
+  if (play.payload && payload.move_number < play.payload.move_number) return;  // an older update arriving late
+  const moved = !play.payload || payload.move_number !== play.payload.move_number;
+  play.payload = payload;
+  if (moved) play.chosen = [];
+  const status = payload.status;
+  $("headline").textContent = status.headline;
+  const turn = $("turn-note");
+  if (payload.over) {
+    turn.textContent = "";
+  } else if (payload.to_act === payload.seat) {
+    turn.textContent = "Your turn";
+    turn.className = "turn-note yours";
+  } else {
+    turn.textContent = `Waiting for ${seatName(payload.to_act, payload.seats)}…`;
+    turn.className = "turn-note waiting";
+  }
+  document.title = `${payload.to_act === payload.seat && !payload.over ? "● " : ""}Samurai · ${status.headline}`;
+  placeSvg($("board"), payload.svg);
+  showSeats($("seats"), $("facts"), status, payload.seats);
+  showLog(payload.log);
+  showResult(payload);
+  showControls();
+}
+
+function showSeats(table, facts, status, seats) {
+  table.replaceChildren(el("thead", {}, el("tr", {}, el("th", {}, ""), ...status.columns.map((c) => el("th", {}, c)))));
+  const body = el("tbody");
+  status.rows.forEach((cells, seat) => {
+    const row = el("tr", { class: seat === status.to_act ? "to-act" : "" },
+      el("th", { title: seatName(seat, seats) }, el("span", { class: `swatch seat-${seat}` }), seatName(seat, seats)),
+      ...cells.map((c) => (c === "hidden" ? el("td", { class: "muted", title: "hidden behind a screen" }, "?")
+        : el("td", {}, c))));
+    body.append(row);
+  });
+  table.append(body);
+  facts.replaceChildren(...status.facts.map(([label, text]) => el("li", {}, el("b", {}, `${label}: `), text)));
+}
+
+function showLog(entries) {
+  const list = $("log");
+  list.replaceChildren();
+  const fresh = [];
+  for (const entry of [...entries].reverse()) {
+    const [first, ...rest] = entry.lines;
+    const item = el("li", { value: entry.move + 1 }, el("span", {}, first));
+    if (rest.length) item.append(el("ul", { class: "effects" }, ...rest.map((line) => el("li", {}, line))));
+    list.append(item);
+    if (play.seenLog >= 0 && entry.move > play.seenLog) fresh.push(...rest);
+  }
+  if (entries.length) play.seenLog = Math.max(play.seenLog, entries[entries.length - 1].move);
+  // Captures and removals pop up as they happen (the last few only, when a bot's whole turn arrives at once).
+  for (const line of fresh.filter((l) => /captur|removed|ends/.test(l)).slice(-3)) toast(line);
+}
+
+function toast(text) {
+  const note = el("div", { class: "toast" }, text);
+  $("toasts").append(note);
+  setTimeout(() => note.remove(), 5000);
+}
+
+function showResult(payload) {
+  const result = payload.status.result;
+  $("result").hidden = !result;
+  if (!result) return;
+  const names = result.winners.map((w) => seatName(w, payload.seats));
+  const you = result.winners.includes(payload.seat);
+  $("winner").textContent = you ? (result.winners.length > 1 ? "You share the win!" : "You win!")
+    : `${names.join(" and ")} ${result.winners.length > 1 ? "share the win" : "wins"}`;
+  $("explanation").textContent = result.explanation;
+  $("replay-link").href = `/replay/${payload.game}`;
+  $("record-link").href = `/api/games/${payload.game}/record`;
+}
+
+// The keys that may be clicked next, given the keys clicked so far.
+function nextKeys() {
+  const controls = play.payload.controls;
+  const next = new Set();
+  const depth = play.chosen.length;
+  for (const path of controls.paths) {
+    if (path.keys.length > depth && play.chosen.every((key, i) => path.keys[i] === key)) next.add(path.keys[depth]);
+  }
+  return next;
+}
+
+function completedPath() {
+  return play.payload.controls.paths.find((path) => path.keys.length === play.chosen.length
+    && path.keys.every((key, i) => play.chosen[i] === key));
+}
+
+function showControls() {
+  const payload = play.payload;
+  const controls = payload.controls;
+  const mine = payload.to_act === payload.seat && !payload.over;
+  const next = mine ? nextKeys() : new Set();
+  $("move-box").classList.toggle("active", mine);
+  $("move-box").hidden = payload.over;
+  $("tray-title").textContent = controls.tray_title;
+  const hint = controls.hints[play.chosen.join(" ")] || controls.hints[""] || "";
+  $("hint").textContent = mine ? hint : payload.over ? "" : "You will be able to move when it is your turn.";
+  const tray = $("tray");
+  tray.replaceChildren();
+  for (const item of controls.tray) {
+    const button = el("button", { type: "button", class: "tile", "data-key": item.key },
+      el("span", { class: "label" }, item.label));
+    for (const mark of item.marks) button.append(el("span", { class: `mark mark-${mark}` }, mark));
+    if (item.count > 1) button.append(el("span", { class: "count" }, `×${item.count}`));
+    button.disabled = !next.has(item.key) && !play.chosen.includes(item.key);
+    if (play.chosen.includes(item.key)) button.classList.add("chosen");
+    button.addEventListener("click", () => choose(item.key));
+    tray.append(button);
+  }
+  if (!controls.tray.length) tray.append(el("p", { class: "muted" }, "nothing"));
+  const buttons = $("buttons");
+  buttons.replaceChildren();
+  for (const [key, label] of Object.entries(controls.buttons)) {
+    if (!next.has(key)) continue;
+    buttons.append(el("button", { type: "button", class: key === "end" ? "primary" : "", "data-key": key,
+      onclick: () => choose(key) }, label));
+  }
+  if (play.chosen.length) {
+    buttons.append(el("button", { type: "button", class: "quiet", onclick: () => choose(null) }, "Cancel (Esc)"));
+  }
+  const picture = $("board").querySelector("svg");
+  if (!picture) return;
+  picture.querySelector("#page-highlights")?.remove();
+  for (const key of play.chosen) {
+    const shape = boardShape(picture, key);
+    if (shape) outline(picture, shape, "chosen");
+  }
+  for (const key of next) {
+    const shape = boardShape(picture, key);
+    if (shape) outline(picture, shape, key.startsWith("piece:") ? "target piece" : "target");
+  }
+  picture.classList.toggle("choosing", next.size > 0);
+}
+
+function boardShape(picture, key) {
+  const [kind, where] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];
+  const parts = where.split(",");
+  if (kind === "hex") return hexPolygon(picture, parts[0], parts[1]);
+  if (kind === "piece") return pieceElement(picture, parts[0], parts[1], parts[2]);
+  return null;
+}
+
+function boardClicked(event) {
+  if (!play.payload || play.payload.to_act !== play.payload.seat) return;
+  const next = nextKeys();
+  const stack = document.elementsFromPoint(event.clientX, event.clientY);
+  const hex = stack.find((node) => node.dataset && node.dataset.col !== undefined && node.closest("#hexes"));
+  if (!hex) return;
+  const piece = stack.find((node) => node.dataset && node.dataset.piece);
+  const keys = [];
+  if (piece) keys.push(`piece:${hex.dataset.col},${hex.dataset.row},${piece.dataset.piece}`);
+  keys.push(`hex:${hex.dataset.col},${hex.dataset.row}`);
+  const key = keys.find((k) => next.has(k));
+  if (key) choose(key);
+}
+
+function choose(key) {
+  if (play.posting) return;  // the last action is on its way: the page redraws when it is in
+  const error = $("error");
+  error.hidden = true;
+  if (key === null) {
+    play.chosen = [];
+  } else if (play.chosen.includes(key)) {
+    play.chosen = play.chosen.slice(0, play.chosen.indexOf(key));  // clicking a choice again takes it back
+  } else if (nextKeys().has(key)) {
+    play.chosen = [...play.chosen, key];
+  } else {
+    return;
+  }
+  const path = completedPath();
+  if (path) {
+    send(path.action);
+    return;
+  }
+  showControls();
+}
+
+async function send(action) {
+  play.posting = true;
+  try {
+    await api(`/api/games/${play.game}/actions`, { method: "POST",
+      headers: { ...authHeaders(), "Content-Type": "application/json" },
+      body: JSON.stringify({ move_number: play.payload.move_number, action }) });
+    showPayload(await api(`/api/games/${play.game}/page`, { headers: authHeaders() }));
+  } catch (error) {
+    const box = $("error");
+    box.textContent = error.message;
+    box.hidden = false;
+    play.chosen = [];
+    if (error.status === 409) showPayload(await api(`/api/games/${play.game}/page`, { headers: authHeaders() }));
+    else showControls();
+  } finally {
+    play.posting = false;
+  }
+}
+
+// --- replaying ------------------------------------------------------------------------------
+
+const replay = { game: null, token: null, steps: 0, step: 0, seat: null, timer: null, pending: null, loaded: null };
+
+async function showReplay(gameId) {
+  $("replay").hidden = false;
+  replay.game = gameId;
+  replay.token = new URLSearchParams(location.hash.slice(1)).get("token");
+  $("replay-record").href = `/api/games/${gameId}/record`;
+  const slider = $("slider");
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  $("first").addEventListener("click", () => go(0));
+  $("prev").addEventListener("click", () => go(replay.step - 1));
+  $("next").addEventListener("click", () => go(replay.step + 1));
+  $("last").addEventListener("click", () => go(replay.steps));
+  $("autoplay").addEventListener("click", toggleAutoplay);
+  $("perspective").addEventListener("change", () => { replay.seat = $("perspective").value; load(replay.step); });
+  document.addEventListener("keydown", (event) => {
+    if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
+    if (event.key === "ArrowLeft") go(replay.step - 1);
+    if (event.key === "ArrowRight") go(replay.step + 1);
+    if (event.key === "Home") go(0);
+    if (event.key === "End") go(replay.steps);
+  });
+  try {
+    const frame = await fetchFrame(null);
+    replay.steps = frame.steps;
+    slider.max = frame.steps;
+    const perspective = $("perspective");
+    if (frame.public) {
+      frame.seats.forEach((_, seat) => perspective.append(el("option", { value: seat }, `Seat ${seat}`)));
+      replay.seat = String(frame.seat);
+    } else {
+      perspective.append(el("option", { value: frame.seat }, `Seat ${frame.seat} (you)`));
+      replay.seat = String(frame.seat);
+      $("replay-record").hidden = true;
+    }
+    showFrame(frame);
+  } catch (error) {
+    $("replay-headline").textContent = error.message;
+  }
+}
+
+async function fetchFrame(step) {
+  const params = new URLSearchParams();
+  if (step !== null) params.set("step", step);
+  if (replay.seat !== null) params.set("seat", replay.seat);
+  const headers = replay.token ? { Authorization: `Bearer ${replay.token}` } : {};
+  return api(`/api/games/${replay.game}/replay?${params}`, { headers });
+}
+
+function go(step) {
+  const clamped = Math.max(0, Math.min(replay.steps, step));
+  if (clamped === replay.step && replay.loaded === clamped) return;
+  replay.step = clamped;
+  $("slider").value = clamped;
+  $("step-label").textContent = `position after ${clamped} of ${replay.steps} actions (loading…)`;
+  load(clamped);
+}
+
+async function load(step) {
+  replay.pending = step;
+  const frame = await fetchFrame(step);
+  if (replay.pending !== step) return;  // the slider has moved on
+  showFrame(frame);
+}
+
+function showFrame(frame) {
+  replay.step = frame.step;
+  replay.loaded = frame.step;
+  $("slider").value = frame.step;
+  placeSvg($("replay-board"), frame.svg);
+  $("replay-headline").textContent = frame.status.headline;
+  $("step-label").textContent = `position after ${frame.step} of ${frame.steps} actions`;
+  $("step-lines").replaceChildren(...(frame.step ? frame.lines : ["the game starts"]).map((line) => el("li", {}, line)));
+  showSeats($("replay-seats"), $("replay-facts"), frame.status, frame.seats);
+  $("prev").disabled = $("first").disabled = frame.step === 0;
+  $("next").disabled = $("last").disabled = frame.step === frame.steps;
+}
+
+function toggleAutoplay() {
+  const button = $("autoplay");
+  if (replay.timer) {
+    clearInterval(replay.timer);
+    replay.timer = null;
+    button.textContent = "▶ play";
+    return;
+  }
+  if (replay.step >= replay.steps) go(0);
+  button.textContent = "❚❚ pause";
+  replay.timer = setInterval(() => {
+    if (replay.step >= replay.steps) { toggleAutoplay(); return; }
+    go(replay.step + 1);
+  }, 700);
+}
+
+// --- which page ------------------------------------------------------------------------------
+
+document.addEventListener("DOMContentLoaded", () => {
+  const [, section, gameId] = location.pathname.split("/");
+  if (section === "play" && gameId) showPlay(gameId);
+  else if (section === "replay" && gameId) showReplay(gameId);
+  else showHome();
+});
