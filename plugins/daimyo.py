@@ -32,16 +32,22 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from samurai.errors import DataError, IllegalAction
+from samurai.games import GameDefinition
+from samurai.hookspecs import hookimpl
+from samurai.tomlfile import check_keys, key_line, read_toml, require
 
 if TYPE_CHECKING:
-    from samurai.protocol import Bot
+    from samurai.plugins import Edition
+    from samurai.protocol import Bot, GameState
 
 __all__ = ["FLIP", "MOVE", "DaimyoState", "DaimyoKnowledge", "new_state", "DEFAULT_OPTIONS", "FILES", "RANKS",
-           "PIECES", "FACES", "square_name", "square_of"]
+           "PIECES", "FACES", "square_name", "square_of", "Battlefield", "load_battlefield", "GAME", "samurai_games"]
 
 FLIP, MOVE = 0, 1
 FILES, RANKS = 6, 7
@@ -554,3 +560,149 @@ def _check_options(options: Mapping[str, Any]) -> None:
         if square in starts:
             raise DataError(f"{square} is already the start of {starts[square]}", source="options", key=name)
         starts[square] = name
+
+
+# --- the game on the framework (samurai.games): board file, editions, drawing ---------------------
+
+_START_KEYS = ("white_daimyo", "white_shinobi", "black_daimyo", "black_shinobi")
+_BOARD_KEYS = {"game", "name", "description", "files", "ranks", "start"}
+
+
+@attrs.frozen
+class Battlefield:
+    """A board file of this game (``maps/battlefield.toml``): its size and the four start squares."""
+
+    name: str
+    source: str
+    files: int
+    ranks: int
+    start: Mapping[str, str]
+    """``white_daimyo`` ... ``black_shinobi``: the square each piece starts on."""
+
+
+def load_battlefield(path: Any) -> Battlefield:
+    """Read and check a board file; ``DataError`` naming the file, line and key for anything this game
+    cannot play on (the moves and square names are those of a 6 x 7 board)."""
+    data, text = read_toml(path)
+    where, source = "the board", str(path)
+    check_keys(data, _BOARD_KEYS, source=source, where=where, text=text)
+    if require(data, "game", str, source=source, where=where, text=text) != "daimyo":
+        raise DataError("this is not a board of the 'daimyo' game (game must be \"daimyo\")", source=source,
+                        line=key_line(text, "game"), key="game")
+    for key, size in (("files", FILES), ("ranks", RANKS)):
+        if require(data, key, int, source=source, where=where, text=text) != size:
+            raise DataError(f"{key} must be {size}: the battlefield is {FILES} files by {RANKS} ranks "
+                            f"(RULES-DAIMYO.md, ruling (board))", source=source, line=key_line(text, key), key=key)
+    start = require(data, "start", dict, source=source, where=where, text=text)
+    check_keys(start, _START_KEYS, source=source, where="start", text=text)
+    squares: dict[str, str] = {}
+    for key in _START_KEYS:
+        name = require(start, key, str, source=source, where="start", text=text)
+        try:
+            square = square_name(square_of(name))
+        except ValueError as error:
+            raise DataError(str(error), source=source, line=key_line(text, key), key=f"start.{key}") from None
+        if square in squares.values():
+            raise DataError(f"{square} is already a start square", source=source, line=key_line(text, key),
+                            key=f"start.{key}")
+        squares[key] = square
+    return Battlefield(require(data, "name", str, source=source, where=where, text=text), source, FILES, RANKS,
+                       squares)
+
+
+def _load_board(name: str, manifest: str) -> Battlefield:
+    from samurai.plugins import resolve_board
+
+    return load_battlefield(resolve_board(name, manifest))
+
+
+def _check_manifest(manifest: Any, data: Mapping[str, Any], text: str) -> None:
+    """The edition's options must be rulings this module plays (a misspelt one would be ignored)."""
+    for name in manifest.options:
+        if name not in DEFAULT_OPTIONS or name in _START_KEYS:
+            known = ", ".join(n for n in DEFAULT_OPTIONS if n not in _START_KEYS)
+            raise DataError(f"option {name!r} is not a ruling of this game (rulings: {known}); start squares "
+                            f"are the board's", source=manifest.path, line=key_line(text, name), key=f"options.{name}")
+
+
+def _start(edition: Edition, players: int, seed: int, options: Mapping[str, Any] | None) -> DaimyoState:
+    """A new game of ``edition``: the board's start squares and the edition's options (rulings) resolved."""
+    if players != 2 or isinstance(players, bool):
+        raise DataError(f"Daimyo and Shinobi is a game for 2 players, not {players!r}", source="players")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise DataError(f"seed must be a whole number >= 0, not {seed!r}", source="seed")
+    board: Battlefield = edition.board
+    return new_state(seed, {**board.start, **edition.manifest.resolve_options(options)})
+
+
+def _web(manifests: Sequence[str]) -> Any:
+    from .daimyo_web import DaimyoDefinition
+
+    return DaimyoDefinition(manifests)
+
+
+def _render(state: GameState, view: Mapping[str, Any]) -> str:
+    from samurai.render_daimyo import draw_daimyo_view
+
+    return draw_daimyo_view(view)
+
+
+GAME = GameDefinition(
+    name="daimyo",
+    title="Samurai: Daimyo and Shinobi (seed 004)",
+    load_board=_load_board,
+    player_counts=lambda edition: (2,),
+    start=_start,
+    render=_render,
+    check_manifest=_check_manifest,
+    web=_web,
+    checks=lambda: _checks(),
+)
+"""This game as the framework sees it (``samurai.games``): what ``game = "daimyo"`` in a manifest names."""
+
+
+@hookimpl
+def samurai_games() -> list[GameDefinition]:
+    """Contribute the game ``"daimyo"``."""
+    return [GAME]
+
+
+# --- the game's own conformance check (samurai.conformance) ------------------------------------
+
+def _check_tiles_conserved(edition: Edition, players: int, seed: int, games: int) -> None:
+    """After every action of random games: face-down + face-up + removed + gained = 38 tiles, at most two
+    face up, and each seat's Daimyo on the board until the game ends by its capture."""
+    from samurai.conformance import ConformanceFailure
+    from samurai.simulate import derive_seed
+
+    rule = "tiles are conserved (38) and the Daimyo stay on the board"
+    for index in range(games):
+        game_seed = derive_seed(seed, index)
+        rng = random.Random(game_seed)
+        state = edition.start(players, game_seed)
+        assert isinstance(state, DaimyoState)
+        for step in range(100_000):
+            tiles = state.view(0)["tiles"]
+            counted = tiles["face_down"] + tiles["face_up"] + tiles["removed"] + tiles["gained"]
+            problem = None
+            if counted != len(TILE_SET):
+                problem = (f"{tiles['face_down']} face down + {tiles['face_up']} face up + {tiles['removed']} removed "
+                           f"+ {tiles['gained']} gained = {counted}, not {len(TILE_SET)}")
+            elif tiles["face_up"] > 2:
+                problem = f"{tiles['face_up']} tiles face up at once"
+            elif state.reason != "daimyo_captured" and sorted(
+                    code // 5 for code in state.piece if code != EMPTY and code % 5 == DAIMYO) != [WHITE, BLACK]:
+                problem = "a Daimyo left the board without the game ending by its capture"
+            if problem is not None:
+                raise ConformanceFailure(rule, f"after {step} random actions: {problem}", edition=edition.reference,
+                                         players=players, seed=game_seed, bots=("random",))
+            if state.is_over:
+                break
+            state.apply(state.sample_action(rng))
+
+
+def _checks() -> list[Any]:
+    from samurai.conformance import Check
+
+    return [Check("tiles_conserved", "tiles are conserved (38) and the Daimyo stay on the board",
+                  _check_tiles_conserved)]

@@ -70,6 +70,9 @@ class GreedyBot:
     name = "greedy"
     trusted = True
     """It picks among the engine's legal actions; simulations need not check them."""
+    games = ("knizia",)
+    """The games it plays (``samurai.matches.check_bots_play`` refuses it for another): it reads Knizia's
+    hands, hexes and settlements."""
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)

@@ -235,7 +235,8 @@ def _edition_args(parser: argparse.ArgumentParser) -> None:
 
 def _run_args(parser: argparse.ArgumentParser) -> None:
     """The arguments of a run of seeded games: players, games, seed and bots."""
-    parser.add_argument("--players", type=_whole(0, 99), default=4, help="number of players (default 4)")
+    parser.add_argument("--players", type=_whole(0, 99), default=_DEFAULT_PLAYERS,
+                        help="number of players (default 4, or the fewest the edition's game allows)")
     parser.add_argument("--games", type=_whole(1, MAX_GAMES), default=1000, help="number of games (default 1000)")
     parser.add_argument("--seed", type=_whole(0, MAX_SEED), default=1,
                         help="seed of the run; game i uses a seed derived from it")
@@ -256,6 +257,12 @@ def _output_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", metavar="FILE", help="write every metric with its intervals as JSON")
     parser.add_argument("--csv", metavar="FILE", help="write one row per metric as CSV")
 
+
+class _Default(int):
+    """An int default that can be told from the same number given on the command line."""
+
+
+_DEFAULT_PLAYERS = _Default(4)
 
 MAX_GAMES = 10_000_000
 """The most games one run may ask for (a million takes hours already)."""
@@ -301,24 +308,37 @@ def _options(pairs: Sequence[str]) -> dict[str, Any]:
 
 def _simulate(args: argparse.Namespace) -> int:
     from .plugins import load_edition
-    from .simulate import parse_bots, simulate
+    from .simulate import parse_bots
 
     edition = load_edition(args.edition)
-    bots = parse_bots(args.bots)
     options = _options(args.option)
-    edition.rules(args.players, options)  # refuse bad players or options before the progress bar starts
+    run = edition.game.simulate
+    if run is None:  # a game without its own runner is played through the protocol
+        from .matches import check_bots_play, simulate_matches
+
+        bots = check_bots_play(edition.game.name, args.bots)
+        run = simulate_matches
+        given = args.players is not _DEFAULT_PLAYERS or 4 in edition.player_counts
+        players = args.players if given else min(edition.player_counts)
+        edition.start(players, 0, options)  # refuse bad players or options before the progress bar starts
+    else:
+        bots = parse_bots(args.bots)
+        players = args.players
+        edition.rules(players, options)  # refuse bad players or options before the progress bar starts
     if args.save_dir is not None:
         from .runs import prepare_save_dir
 
         prepare_save_dir(args.save_dir, force=args.force)
         args.prepared = True
     with _progress_bar("simulating", args.games, not args.no_progress) as advance:
-        summary = simulate(edition, args.players, args.games, args.seed, bots, options=options, progress=advance,
-                           save_dir=args.save_dir)
+        summary = run(edition, players, args.games, args.seed, bots, options=options, progress=advance,
+                      save_dir=args.save_dir)
     if args.json:
         print(json.dumps(summary.to_dict(), indent=2))
-    else:
+    elif "turns" in summary.to_dict():
         _print_summary(summary.to_dict())
+    else:
+        _print_match_summary(summary.to_dict())
     return 0
 
 
@@ -375,6 +395,12 @@ def _replay(args: argparse.Namespace) -> int:
 
     trust = Trust(args.trust)
     folder = Path(args.file).parent
+    play_record = _play_record(args.file)
+    if play_record is not None:  # a record of a game other than Knizia's, told through the protocol
+        from .game_records import play_replay_lines
+
+        print("\n".join(play_replay_lines(play_record, source=args.file, trust=trust, folder=folder, to=args.to)))
+        return 0
     record = read_record(args.file, trust=trust)
     # The whole record must replay and match its check before we tell it.
     from_record(record, source=args.file, trust=trust, folder=folder)
@@ -393,6 +419,21 @@ def _render(args: argparse.Namespace) -> int:
     if suffix not in (".svg", ".png"):
         raise DataError(f"the picture is written as .svg or .png, not {suffix or 'no suffix'!r}", source="-o")
     _check_outputs([("-o", args.output)], force=args.force, inputs=[args.file, *args.trust])
+    play_record = _play_record(args.file)
+    if play_record is not None:  # a record of a game other than Knizia's: its game draws a seat's view
+        from .game_records import replayed
+        from .trust import Trust
+
+        trust = Trust(args.trust)
+        state = replayed(play_record, source=args.file, trust=trust, folder=Path(args.file).parent, to=args.to)
+        if args.seat is not None and not 0 <= args.seat < state.players:
+            raise DataError(f"the game has seats 0 to {state.players - 1}, not {args.seat}", source="--seat")
+        edition = trust.edition(play_record.edition, source=args.file, folder=Path(args.file).parent)
+        svg = edition.game.render(state, state.view(args.seat or 0))
+        data = svg_to_png(svg, width=args.width) if suffix == ".png" else svg.encode("utf-8")
+        _write_atomically(target, data)
+        print(f"wrote {target}")
+        return 0
     game = position_from_file(args.file, args.to, trust=args.trust)
     if args.seat is not None and not 0 <= args.seat < game.players:
         raise DataError(f"the game has seats 0 to {game.players - 1}, not {args.seat}", source="--seat")
@@ -401,6 +442,17 @@ def _render(args: argparse.Namespace) -> int:
     _write_atomically(target, data)
     print(f"wrote {target}")
     return 0
+
+
+def _play_record(path: str) -> Any:
+    """The record at ``path`` when it is of a game other than Knizia's (``samurai.game_records``), else None."""
+    from .game_records import is_play_record, play_record_from_dict
+    from .tomlfile import read_data
+
+    if not path.lower().endswith((".json", ".toml")):
+        return None
+    data, _ = read_data(path)
+    return play_record_from_dict(data, source=path) if is_play_record(data) else None
 
 
 def _write_atomically(target: Any, data: bytes) -> None:
@@ -586,6 +638,32 @@ def _print_summary(data: dict[str, Any]) -> None:
     console.print(figures)
 
 
+def _print_match_summary(data: dict[str, Any]) -> None:
+    """The summary of a run of a game played through the protocol (``samurai.matches.MatchSummary``)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    games = data["games"]
+    seats = Table(title=f"{data['edition']} ({data['game']}): {data['players']} players, {games} games, "
+                        f"seed {data['seed']}")
+    for column in ("seat", "bot", "wins", "shared", "win rate", "score"):
+        seats.add_column(column, justify="left" if column == "bot" else "right")
+    for seat in data["seats"]:
+        seats.add_row(str(seat["seat"]), seat["bot"], str(seat["wins"]), str(seat["shared_wins"]),
+                      f"{seat['win_rate']:.1%}", f"{seat['score']:g}")
+    console.print(seats)
+    figures = Table(show_header=True)
+    figures.add_column("per game")
+    figures.add_column("value", justify="right")
+    figures.add_row("shared (drawn)", f"{data['shared_games']} games ({data['shared_games'] / games:.1%})")
+    actions = data["actions"]
+    figures.add_row("actions", f"mean {actions['mean']:.1f} (min {actions['min']}, max {actions['max']})")
+    for reason, count in data["end_reasons"].items():
+        figures.add_row(f"ended: {reason.replace('_', ' ')}", f"{count} ({count / games:.1%})")
+    console.print(figures)
+
+
 def _score(args: argparse.Namespace) -> int:
     from .game import score
 
@@ -638,8 +716,10 @@ def _editions(args: argparse.Namespace) -> int:
         manifest = edition.manifest
         extends = f", extends {manifest.extends}" if manifest.extends else ""
         print(f"{manifest.id} {manifest.version}: {manifest.name}{extends}")
+        print(f"  game: {manifest.game} ({edition.game.title})")
         print(f"  manifest: {manifest.path}")
-        print(f"  players: {', '.join(map(str, manifest.players))}; map: {edition.map.name}")
+        board = getattr(edition.board, "name", manifest.map)
+        print(f"  players: {', '.join(map(str, edition.player_counts))}; map: {board}")
         pm = edition.plugin_manager
         for name in ("samurai.defaults", "samurai.special_tiles", *manifest.plugins):
             plugin = pm.get_plugin(name)
@@ -648,7 +728,10 @@ def _editions(args: argparse.Namespace) -> int:
             print(f"  plugin {name} ({origin}): {', '.join(plugin_hooks(pm, plugin))}")
         for option in manifest.options.values():
             print(f"  option {option.name} = {option.default!r}: {option.description}")
-        _try_play_time_hooks(edition)
+        for players in edition.player_counts:
+            edition.start(players, 0)  # a game that cannot start is caught when its edition is listed
+        if manifest.players:  # Knizia's hooks that run only at a game's end
+            _try_play_time_hooks(edition)
     return 0
 
 

@@ -5,12 +5,21 @@ ID_OR_MANIFEST``); ``run_checks`` runs them from a program. Each check takes
 an edition, a player count, a seed and a number of games, and raises
 ``ConformanceFailure`` naming the rule that broke and the seed (and bots)
 that reproduce it.
+
+``PROTOCOL_CHECKS`` hold for any game and speak only the game protocol
+(games end, same seed same game, records round-trip, a determinized
+position shows the seat the same view). A game's definition adds its own
+(``samurai.games.GameDefinition.checks``) and may give a stronger check of
+the same name: Knizia's game gives ``CHECKS``, which read its engine
+(figures and tiles conserved, its record format, greedy bots); Daimyo's adds
+its tiles conserved. ``checks_for(edition)`` is what runs.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import attrs
 
@@ -19,13 +28,14 @@ from .bots import play_bots
 from .errors import DataError, SamuraiError
 from .game import Game, new_game
 from .plugins import Edition, load_edition
+from .protocol import Move
 from .records import from_record, record_from_dict, record_to_dict, to_record
 from .rules import Rules
 from .simulate import derive_seed
 from .state import HANDS, OVER, State
 from .views import seat_view
 
-__all__ = ["ConformanceFailure", "Check", "CHECKS", "run_checks", "MAX_ACTIONS"]
+__all__ = ["ConformanceFailure", "Check", "CHECKS", "PROTOCOL_CHECKS", "checks_for", "run_checks", "MAX_ACTIONS"]
 
 MAX_ACTIONS = 20_000
 """A game that has not ended after this many actions counts as endless."""
@@ -224,6 +234,105 @@ CHECKS: tuple[Check, ...] = (
 """Every check of the kit, in the order they run."""
 
 
+# --- the checks of any game, through the protocol ---------------------------------------------
+
+_PROTOCOL_BOTS: tuple[tuple[str, ...], ...] = (("random",), ("mcts:4", "random"))
+"""The bots of the protocol checks: random, and a small search against random (both play any game)."""
+
+
+def _protocol_game(edition: Edition, players: int, seed: int, bots: tuple[str, ...],
+                   rule: str) -> tuple[Any, list[Move]]:
+    """A whole game between bots through the protocol; a refused action or an endless game breaks ``rule``."""
+    from .matches import play_match
+
+    try:
+        return play_match(edition, players, seed, bots)
+    except SamuraiError as exc:
+        raise _fail(rule, edition, players, str(exc), seed, bots) from None
+
+
+def check_protocol_games_end(edition: Edition, players: int, seed: int, games: int) -> None:
+    """Games between random and MCTS bots end, with returns that share one win."""
+    rule = "games end"
+    for bots in _PROTOCOL_BOTS:
+        for game_seed in _seeds(seed, games):
+            state, _ = _protocol_game(edition, players, game_seed, bots, rule)
+            returns = state.returns()
+            if len(returns) != players or abs(sum(returns) - 1.0) > 1e-9 or min(returns) < 0:
+                raise _fail(rule, edition, players, f"the game ended with returns {returns!r}, which do not share "
+                            f"one win", game_seed, bots)
+
+
+def check_protocol_determinism(edition: Edition, players: int, seed: int, games: int) -> None:
+    """The same seed and bots give the same game, action for action, and the same returns."""
+    rule = "same seed, same game"
+    from .game_records import position_check_of
+
+    for bots in _PROTOCOL_BOTS:
+        for game_seed in _seeds(seed, games):
+            first, first_actions = _protocol_game(edition, players, game_seed, bots, rule)
+            second, second_actions = _protocol_game(edition, players, game_seed, bots, rule)
+            if first_actions != second_actions or position_check_of(first) != position_check_of(second):
+                raise _fail(rule, edition, players, "two games from the same seed differ", game_seed, bots)
+
+
+def check_protocol_records(edition: Edition, players: int, seed: int, games: int) -> None:
+    """A game's record, written as JSON and read back, replays to the same position."""
+    import json
+
+    from .game_records import play_record_from_dict, play_record_of, play_record_to_dict, position_check_of, replayed
+
+    rule = "records round-trip to the same game"
+    for game_seed in _seeds(seed, games):
+        state, actions = _protocol_game(edition, players, game_seed, ("random",), rule)
+        text = json.dumps(play_record_to_dict(play_record_of(edition, players, game_seed, None, actions, state)))
+        try:
+            record = play_record_from_dict(json.loads(text))
+            again = replayed(record, trust=[edition])
+        except SamuraiError as exc:
+            raise _fail(rule, edition, players, f"the record does not replay: {exc}", game_seed) from None
+        if position_check_of(again) != position_check_of(state) or list(record.actions) != actions:
+            raise _fail(rule, edition, players, "the replayed game differs from the one recorded", game_seed)
+
+
+def check_protocol_views_hide(edition: Edition, players: int, seed: int, games: int) -> None:
+    """What a seat knows is all it is shown: a position drawn from its knowledge (``determinize``) gives the
+    seat the same view and, when it is to act, the same legal actions."""
+    rule = "views hide what they must"
+    for game_seed in _seeds(seed, games):
+        rng, draws = random.Random(game_seed), random.Random(game_seed + 1)
+        state = edition.start(players, game_seed)
+        for step in range(MAX_ACTIONS):
+            for seat in range(players):
+                drawn = state.determinize(seat, draws)
+                if drawn.view(seat) != state.view(seat):
+                    raise _fail(rule, edition, players, f"after {step} random actions, a position drawn from seat "
+                                f"{seat}'s knowledge shows it another view", game_seed, ("random",))
+                if seat == state.to_act and drawn.legal_actions() != state.legal_actions():
+                    raise _fail(rule, edition, players, f"after {step} random actions, a position drawn from seat "
+                                f"{seat}'s knowledge has other legal actions", game_seed, ("random",))
+            if state.is_over:
+                break
+            state.apply(state.sample_action(rng))
+
+
+PROTOCOL_CHECKS: tuple[Check, ...] = (
+    Check("games_end", "games end", check_protocol_games_end),
+    Check("records_round_trip", "records round-trip to the same game", check_protocol_records),
+    Check("views_hide", "views hide what they must", check_protocol_views_hide),
+    Check("determinism", "same seed, same game", check_protocol_determinism),
+)
+"""The kit's checks of any game, through the game protocol only."""
+
+
+def checks_for(edition: Edition) -> tuple[Check, ...]:
+    """The checks that run for ``edition``: its game's own (``GameDefinition.checks``), then those of
+    ``PROTOCOL_CHECKS`` the game did not replace with a stronger check of the same name."""
+    own = tuple(edition.game.checks())
+    names = {check.name for check in own}
+    return (*own, *(check for check in PROTOCOL_CHECKS if check.name not in names))
+
+
 def run_checks(edition: str | Edition, *, seed: int = 0, games: int = 5) -> list[ConformanceFailure]:
     """Run every check for every player count the edition supports; the failures (empty when sound)."""
     if isinstance(edition, Edition):
@@ -235,8 +344,8 @@ def run_checks(edition: str | Edition, *, seed: int = 0, games: int = 5) -> list
             return [ConformanceFailure(CHECKS[0].rule, f"the edition does not load: {refused}", edition=edition,
                                        players=0)]
     failures = []
-    for players in sorted(ed.manifest.players):
-        for check in CHECKS:
+    for players in sorted(ed.player_counts):
+        for check in checks_for(ed):
             try:
                 check.run(ed, players, seed, games)
             except ConformanceFailure as failure:

@@ -27,6 +27,14 @@ def samurai_edition_manifests() -> Sequence[Any]:
 
 
 @hookimpl(trylast=True)
+def samurai_games() -> Sequence[Any]:
+    """Knizia's hex tile-placement game (``samurai.hexgame.GAME``): the game of a manifest without ``game``."""
+    from .hexgame import GAME
+
+    return [GAME]
+
+
+@hookimpl(trylast=True)
 def samurai_setup_procedure(edition: EditionManifest, players: int, options: Mapping[str, Any]) -> SetupProcedure:
     """Choose hands, then place figures in any settlement; capitals start with one of each caste."""
     return SetupProcedure(first_player=int(options.get("first_player", 0)))

@@ -27,6 +27,13 @@ options a game may set (with defaults)::
     choices = ["choose", "random"]     # optional: the values a game may pick
     description = "How starting hands are formed."
 
+A manifest may name the game it plays, ``game = "daimyo"`` (a game a plugin
+contributes through ``samurai_games``, see ``samurai.games``); without it the
+game is Knizia's hex tile-placement game, whose manifests carry the
+``players``, ``tiles`` and ``hand_size`` shown above. Another game's manifest
+has the common keys (id, name, version, description, source, extends,
+plugins, map, options) and the keys its game adds.
+
 A manifest may ``extends = "other-id"``: tables are merged key by key, other
 values replaced, and ``plugins`` appended after the parent's (so the child's
 hook implementations run first).
@@ -45,8 +52,9 @@ from .tomlfile import check_keys, key_line, require
 
 __all__ = ["OptionSpec", "PlayerCount", "EditionManifest", "parse_manifest", "merge_manifests"]
 
-_TOP_KEYS = {"id", "name", "version", "description", "source", "extends", "plugins", "map", "hand_size",
-             "players", "tiles", "options"}
+_COMMON_KEYS = {"id", "name", "version", "description", "source", "extends", "plugins", "map", "options", "game"}
+_KNIZIA_KEYS = {"hand_size", "players", "tiles"}
+_TOP_KEYS = _COMMON_KEYS | _KNIZIA_KEYS
 _PLAYER_KEYS = {"pieces", "figures_per_caste"}
 _TILE_KEYS = {"influence", "counts_for", "fast", "on", "special"}
 _OPTION_KEYS = {"default", "description", "choices"}
@@ -90,6 +98,8 @@ class EditionManifest:
     players: Mapping[int, PlayerCount]
     tiles: tuple[TileSpec, ...]
     options: Mapping[str, OptionSpec]
+    game: str = "knizia"
+    """The game this edition plays (``samurai.games``): ``"knizia"`` unless the manifest names another."""
 
     def resolve_options(self, given: Mapping[str, Any] | None, *, source: str = "options") -> dict[str, Any]:
         """The defaults overlaid with ``given``; unknown names and wrong types are refused."""
@@ -124,9 +134,18 @@ def merge_manifests(parent: Mapping[str, Any], child: Mapping[str, Any]) -> dict
     return merged
 
 
-def parse_manifest(data: Mapping[str, Any], *, path: str, text: str = "") -> EditionManifest:
-    """Validate manifest data (already merged with its parent) into an ``EditionManifest``."""
+def parse_manifest(data: Mapping[str, Any], *, path: str, text: str = "",
+                   game_keys: frozenset[str] = frozenset()) -> EditionManifest:
+    """Validate manifest data (already merged with its parent) into an ``EditionManifest``.
+
+    A manifest of another game than Knizia's is checked for the common keys
+    and ``game_keys`` (those its game adds); the game checks the rest
+    (``samurai.games.GameDefinition.check_manifest``).
+    """
     where = "the edition manifest"
+    game = require(data, "game", str, source=path, where=where, text=text, default="knizia")
+    if game != "knizia":
+        return _parse_other_game(data, game, path=path, text=text, game_keys=game_keys)
     check_keys(data, _TOP_KEYS, source=path, where=where, text=text)
     ident = require(data, "id", str, source=path, where=where, text=text)
     if not ident or not all(ch.isalnum() or ch in "-_" for ch in ident):
@@ -156,6 +175,41 @@ def parse_manifest(data: Mapping[str, Any], *, path: str, text: str = "") -> Edi
         tiles=_parse_tiles(require(data, "tiles", dict, source=path, where=where, text=text), path, text),
         options=_parse_options(require(data, "options", dict, source=path, where=where, text=text, default={}),
                                path, text),
+    )
+
+
+def _parse_other_game(data: Mapping[str, Any], game: str, *, path: str, text: str,
+                      game_keys: frozenset[str]) -> EditionManifest:
+    """The common keys of a manifest whose ``game`` is not Knizia's (no players, tiles or hand size)."""
+    where = "the edition manifest"
+    if not game or not all(ch.isalnum() or ch in "-_" for ch in game):
+        raise DataError(f"game {game!r} must be letters, digits, '-' or '_'", source=path,
+                        line=key_line(text, "game"), key="game")
+    check_keys(data, _COMMON_KEYS | game_keys, source=path, where=where, text=text)
+    ident = require(data, "id", str, source=path, where=where, text=text)
+    if not ident or not all(ch.isalnum() or ch in "-_" for ch in ident):
+        raise DataError(f"id {ident!r} must be letters, digits, '-' or '_'", source=path,
+                        line=key_line(text, "id"), key="id")
+    plugins = require(data, "plugins", list, source=path, where=where, text=text, default=[])
+    if not all(isinstance(plugin, str) for plugin in plugins):
+        raise DataError(f"plugins must be a list of plugin names, not {plugins!r}", source=path,
+                        line=key_line(text, "plugins"), key="plugins")
+    return EditionManifest(
+        id=ident,
+        name=require(data, "name", str, source=path, where=where, text=text),
+        version=require(data, "version", str, source=path, where=where, text=text),
+        description=require(data, "description", str, source=path, where=where, text=text, default=""),
+        source=require(data, "source", str, source=path, where=where, text=text, default=""),
+        path=path,
+        extends=require(data, "extends", str, source=path, where=where, text=text, default=None),
+        plugins=tuple(plugins),
+        map=require(data, "map", str, source=path, where=where, text=text),
+        hand_size=0,
+        players={},
+        tiles=(),
+        options=_parse_options(require(data, "options", dict, source=path, where=where, text=text, default={}),
+                               path, text),
+        game=game,
     )
 
 

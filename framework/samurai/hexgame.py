@@ -9,20 +9,21 @@ knowing the hex engine.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import engine
 from .errors import DataError
 from .evaluation import estimate_returns
 from .game import Game, action_of, edition_of
+from .games import KNIZIA, GameDefinition
 from .knowledge import LeftGame, SeatBot, SeatKnowledge, decide
 from .plugins import Edition
 from .rules import Rules
 from .state import EMPTY, OVER, State
 from .views import seat_view
 
-__all__ = ["HexGameState", "start", "returns_of"]
+__all__ = ["HexGameState", "start", "returns_of", "GAME"]
 
 
 _SHAPES = {engine.CHOOSE: 2, engine.FIGURE: 3, engine.PLACE: 3, engine.END: 1, engine.SPECIAL: 0}
@@ -155,3 +156,54 @@ def start(edition: str | Edition, players: int, seed: int, *,
         raise DataError(f"seed must be a whole number >= 0, not {seed!r}", source="seed")
     rules = edition_of(edition).rules(players, options)
     return HexGameState(rules, engine.new_state(rules, seed))
+
+
+def _start_of(edition: Edition, players: int, seed: int, options: Mapping[str, Any] | None) -> HexGameState:
+    return start(edition, players, seed, options=options)
+
+
+def _render(state: Any, view: Mapping[str, Any]) -> str:
+    from .render import draw_view
+
+    if not isinstance(state, HexGameState):
+        raise TypeError(f"Knizia's game draws a HexGameState, not {type(state).__name__}")
+    return draw_view(view, state.rules)
+
+
+def _load_map(name: str, manifest: str) -> Any:
+    from .plugins import resolve_map
+
+    return resolve_map(name, relative_to=manifest)
+
+
+def _web(manifests: Sequence[str]) -> Any:
+    from .web.samurai_game import SamuraiDefinition
+
+    return SamuraiDefinition(manifests)
+
+
+def _checks() -> Any:
+    from .conformance import CHECKS
+
+    return CHECKS
+
+
+def _simulate(edition: Edition, players: int, games: int, seed: int, bots: Any, **kwargs: Any) -> Any:
+    from .simulate import simulate
+
+    return simulate(edition, players, games, seed, bots, **kwargs)
+
+
+GAME = GameDefinition(
+    name=KNIZIA,
+    title="Samurai (Reiner Knizia): hex tile placement",
+    load_board=_load_map,
+    player_counts=lambda edition: tuple(edition.manifest.players),
+    start=_start_of,
+    render=_render,
+    manifest_keys=frozenset({"hand_size", "players", "tiles"}),
+    simulate=_simulate,
+    web=_web,
+    checks=_checks,
+)
+"""Knizia's game as the framework sees it (``samurai.games``), contributed by the engine's defaults."""

@@ -138,3 +138,18 @@ def samurai_executors() -> Sequence[ExecutorFactory] | None:
     and yields the results in the batches' order, so every executor gives the
     same numbers. The engine contributes ``local`` and ``dask``.
     """
+
+
+# --- games -----------------------------------------------------------------------------
+
+@hookspec
+def samurai_games() -> Sequence[Any] | None:
+    """Contribute games (``samurai.games.GameDefinition``): what an edition manifest's ``game`` key names.
+
+    A game definition says how to validate the game's manifests and board,
+    start a position on the game protocol, draw a seat's view, and what
+    ``compare`` and the conformance kit measure and check for it. The engine
+    contributes Knizia's hex tile-placement game (``"knizia"``, the game of a
+    manifest without a ``game`` key); ``samurai_plugins.daimyo`` contributes
+    ``"daimyo"``.
+    """

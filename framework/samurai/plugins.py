@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import pluggy
@@ -29,14 +29,18 @@ from . import defaults, hookspecs, special_tiles
 from .data import bundled_maps
 from .editions import EditionManifest, merge_manifests, parse_manifest
 from .errors import DataError
+from .games import KNIZIA, GameDefinition, game_of
 from .hookcalls import PLUGIN_FILE_MODULE_PREFIX
 from .maps import GameMap, load_map
 from .rules import Rules, compile_rules
 from .tomlfile import is_file, key_line, read_toml, table_line
 
+if TYPE_CHECKING:
+    from .protocol import GameState
+
 __all__ = ["ENTRY_POINT_GROUP", "PluginInfo", "Edition", "installed_plugins", "available_editions",
            "load_edition", "load_plugin", "load_plugin_file", "is_plugin_file", "check_plugin_order",
-           "make_plugin_manager", "register_plugin", "resolve_map", "plugin_hooks"]
+           "make_plugin_manager", "register_plugin", "resolve_map", "resolve_board", "plugin_hooks"]
 
 ENTRY_POINT_GROUP = "samurai"
 _CORE_PLUGINS = (("samurai.defaults", defaults), ("samurai.special_tiles", special_tiles))
@@ -218,6 +222,19 @@ def resolve_map(name: str, *, relative_to: str | None = None) -> GameMap:
                     source=relative_to or "map", key="map")
 
 
+def resolve_board(name: str, relative_to: str) -> Path | Any:
+    """The board file a manifest's ``map`` names, for a game's ``load_board``: a bundled board by name
+    (``"battlefield"``), or a ``.toml`` path relative to the manifest that must stay in its folder."""
+    if name.endswith(".toml"):
+        return _inside_folder(name, relative_to, what="map file", key="map")
+    for candidate in bundled_maps():
+        if candidate.name == f"{name}.toml":
+            return candidate
+    known = ", ".join(m.name.removesuffix(".toml") for m in bundled_maps())
+    raise DataError(f"no map named {name!r} (bundled maps: {known}; or give a path to a .toml file)",
+                    source=relative_to, key="map")
+
+
 def _inside_folder(entry: str, manifest: str, *, what: str, key: str) -> Path:
     """The file a manifest names, relative to its folder; refused when it lies outside (``..``, absolute, a link)."""
     folder = Path(manifest).parent
@@ -237,19 +254,25 @@ def _inside_folder(entry: str, manifest: str, *, what: str, key: str) -> Path:
 
 
 class Edition:
-    """An edition ready to play: its manifest, its own plugin manager and its map.
+    """An edition ready to play: its manifest, its own plugin manager, its game and its board.
 
     ``rules(players, options, map)`` compiles (and caches) the rules for a
-    game; many games share one ``Rules``.
+    game of Knizia's; many games share one ``Rules``. Every game starts through
+    ``start(players, seed, options)`` on the game protocol.
     """
 
-    def __init__(self, manifest: EditionManifest, plugin_manager: pluggy.PluginManager, game_map: GameMap, *,
-                 reference: str | None = None) -> None:
+    def __init__(self, manifest: EditionManifest, plugin_manager: pluggy.PluginManager, game_map: GameMap | None, *,
+                 reference: str | None = None, game: GameDefinition | None = None, board: Any = None) -> None:
         self.manifest = manifest
         self.plugin_manager = plugin_manager
-        self.map = game_map
+        self._map = game_map
+        self.board: Any = game_map if board is None else board
+        """The edition's board as its game reads it (a ``GameMap`` for Knizia's game)."""
         self.reference = reference or manifest.id
         """How records name this edition: its id (a manifest's id must be vouched for to load a record)."""
+        self.game: GameDefinition = game if game is not None else game_of(plugin_manager, manifest.game,
+                                                                          source=manifest.path)
+        """The game this edition plays (``samurai.games.GameDefinition``)."""
         self._rules: dict[tuple[Any, ...], Rules] = {}
         self._maps: dict[str, GameMap] = {}
 
@@ -258,10 +281,30 @@ class Edition:
         """The edition's id, e.g. ``"ffg2015"``."""
         return self.manifest.id
 
+    @property
+    def map(self) -> GameMap:
+        """The hex map of an edition of Knizia's game; ``DataError`` for another game's edition."""
+        if self._map is None:
+            raise DataError(f"edition {self.id!r} plays {self.manifest.game!r}, which has no hex map",
+                            source=self.manifest.path, key="map")
+        return self._map
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """The player counts this edition is for."""
+        return self.game.player_counts(self)
+
+    def start(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> GameState:
+        """A new game of this edition on the game protocol (``samurai.protocol.GameState``)."""
+        return self.game.start(self, players, seed, options)
+
     def rules(self, players: int, options: Mapping[str, Any] | None = None, game_map: GameMap | None = None) -> Rules:
         """The compiled rules for ``players`` with ``options`` (checked against the manifest)."""
         if isinstance(players, bool) or not isinstance(players, int):
             raise DataError(f"players must be a whole number, not {players!r}", source="players")
+        if self._map is None:
+            raise DataError(f"edition {self.id!r} plays {self.manifest.game!r}, not Knizia's game, which this needs "
+                            f"(a game of any edition starts with Edition.start)", source=self.manifest.path, key="game")
         values = self.manifest.resolve_options(options)
         chosen_map = game_map or self.map
         key = (players, tuple(sorted(values.items())), id(chosen_map))
@@ -301,6 +344,17 @@ def load_edition(name: str | os.PathLike[str]) -> Edition:
         raise DataError(f"no edition named {name!r}; installed editions: {', '.join(catalog) or 'none'}",
                         source="edition")
     data, text, levels = _merged_manifest_data(path, catalog, seen=())
+    game_name = data.get("game", KNIZIA)
+    if game_name != KNIZIA and isinstance(game_name, str):
+        # Another game: its plugins say which keys its manifest may add, and how to read its board.
+        pm = make_plugin_manager(tuple(data.get("plugins", [])), source=str(path))
+        definition = game_of(pm, game_name, source=str(path))
+        manifest = parse_manifest(data, path=str(path), text=text, game_keys=definition.manifest_keys)
+        for level_path, level_plugins in levels:
+            check_plugin_order(pm, level_plugins, source=level_path)
+        definition.check_manifest(manifest, data, text)
+        board = definition.load_board(manifest.map, str(path))
+        return Edition(manifest, pm, None, reference=manifest.id, game=definition, board=board)
     manifest = parse_manifest(data, path=str(path), text=text)
     pm = make_plugin_manager(manifest.plugins, source=str(path))
     for level_path, level_plugins in levels:

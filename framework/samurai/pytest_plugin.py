@@ -6,7 +6,7 @@ An edition package proves itself sound with one command::
     pytest --samurai-edition path/to/manifest.toml
 
 Without ``--samurai-edition`` the plugin adds nothing. With it, every check
-of ``samurai.conformance.CHECKS`` becomes one test item per edition and
+of the edition's game (``samurai.conformance.checks_for``) becomes one test item per edition and
 supported player count, named for its rule; a failure reports the rule that
 broke and the seed that reproduces it. Naming a manifest path here is the
 person running pytest vouching for its plugin code, as on the command line.
@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from .conformance import CHECKS, Check, ConformanceFailure
+from .conformance import CHECKS, Check, ConformanceFailure, checks_for
 from .errors import SamuraiError
 from .plugins import Edition, available_editions, load_edition
 
@@ -104,7 +104,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             items.append(RefusedEditionItem.from_parent(parent, name="manifest_and_hooks[load]", reference=name,
                                                         error=str(exc)))
             continue
-        for players in sorted(edition.manifest.players):
-            for check in CHECKS:
+        for players in sorted(edition.player_counts):
+            for check in checks_for(edition):
                 items.append(ConformanceItem.from_parent(parent, name=f"{check.name}[{players}p]", edition=edition,
                                                          players=players, check=check))

@@ -271,6 +271,9 @@ def record_from_dict(data: Any, *, source: str = "record",
     if not isinstance(data, Mapping):
         raise DataError(f"a record is a table of fields, not {type(data).__name__}", source=source)
     check_plain(data, source=source)
+    if data.get("game", "knizia") != "knizia":
+        raise DataError(f"a record of the game {data['game']!r:.40}, not of Knizia's: samurai.game_records reads it "
+                        f"(samurai replay and render do)", source=source, key="game")
     data = _migrated(dict(data), source)
     types = dict(action_types or {t.__name__: t for t in _all_action_types()})
     actions = data.get("actions")

@@ -203,6 +203,8 @@ class GameHost:
 
     def import_record(self, data: Any, game: str | None = None) -> LiveGame:
         """Keep a record a person uploaded as a read-only game (for replaying); 400 when it is refused."""
+        if game is None and isinstance(data, Mapping) and data.get("game") in self.definitions:
+            game = data["game"]  # a record that names its game is opened by that game's definition
         definition = self.definition(game)
         allowed = [choice.key for choice in definition.editions()]
         try:

@@ -16,6 +16,7 @@ from typing import Any, cast
 from .. import engine
 from ..bots import BOTS, LEVELS, make_bot
 from ..errors import DataError
+from ..games import KNIZIA
 from ..hexgame import HexGameState
 from ..plugins import Edition, available_editions, load_edition
 from ..protocol import GameState, Move
@@ -37,7 +38,8 @@ class SamuraiDefinition:
     title = "Samurai"
 
     def __init__(self, manifests: Sequence[str] = ()) -> None:
-        self._editions: dict[str, Edition] = {ident: load_edition(ident) for ident in available_editions()}
+        installed = (load_edition(ident) for ident in available_editions())
+        self._editions: dict[str, Edition] = {ed.id: ed for ed in installed if ed.game.name == KNIZIA}
         for path in manifests:
             edition = load_edition(path)
             if edition.id in self._editions:

@@ -6,10 +6,11 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ..errors import DataError
 
-__all__ = ["serve", "default_data_dir"]
+__all__ = ["serve", "default_data_dir", "web_definitions"]
 
 
 def default_data_dir() -> Path:
@@ -18,6 +19,24 @@ def default_data_dir() -> Path:
         return Path(os.environ["APPDATA"]) / "samurai"
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "samurai"
+
+
+def web_definitions(manifests: Sequence[str] = ()) -> list[Any]:
+    """The web definitions of every game with an installed edition or a manifest in ``manifests``, each given
+    the manifests that play it (``samurai.games.GameDefinition.web``), in the order the games are contributed."""
+    from ..games import games_of
+    from ..plugins import available_editions, installed_plugins, load_edition, make_plugin_manager
+
+    played = {load_edition(ident).game.name for ident in available_editions()}
+    given: dict[str, list[str]] = {}
+    extra = {}
+    for path in manifests:
+        edition = load_edition(path)
+        given.setdefault(edition.game.name, []).append(path)
+        extra[edition.game.name] = edition.game
+    games = {**games_of(make_plugin_manager(tuple(installed_plugins()), source="installed plugins")), **extra}
+    return [game.web(given.get(name, ())) for name, game in games.items()
+            if game.web is not None and (name in played or name in given)]
 
 
 def serve(*, host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None,
@@ -30,13 +49,11 @@ def serve(*, host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = N
     except ImportError as exc:
         raise DataError(f'samurai serve needs the web extra ({exc.name} is missing): '
                         f'pip install "samurai-engine[web]"', source="serve") from None
-    from .samurai_game import SamuraiDefinition
-
-    definition = SamuraiDefinition(manifests)
+    definitions = web_definitions(manifests)
     folder = Path(data_dir) if data_dir else default_data_dir()
     if folder.exists() and not folder.is_dir():
         raise DataError("the data directory is a file, not a folder", source=str(folder))
-    app = create_app([definition], str(folder), bot_delay=bot_delay)
+    app = create_app(definitions, str(folder), bot_delay=bot_delay)
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(f"samurai: warning: listening on {host}: anyone who can reach this machine there can start games "
               f"and replay finished ones (seats still need their secret links)", file=sys.stderr)

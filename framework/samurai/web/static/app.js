@@ -42,11 +42,18 @@ function seatName(seat, seats) {
 async function showHome() {
   $("home").hidden = false;
   const catalog = await api("/api/catalog");
-  const game = catalog.games[0];
+  // Every served game's editions in one list; choosing an edition chooses its game (and the bots that play it).
+  let game = catalog.games[0];
   const editionSelect = $("edition");
-  for (const edition of game.editions) editionSelect.append(el("option", { value: edition.key }, edition.title));
+  const byKey = {};
+  for (const served of catalog.games) {
+    for (const edition of served.editions) {
+      const value = `${served.game}/${edition.key}`;
+      byKey[value] = { ...edition, game: served };
+      editionSelect.append(el("option", { value }, edition.title));
+    }
+  }
   const playersSelect = $("players");
-  const byKey = Object.fromEntries(game.editions.map((e) => [e.key, e]));
 
   function seatRows() {
     const count = Number(playersSelect.value);
@@ -63,6 +70,7 @@ async function showHome() {
   }
   function editionChanged() {
     const edition = byKey[editionSelect.value];
+    game = edition.game;
     $("edition-description").textContent = edition.description;
     const current = Number(playersSelect.value) || 2;
     playersSelect.replaceChildren(...edition.players.map((n) => el("option", { value: n }, `${n} players`)));
@@ -76,7 +84,7 @@ async function showHome() {
   $("create-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const seats = [...$("seat-choices").querySelectorAll("select")].map((s) => s.value);
-    const body = { game: game.game, edition: editionSelect.value, seats };
+    const body = { game: game.game, edition: byKey[editionSelect.value].key, seats };
     const seed = $("seed").value.trim();
     if (seed !== "") body.seed = Number(seed);
     try {

@@ -1,0 +1,276 @@
+"""Records of any game on the protocol: the edition, players, seed, options and the actions, replayed.
+
+Knizia's game keeps its own record format (``samurai.records``, which names
+actions in that game's words and migrates old files). A game a plugin
+contributes is recorded here, through the game protocol only::
+
+    {"schema": 1, "game": "daimyo", "edition": "daimyo", "edition_version": "1.0.0",
+     "players": 2, "seed": 7, "options": {...}, "actions": [[0, 12], [0, 30], [1, 1, 7]],
+     "check": "sha256:..."}
+
+An action is written as its list of ints; reading also takes the game's own
+description of it (``GameState.describe``, e.g. ``{"action": "move", "from":
+"b1", "to": "b2"}``), matched against the legal actions of the position it
+is played in. ``check`` is a digest of every seat's view after the last
+action (``position_check``), so a changed seed or action that happens to
+stay legal is still caught.
+
+The trust rules are those of every data file (``samurai.trust``): the edition
+a record names must be installed, or its manifest vouched for; opening a
+record imports no plugin it names and reads no file it names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .errors import DataError
+from .games import KNIZIA
+from .interrupts import deferred_interrupts
+from .plugins import Edition
+from .protocol import GameState, Move
+from .tomlfile import check_plain, read_data
+from .trust import Trust, TrustLike
+
+__all__ = ["PlayRecord", "is_play_record", "play_record_of", "play_record_to_dict", "play_record_from_dict",
+           "read_play_record", "write_play_record", "replay_play_record", "replayed", "position_check_of",
+           "play_replay_lines"]
+
+SCHEMA = 1
+_FIELDS = ("schema", "game", "edition", "edition_version", "players", "seed", "options", "actions", "check")
+
+
+@attrs.frozen
+class PlayRecord:
+    """A game of any protocol game as data: what it started from and every action, with a check."""
+
+    game: str
+    """The game's name (``samurai.games.GameDefinition.name``), e.g. ``"daimyo"``."""
+    edition: str
+    """The edition's id (installed, or its manifest vouched for; see ``samurai.trust``)."""
+    edition_version: str
+    players: int
+    seed: int
+    options: Mapping[str, bool | int | float | str]
+    """Every option's value (defaults included), so a later default change cannot alter the game."""
+    actions: tuple[Move, ...]
+    check: str | None = None
+    """``position_check_of`` the position after the last action."""
+    schema: int = SCHEMA
+
+
+def position_check_of(state: GameState) -> str:
+    """A digest of every seat's view, whose turn it is and how many actions were played, the same on any machine."""
+    seen = [state.move_number, state.to_act, [state.view(seat) for seat in range(state.players)]]
+    return "sha256:" + hashlib.sha256(json.dumps(seen, sort_keys=True).encode()).hexdigest()
+
+
+def play_record_of(edition: Edition, players: int, seed: int, options: Mapping[str, Any] | None,
+                   actions: Sequence[Move], final: GameState | None = None) -> PlayRecord:
+    """The record of a game of ``edition``; ``final`` (the position after the actions) adds the check."""
+    return PlayRecord(game=edition.game.name, edition=edition.reference, edition_version=edition.manifest.version,
+                      players=players, seed=seed, options=edition.manifest.resolve_options(options),
+                      actions=tuple(tuple(action) for action in actions),
+                      check=None if final is None else position_check_of(final))
+
+
+def play_record_to_dict(record: PlayRecord) -> dict[str, Any]:
+    """A JSON-ready dict (no None values)."""
+    data = {"schema": record.schema, "game": record.game, "edition": record.edition,
+            "edition_version": record.edition_version, "players": record.players, "seed": record.seed,
+            "options": dict(record.options), "actions": [list(action) for action in record.actions],
+            "check": record.check}
+    return {key: value for key, value in data.items() if value is not None}
+
+
+def is_play_record(data: Any) -> bool:
+    """Whether a record's data names a game other than Knizia's (those are read here, not by ``samurai.records``)."""
+    return isinstance(data, Mapping) and "game" in data and data["game"] != KNIZIA
+
+
+def play_record_from_dict(data: Any, *, source: str = "record") -> PlayRecord:
+    """Validate a record dict into a ``PlayRecord``, naming the field that is wrong. Actions stay as written
+    (ints or descriptions) until ``replay_play_record`` reads them against their positions."""
+    if not isinstance(data, Mapping):
+        raise DataError(f"a record is a table of fields, not {type(data).__name__}", source=source)
+    check_plain(data, source=source)
+    unknown = sorted(set(data) - set(_FIELDS))
+    if unknown:
+        raise DataError(f"unknown field {unknown[0]!r}; a record's fields are {', '.join(_FIELDS)}", source=source,
+                        key=unknown[0])
+    for field in ("game", "edition", "edition_version", "players", "seed", "options", "actions"):
+        if field not in data:
+            raise DataError("required field missing", source=source, key=field)
+    schema = data.get("schema", SCHEMA)
+    if schema != SCHEMA:
+        raise DataError(f"schema {schema!r} is not one this engine reads (it reads {SCHEMA})", source=source,
+                        key="schema")
+    for field in ("game", "edition", "edition_version"):
+        if not isinstance(data[field], str) or not data[field]:
+            raise DataError(f"must be a non-empty string, not {data[field]!r:.60}", source=source, key=field)
+    for field, low in (("players", 1), ("seed", 0)):
+        value = data[field]
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise DataError(f"must be a whole number >= {low}, not {value!r:.60}", source=source, key=field)
+    options = data["options"]
+    if not isinstance(options, Mapping) or not all(
+            isinstance(v, (bool, int, float, str)) for v in options.values()):
+        raise DataError("must be a table of option names and plain values", source=source, key="options")
+    actions = data["actions"]
+    if not isinstance(actions, list):
+        raise DataError(f"must be a list of actions, not {type(actions).__name__}", source=source, key="actions")
+    read: list[Any] = []
+    for index, action in enumerate(actions):
+        if isinstance(action, list) and action and all(
+                isinstance(v, int) and not isinstance(v, bool) for v in action):
+            read.append(tuple(action))
+        elif isinstance(action, Mapping):
+            read.append(dict(action))
+        else:
+            raise DataError(f"an action is a list of whole numbers or the game's description of it (a table), not "
+                            f"{action!r:.60}", source=source, key=f"actions[{index}]")
+    check = data.get("check")
+    if check is not None and not isinstance(check, str):
+        raise DataError(f"must be a string, not {check!r:.60}", source=source, key="check")
+    return PlayRecord(game=data["game"], edition=data["edition"], edition_version=data["edition_version"],
+                      players=data["players"], seed=data["seed"], options=dict(options), actions=tuple(read),
+                      check=check)
+
+
+def read_play_record(path: str | os.PathLike[str]) -> PlayRecord:
+    """Read and validate a record file (``.json`` or ``.toml``) without replaying it."""
+    file = Path(path)
+    if file.suffix.lower() not in (".json", ".toml"):
+        raise DataError("a record file ends in .json or .toml", source=str(path))
+    data, _ = read_data(file)
+    return play_record_from_dict(data, source=str(path))
+
+
+def write_play_record(record: PlayRecord, path: str | os.PathLike[str]) -> Path:
+    """Write ``record`` as JSON (atomically, like every record: never a half-written file)."""
+    target = Path(path)
+    if target.suffix.lower() != ".json":
+        raise DataError(f"a record of game {record.game!r} is written as .json, not {target.suffix or 'nothing'!r}",
+                        source=str(target))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with deferred_interrupts():  # a signal waits for the rename, so no temporary file is left behind
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        try:
+            os.fchmod(handle, 0o644)
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(json.dumps(play_record_to_dict(record), indent=1) + "\n")
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    return target
+
+
+def _edition_of(record: PlayRecord, source: str, trust: TrustLike, folder: Path | None) -> Edition:
+    edition = Trust.of(trust).edition(record.edition, source=source, key="edition", folder=folder)
+    if edition.game.name != record.game:
+        raise DataError(f"edition {record.edition!r} plays {edition.game.name!r}, not {record.game!r}", source=source,
+                        key="game")
+    return edition
+
+
+def _action(state: GameState, written: Any, index: int, source: str) -> Move:
+    """A written action as the protocol's ints: ints as they are, a description matched among the legal actions."""
+    if isinstance(written, tuple):
+        reason = state.check(written)
+        if reason is not None:
+            raise DataError(f"action {index} {list(written)} cannot be replayed: {reason}", source=source,
+                            key=f"actions[{index}]")
+        return written
+    for action in state.legal_actions():
+        if state.describe(action) == written:
+            return action
+    raise DataError(f"action {index} {json.dumps(written, sort_keys=True):.100} is not a legal action of its position",
+                    source=source, key=f"actions[{index}]")
+
+
+def replay_play_record(record: PlayRecord, *, source: str = "record", trust: TrustLike = (),
+                       folder: str | os.PathLike[str] | None = None,
+                       edition: Edition | None = None) -> Iterator[tuple[GameState, Move | None]]:
+    """The record's game: ``(position, None)`` before the first action, then ``(position, action)`` after each
+    (the same position object, moved on). A refused action raises ``DataError`` naming ``actions[i]``."""
+    chosen = edition or _edition_of(record, source, trust, None if folder is None else Path(folder))
+    if edition is not None and edition.game.name != record.game:
+        raise DataError(f"edition {edition.id!r} plays {edition.game.name!r}, not {record.game!r}", source=source,
+                        key="game")
+    if record.players not in chosen.player_counts:
+        raise DataError(f"edition {chosen.id!r} is for {', '.join(map(str, chosen.player_counts))} players, not "
+                        f"{record.players}", source=source, key="players")
+    try:
+        state = chosen.start(record.players, record.seed, record.options)
+    except DataError as exc:
+        raise DataError(exc.message, source=source, key=exc.key if exc.source == "options" else exc.source) from None
+    yield state, None
+    for index, written in enumerate(record.actions):
+        if state.is_over:
+            raise DataError(f"action {index} comes after the end of the game", source=source, key=f"actions[{index}]")
+        action = _action(state, written, index, source)
+        state.apply(action)
+        yield state, action
+
+
+def replayed(record: PlayRecord, *, source: str = "record", trust: TrustLike = (),
+             folder: str | os.PathLike[str] | None = None, to: int | None = None) -> GameState:
+    """The position after the record's actions (checked against ``check``), or after its first ``to``."""
+    if to is not None and not 0 <= to <= len(record.actions):
+        raise DataError(f"--to must be from 0 to {len(record.actions)} (the record's actions), not {to}",
+                        source=source)
+    final: GameState | None = None
+    at: GameState | None = None
+    for number, (state, _) in enumerate(replay_play_record(record, source=source, trust=trust, folder=folder)):
+        if number == to:
+            at = state.copy()
+        final = state
+    assert final is not None
+    if record.check is not None and position_check_of(final) != record.check:
+        raise DataError("the replayed game does not match the record's check (a changed seed, option or action)",
+                        source=source, key="check")
+    return final if at is None else at
+
+
+def play_replay_lines(record: PlayRecord, *, source: str = "record", trust: TrustLike = (),
+                      folder: str | os.PathLike[str] | None = None, to: int | None = None) -> Iterator[str]:
+    """The game told action by action in its own words (``GameState.describe``), then how it ended."""
+    replayed(record, source=source, trust=trust, folder=folder)  # the whole record must replay and match its check
+    if to is not None and not 0 <= to <= len(record.actions):
+        raise DataError(f"--to must be from 0 to {len(record.actions)} (the record's actions), not {to}",
+                        source=source)
+    yield (f"{record.edition} {record.edition_version} ({record.game}), {record.players} players, seed "
+           f"{record.seed}: {len(record.actions)} actions")
+    actor: int | None = None
+    last: GameState | None = None
+    for number, (state, action) in enumerate(replay_play_record(record, source=source, trust=trust, folder=folder)):
+        if action is not None:
+            words = state.describe(action)
+            text = " ".join(str(value) for value in words.values())
+            yield f"{number:>5}  seat {actor} {text}"
+        last = state
+        if to is not None and number == to:
+            yield f"Position after {number} actions: " + (
+                f"seat {state.to_act} to act" if state.to_act is not None else "game over")
+            return
+        actor = state.to_act
+    assert last is not None
+    if last.is_over:
+        returns = last.returns()
+        best = max(returns)
+        winners = [seat for seat, value in enumerate(returns) if value == best]
+        reason = (last.view(0).get("result") or {}).get("reason")
+        why = f" ({reason})" if isinstance(reason, str) else ""
+        yield (f"Result: seat {winners[0]} wins{why}." if len(winners) == 1
+               else f"Result: seats {', '.join(map(str, winners))} share the game{why}.")
+    else:
+        yield "The record stops before the end of the game."

@@ -1,0 +1,108 @@
+"""Games: what an edition manifest's ``game`` key names, contributed through the ``samurai_games`` hook.
+
+A ``GameDefinition`` is everything the layers above the games (records,
+``simulate``, ``compare``, the conformance kit, ``render``) need from one game
+beyond the game protocol (``samurai.protocol``): how its manifests and boards
+are checked, how a position starts, how a seat's view is drawn, and the
+game's own metrics and conformance checks. The engine contributes Knizia's
+hex tile-placement game (``KNIZIA``, the game of every manifest without a
+``game`` key); a plugin contributes another by returning its definition from
+``samurai_games()`` (``samurai_plugins.daimyo`` is the worked example, see
+docs/designing-games.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from .errors import DataError
+
+if TYPE_CHECKING:
+    import pluggy
+
+    from .editions import EditionManifest
+    from .game_metrics import GameMetric
+    from .plugins import Edition
+    from .protocol import GameState
+
+__all__ = ["KNIZIA", "GameDefinition", "game_of", "games_of"]
+
+KNIZIA = "knizia"
+"""The name of Knizia's hex tile-placement game: the game of a manifest that names none."""
+
+
+def _no_metrics(players: int) -> Sequence[GameMetric]:
+    return ()
+
+
+def _no_checks() -> Sequence[Any]:
+    return ()
+
+
+def _no_keys(manifest: EditionManifest, data: Mapping[str, Any], text: str) -> None:
+    return None
+
+
+@attrs.frozen
+class GameDefinition:
+    """One game as the framework sees it, contributed by ``samurai_games()``.
+
+    The callables receive the loaded ``samurai.plugins.Edition`` (its manifest,
+    plugin manager and board), so a game reads its rulings from the edition's
+    options and its board from the edition's board file.
+    """
+
+    name: str
+    """What a manifest's ``game`` key says, e.g. ``"daimyo"``."""
+    title: str
+    load_board: Callable[[str, str], Any]
+    """``(map entry, manifest path) -> board``: the manifest's ``map`` read as this game's board; ``DataError``
+    naming the file for a bad one."""
+    player_counts: Callable[[Edition], tuple[int, ...]]
+    """The player counts an edition of this game is for."""
+    start: Callable[[Edition, int, int, Mapping[str, Any] | None], GameState]
+    """``(edition, players, seed, options) -> GameState``: a new game on the protocol; ``DataError`` naming the
+    field for bad players, seed or options."""
+    render: Callable[[GameState, Mapping[str, Any]], str]
+    """``(state, view) -> SVG``: a seat's view (``GameState.view``) drawn; ``state`` supplies only what every
+    player knows (the board's geometry, the tile set)."""
+    check_manifest: Callable[[EditionManifest, Mapping[str, Any], str], None] = _no_keys
+    """``(manifest, merged data, text)``: the game's own checks of a manifest, beyond the common keys."""
+    manifest_keys: frozenset[str] = frozenset()
+    """Top-level manifest keys this game adds to the common ones."""
+    metrics: Callable[[int], Sequence[GameMetric]] = _no_metrics
+    """``players -> metrics`` that ``compare`` shows for this game (on ``samurai.game_metrics.GameFacts``)."""
+    checks: Callable[[], Sequence[Any]] = _no_checks
+    """The game's own conformance checks (``samurai.conformance.Check`` values): one named like a check of the
+    kit's ``PROTOCOL_CHECKS`` replaces it, the others run after them."""
+    web: Callable[[Sequence[str]], Any] | None = None
+    """``manifests -> samurai.web.games.GameDefinition``: how ``samurai serve`` offers this game, given the
+    manifest paths named on its command line that play it (besides the installed editions)."""
+    simulate: Callable[..., Any] | None = None
+    """The game's own batch runner for ``samurai simulate`` (Knizia's game: ``samurai.simulate.simulate``, which
+    reads that game's facts); None: games are played through the protocol (``samurai.matches``)."""
+
+
+def games_of(pm: pluggy.PluginManager) -> dict[str, GameDefinition]:
+    """The games contributed by the plugins of ``pm`` (the engine's first), by name."""
+    found: dict[str, GameDefinition] = {}
+    for contributed in reversed(pm.hook.samurai_games()):  # pluggy calls the last registered first
+        for definition in contributed or ():
+            if not isinstance(definition, GameDefinition):
+                raise DataError(f"samurai_games() must return GameDefinition values, not {type(definition).__name__}",
+                                source="plugins", key="samurai_games")
+            found.setdefault(definition.name, definition)
+    return found
+
+
+def game_of(pm: pluggy.PluginManager, name: str, *, source: str) -> GameDefinition:
+    """The game called ``name`` among those ``pm``'s plugins contribute; ``DataError`` naming the manifest
+    when none does."""
+    games = games_of(pm)
+    if name not in games:
+        raise DataError(f"no plugin of this edition plays game {name!r} (games: {', '.join(games)}); list the "
+                        f"plugin that contributes it in 'plugins'", source=source, key="game")
+    return games[name]

@@ -1,0 +1,149 @@
+"""Bots playing any game on the protocol: one game, or a seeded run of them summed up.
+
+Knizia's game has its own fast runner (``samurai.simulate``, which reads that
+game's facts: turns, tiles, captures); every other game is played here
+through the protocol only (``GameState.ask`` hands a bot its seat's
+knowledge, never the position). A bot made for one game (``greedy`` reads
+Knizia's hands and hexes) says so with a ``games`` attribute and is refused,
+in one line, for another; ``random`` and the MCTS bots play any game.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, cast
+
+import attrs
+
+from .bots import make_bot
+from .errors import DataError
+from .plugins import Edition
+from .protocol import Bot, GameState, Move
+from .simulate import derive_seed, parse_bots
+
+__all__ = ["MAX_ACTIONS", "check_bots_play", "play_match", "MatchGame", "MatchSummary", "simulate_matches",
+           "result_reason"]
+
+MAX_ACTIONS = 100_000
+"""A game still going after this many actions is refused as endless (a game's own rulings must end it)."""
+
+
+def check_bots_play(game: str, bots: Sequence[str]) -> tuple[str, ...]:
+    """The bot names, checked to exist and to play ``game``; ``DataError`` naming ``--bots`` in one line."""
+    names = parse_bots(bots)
+    for name in names:
+        plays = getattr(make_bot(name, 0), "games", None)
+        if plays is not None and game not in plays:
+            raise DataError(f"bot {name!r} plays only {', '.join(plays)}, not {game!r}; random and the MCTS bots "
+                            f"(easy, medium, hard, mcts:N) play any game", source="--bots")
+    return names
+
+
+def result_reason(state: GameState) -> str:
+    """Why a finished game ended, as its views say (``result.reason`` or ``result.end_reason``), else ``"end"``."""
+    result = state.view(0).get("result")
+    if isinstance(result, Mapping):
+        for key in ("reason", "end_reason"):
+            if isinstance(result.get(key), str):
+                return str(result[key])
+    return "end"
+
+
+def play_match(edition: Edition, players: int, seed: int, bots: Sequence[str], *,
+               options: Mapping[str, Any] | None = None) -> tuple[GameState, list[Move]]:
+    """Play one game of ``edition`` between bots (seat ``k`` gets ``bots[k % len(bots)]``, seeded from ``seed``);
+    the final position and the actions played."""
+    names = check_bots_play(edition.game.name, bots)
+    state = edition.start(players, seed, options)
+    # make_bot's bots are typed for Knizia's knowledge; random and MCTS use only the protocol's Knowledge.
+    seated = [cast(Bot, make_bot(names[seat % len(names)], derive_seed(seed, 1_000 + seat))) for seat in range(players)]
+    actions: list[Move] = []
+    while not state.is_over:
+        if len(actions) >= MAX_ACTIONS:
+            raise DataError(f"the game of seed {seed} has not ended after {MAX_ACTIONS} actions",
+                            source=edition.manifest.path, key="game")
+        seat = state.to_act
+        assert seat is not None
+        bot = seated[seat]
+        action = state.ask(bot)
+        if not getattr(bot, "trusted", False):
+            reason = state.check(action)
+            if reason is not None:
+                raise DataError(f"bot {bot.name!r} played {list(action)}: {reason}", source="--bots")
+        state.apply(action)
+        actions.append(action)
+    return state, actions
+
+
+@attrs.frozen
+class MatchGame:
+    """The numbers of one finished game of any game."""
+
+    seed: int
+    returns: tuple[float, ...]
+    reason: str
+    actions: int
+
+
+@attrs.frozen
+class MatchSummary:
+    """What a run showed: wins by seat, shared games (draws), lengths and end reasons."""
+
+    edition: str
+    game: str
+    players: int
+    seed: int
+    bots: tuple[str, ...]
+    games: tuple[MatchGame, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict of the summary (without the per-game list)."""
+        n = len(self.games)
+        wins = [sum(1 for g in self.games if g.returns[seat] == 1.0) for seat in range(self.players)]
+        shared = [sum(1 for g in self.games if 0.0 < g.returns[seat] < 1.0) for seat in range(self.players)]
+        lengths = [g.actions for g in self.games]
+        return {
+            "edition": self.edition, "game": self.game, "players": self.players, "games": n, "seed": self.seed,
+            "seats": [{"seat": seat, "bot": self.bots[seat], "wins": wins[seat], "shared_wins": shared[seat],
+                       "win_rate": wins[seat] / n if n else 0.0, "score": sum(g.returns[seat] for g in self.games)}
+                      for seat in range(self.players)],
+            "shared_games": sum(1 for g in self.games if max(g.returns) < 1.0),
+            "actions": {"mean": sum(lengths) / n if n else 0.0, "min": min(lengths, default=0),
+                        "max": max(lengths, default=0)},
+            "end_reasons": dict(Counter(g.reason for g in self.games).most_common()),
+        }
+
+
+def simulate_matches(edition: Edition, players: int, games: int, seed: int, bots: Sequence[str], *,
+                     options: Mapping[str, Any] | None = None, progress: Callable[[int], None] | None = None,
+                     save_dir: str | Path | None = None) -> MatchSummary:
+    """Play ``games`` seeded games of any game's edition and sum them up; ``progress(k)`` after each game.
+
+    Game ``i`` uses ``derive_seed(seed, i)`` (as ``samurai simulate`` does for
+    every game). ``save_dir`` keeps each game's record as
+    ``DIR/game-NNNNN.json`` (``samurai replay`` and ``samurai render`` read them).
+    """
+    from .game_records import play_record_of, write_play_record
+    from .runs import write_run
+
+    if games < 1:
+        raise DataError(f"games must be at least 1, not {games}", source="--games")
+    names = check_bots_play(edition.game.name, bots)
+    edition.start(players, seed, options)  # bad players or options are refused before the first game
+    if save_dir is not None:
+        write_run(save_dir, command="simulate", games=games, edition=edition.reference, players=players, seed=seed,
+                  bots=list(names), options=dict(options or {}))
+    played = []
+    for index in range(games):
+        game_seed = derive_seed(seed, index)
+        state, actions = play_match(edition, players, game_seed, names, options=options)
+        if save_dir is not None:
+            write_play_record(play_record_of(edition, players, game_seed, options, actions, state),
+                              Path(save_dir) / f"game-{index:05d}.json")
+        played.append(MatchGame(game_seed, tuple(state.returns()), result_reason(state), len(actions)))
+        if progress is not None:
+            progress(index + 1)
+    return MatchSummary(edition.id, edition.game.name, players, seed,
+                        tuple(names[seat % len(names)] for seat in range(players)), tuple(played))

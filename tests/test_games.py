@@ -1,0 +1,136 @@
+"""Games on the framework: an edition manifest names the game it plays (issue 12 items 2-3; samurai.games)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from samurai import DataError
+from samurai.cli import main
+from samurai.games import KNIZIA, GameDefinition
+from samurai.hexgame import HexGameState
+from samurai.plugins import available_editions, load_edition
+from samurai_plugins import daimyo
+
+from helpers import ROOT
+
+DAIMYO_EDITIONS = ("daimyo", "daimyo-shinobi", "daimyo-nobori")
+
+
+def test_a_manifest_without_a_game_key_plays_knizias_game():
+    edition = load_edition("ffg2015")
+    assert edition.manifest.game == KNIZIA and edition.game.name == KNIZIA
+    assert isinstance(edition.start(3, 5), HexGameState)
+    assert edition.player_counts == (2, 3, 4)
+
+
+def test_the_daimyo_editions_are_installed_and_play_daimyo():
+    assert set(DAIMYO_EDITIONS) <= set(available_editions())
+    for ident in DAIMYO_EDITIONS:
+        edition = load_edition(ident)
+        assert edition.manifest.game == "daimyo" and edition.game is daimyo.GAME
+        assert edition.player_counts == (2,)
+        assert isinstance(edition.start(2, 1), daimyo.DaimyoState)
+
+
+def test_the_base_editions_options_are_the_rulings_of_the_daimyo_module():
+    edition = load_edition("daimyo")
+    defaults = {name: spec.default for name, spec in edition.manifest.options.items()}
+    assert defaults == {name: value for name, value in daimyo.DEFAULT_OPTIONS.items() if name in defaults}
+    # The start squares are the board's (maps/battlefield.toml), and they are the module's ruling (start).
+    assert dict(edition.board.start) == {name: value for name, value in daimyo.DEFAULT_OPTIONS.items()
+                                         if name not in defaults}
+    assert edition.start(2, 3).options == {**daimyo.DEFAULT_OPTIONS}
+
+
+def test_the_variants_turn_on_their_optional_rule_and_nothing_else():
+    base = load_edition("daimyo").start(2, 0).options
+    assert load_edition("daimyo-shinobi").start(2, 0).options == {**base, "shinobi_wo_tsukau": True}
+    assert load_edition("daimyo-nobori").start(2, 0).options == {**base, "nobori": True}
+
+
+def test_the_same_seed_starts_the_same_daimyo_game_as_the_module():
+    state = load_edition("daimyo").start(2, 42)
+    assert state.tile == daimyo.new_state(42).tile and state.piece == daimyo.new_state(42).piece
+
+
+def test_the_board_file_sets_the_start_squares(tmp_path: Path):
+    board = (ROOT / "maps" / "battlefield.toml").read_text().replace('white_daimyo = "b1"', 'white_daimyo = "a1"')
+    (tmp_path / "field.toml").write_text(board)
+    manifest = (ROOT / "editions" / "daimyo.toml").read_text().replace('id = "daimyo"', 'id = "daimyo-a1"')
+    (tmp_path / "a1.toml").write_text(manifest.replace('map = "battlefield"', 'map = "field.toml"'))
+    state = load_edition(str(tmp_path / "a1.toml")).start(2, 0)
+    assert state.piece[daimyo.square_of("a1")] == daimyo.DAIMYO and state.piece[daimyo.square_of("b1")] == -1
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("files = 6", "files = 8", r"battlefield.toml.*files must be 6"),
+    ('white_shinobi = "e1"', 'white_shinobi = "b1"', r"start.white_shinobi.*b1 is already a start square"),
+    ('black_daimyo = "b7"', 'black_daimyo = "b9"', r"start.black_daimyo.*not 'b9'"),
+    ('game = "daimyo"', 'game = "go"', r"not a board of the 'daimyo' game"),
+])
+def test_a_bad_board_file_is_refused_naming_the_file_and_key(tmp_path: Path, old: str, new: str, message: str):
+    board = (ROOT / "maps" / "battlefield.toml").read_text()
+    assert old in board
+    (tmp_path / "battlefield.toml").write_text(board.replace(old, new))
+    manifest = (ROOT / "editions" / "daimyo.toml").read_text().replace('id = "daimyo"', 'id = "daimyo-x"')
+    (tmp_path / "x.toml").write_text(manifest.replace('map = "battlefield"', 'map = "battlefield.toml"'))
+    with pytest.raises(DataError, match=message):
+        load_edition(str(tmp_path / "x.toml"))
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('game = "daimyo"', 'game = "chess"', r"no plugin of this edition plays game 'chess'"),
+    ('plugins = ["daimyo"]', "plugins = []", r"no plugin of this edition plays game 'daimyo'"),
+    ('map = "battlefield"', 'map = "battlefield"\nhand_size = 5', r"unknown key 'hand_size'"),
+    ("[options.nobori]", "[options.noboru]", r"option 'noboru' is not a ruling of this game"),
+])
+def test_a_bad_daimyo_manifest_is_refused_in_one_line(tmp_path: Path, old: str, new: str, message: str):
+    manifest = (ROOT / "editions" / "daimyo.toml").read_text()
+    assert old in manifest
+    (tmp_path / "x.toml").write_text(manifest.replace('id = "daimyo"', 'id = "daimyo-x"').replace(old, new))
+    with pytest.raises(DataError, match=message) as caught:
+        load_edition(str(tmp_path / "x.toml"))
+    assert "\n" not in str(caught.value) and "x.toml" in str(caught.value)
+
+
+def test_starting_a_daimyo_game_refuses_bad_players_seed_and_options():
+    edition = load_edition("daimyo")
+    with pytest.raises(DataError, match="for 2 players, not 3"):
+        edition.start(3, 0)
+    with pytest.raises(DataError, match="seed must be a whole number"):
+        edition.start(2, -1)
+    with pytest.raises(DataError, match="has no option 'shinobi'"):
+        edition.start(2, 0, {"shinobi": True})
+    with pytest.raises(DataError, match="must be one of 'draw', 'loss'"):
+        edition.start(2, 0, {"stalemate": "win"})
+
+
+def test_a_daimyo_edition_has_no_hex_rules_and_says_so_in_one_line():
+    edition = load_edition("daimyo")
+    with pytest.raises(DataError, match="plays 'daimyo', not Knizia's game"):
+        edition.rules(2)
+    with pytest.raises(DataError, match="has no hex map"):
+        edition.map  # noqa: B018
+
+
+def test_games_are_contributed_through_the_hook_the_engine_included():
+    knizia = load_edition("original").plugin_manager.hook.samurai_games()
+    assert [definition.name for contributed in knizia for definition in contributed] == [KNIZIA]
+    both = load_edition("daimyo").plugin_manager.hook.samurai_games()
+    names = sorted(definition.name for contributed in both for definition in contributed)
+    assert names == ["daimyo", KNIZIA]
+    assert all(isinstance(d, GameDefinition) for contributed in both for d in contributed)
+
+
+def test_samurai_editions_lists_the_daimyo_editions_with_their_game(capsys: pytest.CaptureFixture[str]):
+    assert main(["editions"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    for ident in DAIMYO_EDITIONS:
+        at = next(i for i, line in enumerate(lines) if line.startswith(f"{ident} 1.0.0: "))
+        assert lines[at + 1].startswith("  game: daimyo"), ident
+        assert lines[at + 3] == "  players: 2; map: Battlefield", ident
+    at = next(i for i, line in enumerate(lines) if line.startswith("ffg2015 1.0.0: "))
+    assert lines[at + 1].startswith("  game: knizia")
