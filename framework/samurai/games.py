@@ -3,8 +3,8 @@
 A ``GameDefinition`` is everything the layers above the games (records,
 ``simulate``, ``compare``, the conformance kit, ``render``) need from one game
 beyond the game protocol (``samurai.protocol``): how its manifests and boards
-are checked, how a position starts, how a seat's view is drawn, and the
-game's own metrics and conformance checks. The engine contributes Knizia's
+are checked, how a position starts, how a seat's view is drawn, how
+``samurai serve`` offers it, and the game's own conformance checks. The engine contributes Knizia's
 hex tile-placement game (``KNIZIA``, the game of every manifest without a
 ``game`` key); a plugin contributes another by returning its definition from
 ``samurai_games()`` (``samurai_plugins.daimyo`` is the worked example, see
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     import pluggy
 
     from .editions import EditionManifest
-    from .game_metrics import GameMetric
     from .plugins import Edition
     from .protocol import GameState
 
@@ -32,10 +31,6 @@ __all__ = ["KNIZIA", "GameDefinition", "game_of", "games_of"]
 
 KNIZIA = "knizia"
 """The name of Knizia's hex tile-placement game: the game of a manifest that names none."""
-
-
-def _no_metrics(players: int) -> Sequence[GameMetric]:
-    return ()
 
 
 def _no_checks() -> Sequence[Any]:
@@ -73,8 +68,6 @@ class GameDefinition:
     """``(manifest, merged data, text)``: the game's own checks of a manifest, beyond the common keys."""
     manifest_keys: frozenset[str] = frozenset()
     """Top-level manifest keys this game adds to the common ones."""
-    metrics: Callable[[int], Sequence[GameMetric]] = _no_metrics
-    """``players -> metrics`` that ``compare`` shows for this game (on ``samurai.game_metrics.GameFacts``)."""
     checks: Callable[[], Sequence[Any]] = _no_checks
     """The game's own conformance checks (``samurai.conformance.Check`` values): one named like a check of the
     kit's ``PROTOCOL_CHECKS`` replaces it, the others run after them."""

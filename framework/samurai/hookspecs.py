@@ -147,8 +147,8 @@ def samurai_games() -> Sequence[Any] | None:
     """Contribute games (``samurai.games.GameDefinition``): what an edition manifest's ``game`` key names.
 
     A game definition says how to validate the game's manifests and board,
-    start a position on the game protocol, draw a seat's view, and what
-    ``compare`` and the conformance kit measure and check for it. The engine
+    start a position on the game protocol, draw a seat's view, offer the game
+    on the web page, and what the conformance kit checks for it. The engine
     contributes Knizia's hex tile-placement game (``"knizia"``, the game of a
     manifest without a ``game`` key); ``samurai_plugins.daimyo`` contributes
     ``"daimyo"``.
