@@ -236,3 +236,15 @@ def test_the_knowledge_reports_its_own_tiles_and_every_seats_counts(state):
             assert knowledge.legal_actions() == state.legal_actions()
         else:
             assert knowledge.legal_actions() == []
+
+
+def test_the_knowledge_decides_for_every_field_of_the_state_whether_a_seat_sees_it():
+    # A field added to State must be sorted here and in SeatKnowledge._read: public (copied for the
+    # seat), hidden (each seat's tiles, the generator) or bookkeeping (events).
+    from samurai.knowledge import _PUBLIC_LISTS
+    from samurai.state import State
+
+    scalars = {"phase", "current", "turn", "removed_total", "normal_played", "played", "tiles_played",
+               "end_reason", "result"}
+    hidden = {"hands", "pools", "stacks", "rng"}
+    assert set(State.__slots__) == scalars | hidden | set(_PUBLIC_LISTS) | {"open_by_stage", "events"}
