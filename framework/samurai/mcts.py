@@ -36,8 +36,10 @@ from .protocol import GameState, Knowledge, Move
 
 __all__ = ["MCTSBot", "DEFAULT_EXPLORATION"]
 
-DEFAULT_EXPLORATION = 0.7
-"""The UCT exploration constant for returns in [0, 1] (about 1/sqrt(2), Kocsis and Szepesvári)."""
+DEFAULT_EXPLORATION = 0.35
+"""The UCT exploration constant for returns in [0, 1]: half the textbook 1/sqrt(2) (Kocsis and Szepesvári).
+Against ``greedy`` (2 players, FFG 2015, 800 simulations, the same 40 seeded games) 0.35 won 31.5, 0.7 won
+25.5; 0.2 and 1.2 did worse in shorter runs."""
 
 _TIME_CHECK_EVERY = 16
 """With a time budget, the clock is read every this many simulations."""
