@@ -19,8 +19,9 @@ every edition, and any other game behind the protocol too.
 - A simulation ends where the tree ends: the new leaf's position is scored by
   the game's own estimate (``GameState.evaluate``), after ``playout`` random
   actions (0 by default), or, with ``playout=None``, played out to the end by
-  the fast random policy (``sample_action``) and scored by its returns. In Samurai the estimate wins far more often (README
-  "Bots"): random play after the leaf drowns what one tile changes.
+  the fast random policy (``sample_action``) and scored by its returns. In
+  Samurai the estimate wins far more often (README "Bots"): random play after
+  the leaf drowns what one tile changes.
 - The budget is a number of simulations (deterministic for the bot's seed) or
   a number of seconds (depends on the machine). The most visited action is
   played.
