@@ -47,7 +47,8 @@ if TYPE_CHECKING:
     from samurai.protocol import Bot, GameState
 
 __all__ = ["FLIP", "MOVE", "DaimyoState", "DaimyoKnowledge", "new_state", "DEFAULT_OPTIONS", "FILES", "RANKS",
-           "PIECES", "FACES", "square_name", "square_of", "Battlefield", "load_battlefield", "GAME", "samurai_games"]
+           "PIECES", "FACES", "square_name", "square_of", "Battlefield", "load_battlefield", "GAME", "samurai_games",
+           "tell", "END_WORDS"]
 
 FLIP, MOVE = 0, 1
 FILES, RANKS = 6, 7
@@ -635,6 +636,36 @@ def _start(edition: Edition, players: int, seed: int, options: Mapping[str, Any]
     return new_state(seed, {**board.start, **edition.manifest.resolve_options(options)})
 
 
+END_WORDS = {"daimyo_captured": "a Daimyo was captured", "haisen": "Haisen: the Daimyo could not be saved",
+             "yonhon_no_ki": "Yonhon no ki: two Ki flipped on two turns in a row",
+             "no_progress": "no tile removed, piece gained or capture for too long: a draw",
+             "stalemate": "no legal turn"}
+"""The reasons a game ends, in words."""
+
+
+def tell(before: GameState, action: tuple[int, ...], after: GameState) -> list[str]:
+    """What ``action`` caused (the faces it turned up, removals, gains, captures, the end), in words; every
+    seat sees all of it (flips are public events)."""
+    if not isinstance(before, DaimyoState) or not isinstance(after, DaimyoState):
+        raise TypeError("Daimyo tells what happened between two DaimyoState positions")
+    lines = []
+    for event in after.log[len(before.log):]:
+        kind = event["event"]
+        if kind == "flip":
+            lines.append(f"It is {event['tile']}")
+        elif kind == "move" and "captured" in event:
+            lines.append(f"The {event['captured']} on {event['to']} is captured")
+        elif kind == "end":
+            lines.append(f"The game ends: {END_WORDS.get(event['reason'], event['reason'])}")
+        elif kind == "heiya_removed":
+            lines.append(f"The Heiya on {event['square']} is removed")
+        elif kind == "turned_back":
+            lines.append(f"Turned face down again: {', '.join(event['squares'])}")
+        elif "piece" in event:  # Engun, or Shinobi wo tsukau: a piece gained
+            lines.append(f"{kind.replace('_', ' ').capitalize()}: a {event['piece']} is gained on {event['square']}")
+    return lines
+
+
 def _web(manifests: Sequence[str]) -> Any:
     from .daimyo_web import DaimyoDefinition
 
@@ -655,6 +686,7 @@ GAME = GameDefinition(
     start=_start,
     render=_render,
     check_manifest=_check_manifest,
+    tell=tell,
     web=_web,
     checks=lambda: _checks(),
 )

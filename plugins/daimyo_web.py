@@ -30,14 +30,9 @@ from samurai.protocol import GameState, Move
 from samurai.render_daimyo import draw_daimyo_view
 from samurai.web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem
 
-from .daimyo import FILES, FLIP, MOVE, PIECES, DaimyoState, square_name
+from .daimyo import END_WORDS, FILES, FLIP, MOVE, PIECES, DaimyoState, square_name, tell
 
 __all__ = ["DaimyoDefinition"]
-
-_REASONS = {"daimyo_captured": "a Daimyo was captured", "haisen": "Haisen: the Daimyo could not be saved",
-            "yonhon_no_ki": "Yonhon no ki: two Ki flipped on two turns in a row", "no_progress":
-            "no tile removed, piece gained or capture for too long: a draw", "stalemate": "no legal turn"}
-
 
 def _key(square: int) -> str:
     rank, file = divmod(square, FILES)
@@ -119,7 +114,7 @@ class DaimyoDefinition:
                 "to_act": view.get("current_player"), "columns": ["pieces", "captured"], "rows": rows,
                 "facts": facts,
                 "result": None if not result else {"winners": result["winners"],
-                                                   "explanation": _REASONS.get(result["reason"], result["reason"])}}
+                                                   "explanation": END_WORDS.get(result["reason"], result["reason"])}}
 
     def controls(self, state: GameState, seat: int) -> Controls:
         """Click a face-down tile to flip it, or a piece and then its target square."""
@@ -152,21 +147,7 @@ class DaimyoDefinition:
             lines = [f"{who} flip{'' if actor == seat else 's'} the tile on {words['square']}"]
         else:
             lines = [f"{who} move{'' if actor == seat else 's'} {words['from']}-{words['to']}"]
-        for event in new.log[len(old.log):]:
-            kind = event["event"]
-            if kind == "flip":
-                lines.append(f"It is {event['tile']}")
-            elif kind == "move" and "captured" in event:
-                lines.append(f"The {event['captured']} on {event['to']} is captured")
-            elif kind == "end":
-                lines.append(f"The game ends: {_REASONS.get(event['reason'], event['reason'])}")
-            elif kind == "heiya_removed":
-                lines.append(f"The Heiya on {event['square']} is removed")
-            elif kind == "turned_back":
-                lines.append(f"Turned face down again: {', '.join(event['squares'])}")
-            elif "piece" in event:  # Engun, or Shinobi wo tsukau: a piece gained
-                lines.append(f"{kind.replace('_', ' ').capitalize()}: a {event['piece']} is gained on "
-                             f"{event['square']}")
+        lines += tell(old, action, new)
         return lines
 
     # --- records ---------------------------------------------------------------------------

@@ -208,3 +208,12 @@ def test_a_daimyo_record_in_toml_replays_too(played, tmp_path: Path, capsys: pyt
     (tmp_path / "game.toml").write_text(tomli_w.dumps(data))
     assert main(["replay", str(tmp_path / "game.toml")]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith("Result: ")
+
+
+def test_replay_tells_what_each_flip_turned_up(played, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    assert main(["replay", str(record_file(tmp_path, played))]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    flips = [n for n, line in enumerate(lines) if " flip " in line and not line.startswith("       ")]
+    assert flips
+    for n in flips:  # the face each flip turned up is told under it, as every seat saw it
+        assert lines[n + 1].startswith("       It is "), lines[n:n + 2]

@@ -250,14 +250,19 @@ def play_replay_lines(record: PlayRecord, *, source: str = "record", trust: Trus
                         source=source)
     yield (f"{record.edition} {record.edition_version} ({record.game}), {record.players} players, seed "
            f"{record.seed}: {len(record.actions)} actions")
+    edition = _edition_of(record, source, trust, None if folder is None else Path(folder))
     actor: int | None = None
     last: GameState | None = None
-    for number, (state, action) in enumerate(replay_play_record(record, source=source, trust=trust, folder=folder)):
-        if action is not None:
-            words = state.describe(action)
+    before: GameState | None = None
+    for number, (state, action) in enumerate(replay_play_record(record, source=source, edition=edition)):
+        if action is not None and before is not None:
+            words = before.describe(action)
             text = " ".join(str(value) for value in words.values())
             yield f"{number:>5}  seat {actor} {text}"
+            if edition.game.tell is not None:
+                yield from (f"{'':>7}{line}" for line in edition.game.tell(before, action, state))
         last = state
+        before = state.copy()
         if to is not None and number == to:
             yield f"Position after {number} actions: " + (
                 f"seat {state.to_act} to act" if state.to_act is not None else "game over")

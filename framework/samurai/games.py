@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from .editions import EditionManifest
     from .plugins import Edition
-    from .protocol import GameState
+    from .protocol import GameState, Move
 
 __all__ = ["KNIZIA", "GameDefinition", "game_of", "games_of"]
 
@@ -71,6 +71,9 @@ class GameDefinition:
     checks: Callable[[], Sequence[Any]] = _no_checks
     """The game's own conformance checks (``samurai.conformance.Check`` values): one named like a check of the
     kit's ``PROTOCOL_CHECKS`` replaces it, the others run after them."""
+    tell: Callable[[GameState, Move, GameState], list[str]] | None = None
+    """``(before, action, after) -> lines``: what ``action`` caused, in words every seat may read (``samurai
+    replay`` prints them under the action); None: the action's description alone."""
     web: Callable[[Sequence[str]], Any] | None = None
     """``manifests -> samurai.web.games.GameDefinition``: how ``samurai serve`` offers this game, given the
     manifest paths named on its command line that play it (besides the installed editions)."""
