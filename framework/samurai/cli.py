@@ -311,32 +311,46 @@ def _simulate(args: argparse.Namespace) -> int:
     from .simulate import parse_bots
 
     edition = load_edition(args.edition)
+    if edition.game.simulate is None:  # a game without a runner of its own is played through the protocol
+        return _simulate_through_protocol(args, edition)
+    bots = parse_bots(args.bots)
     options = _options(args.option)
-    run = edition.game.simulate
-    if run is None:  # a game without its own runner is played through the protocol
-        from .matches import check_bots_play, simulate_matches
-
-        bots = check_bots_play(edition.game.name, args.bots)
-        run = simulate_matches
-        given = args.players is not _DEFAULT_PLAYERS or 4 in edition.player_counts
-        players = args.players if given else min(edition.player_counts)
-        edition.start(players, 0, options)  # refuse bad players or options before the progress bar starts
-    else:
-        bots = parse_bots(args.bots)
-        players = args.players
-        edition.rules(players, options)  # refuse bad players or options before the progress bar starts
+    edition.rules(args.players, options)  # refuse bad players or options before the progress bar starts
     if args.save_dir is not None:
         from .runs import prepare_save_dir
 
         prepare_save_dir(args.save_dir, force=args.force)
         args.prepared = True
     with _progress_bar("simulating", args.games, not args.no_progress) as advance:
-        summary = run(edition, players, args.games, args.seed, bots, options=options, progress=advance,
-                      save_dir=args.save_dir)
+        summary = edition.game.simulate(edition, args.players, args.games, args.seed, bots, options=options,
+                                        progress=advance, save_dir=args.save_dir)  # Knizia's: samurai.simulate
     if args.json:
         print(json.dumps(summary.to_dict(), indent=2))
-    elif "turns" in summary.to_dict():
+    else:
         _print_summary(summary.to_dict())
+    return 0
+
+
+def _simulate_through_protocol(args: argparse.Namespace, edition: Any) -> int:
+    """``simulate`` for a game played through the protocol (``samurai.matches``); without ``--players``, the
+    fewest players its edition allows."""
+    from .matches import check_bots_play, simulate_matches
+
+    bots = check_bots_play(edition.game.name, args.bots)
+    options = _options(args.option)
+    given = args.players is not _DEFAULT_PLAYERS or 4 in edition.player_counts
+    players = args.players if given else min(edition.player_counts)
+    edition.start(players, 0, options)  # refuse bad players or options before the progress bar starts
+    if args.save_dir is not None:
+        from .runs import prepare_save_dir
+
+        prepare_save_dir(args.save_dir, force=args.force)
+        args.prepared = True
+    with _progress_bar("simulating", args.games, not args.no_progress) as advance:
+        summary = simulate_matches(edition, players, args.games, args.seed, bots, options=options, progress=advance,
+                                   save_dir=args.save_dir)
+    if args.json:
+        print(json.dumps(summary.to_dict(), indent=2))
     else:
         _print_match_summary(summary.to_dict())
     return 0
