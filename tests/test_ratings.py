@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -73,11 +74,22 @@ def test_the_bootstrap_is_deterministic_for_a_seed():
     assert rate(blocks, anchor="random", strata=strata, replicates=100, seed=5) != first
 
 
-def test_a_bot_that_won_every_game_still_gets_a_finite_rating():
+def test_a_bot_that_won_every_game_gets_a_finite_rating_and_an_honest_interval():
     blocks = [[(("medium", "random"), (1.0, 0.0))] for _ in range(200)]
     medium = next(r for r in rate(blocks, anchor="random", replicates=50) if r.bot == "medium")
     assert 400 < medium.rating < 2000
-    assert medium.low <= medium.rating <= medium.high
+    # Every resample is the same, yet 200 straight wins do not pin the gap down: the interval stays wide.
+    assert medium.low < medium.rating - 300 and medium.high > medium.rating + 300
+
+
+def test_two_player_intervals_agree_with_the_fisher_information():
+    # With independent comparisons and no separation the bootstrap and the Wald interval nearly coincide.
+    blocks = [[(("b", "a"), (1.0, 0.0) if k % 3 else (0.0, 1.0))] for k in range(900)]  # b wins 2 in 3
+    b = next(r for r in rate(blocks, anchor="a", replicates=400, seed=1) if r.bot == "b")
+    gap = 400 * math.log10(600.5 / 300.5)
+    half = 1.96 * 400 / math.log(10) * math.sqrt(1 / 600.5 + 1 / 300.5)  # log-odds' standard error
+    assert b.rating == pytest.approx(gap)
+    assert b.low == pytest.approx(gap - half, abs=8) and b.high == pytest.approx(gap + half, abs=8)
 
 
 def test_multi_player_games_order_the_bots_by_strength():

@@ -13,12 +13,16 @@ for an anchor bot ``a`` (rated 0): 400 points is 10-to-1 odds, as in Elo. One
 virtual draw between every two bots that met keeps the fit finite when a bot
 won or lost every comparison; with hundreds of games its pull is a few points.
 
-Intervals come from a seeded percentile bootstrap: blocks of games (one game,
-or games that share a deal) are drawn with replacement within their stratum
-(a tournament's table), the ratings are fitted again, and the 2.5% and 97.5%
-quantiles of each bot's rating are its 95% interval. Resampling whole games
-respects that the comparisons of one multi-player game are not independent,
-which an interval from the Fisher information of the comparisons would not.
+Intervals (95%) come from a seeded percentile bootstrap: blocks of games
+(one game, or games that share a deal) are drawn with replacement within
+their stratum (a tournament's table), the ratings are fitted again, and the
+2.5% and 97.5% quantiles of each bot's rating bound its interval. Resampling
+whole games respects that the comparisons of one multi-player game are not
+independent. When a bot won every game against another, though, every
+resample is the same and the bootstrap would claim certainty (the rating
+rests on the virtual draw alone); so each interval is widened, where needed,
+to hold the Wald interval from the Fisher information of the fit (virtual
+draws included), which stays wide in that case.
 Pure Python: a tournament has few bots.
 """
 
@@ -28,6 +32,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
+from statistics import NormalDist
 from typing import Any
 
 import attrs
@@ -43,6 +48,7 @@ ELO_SCALE = 400 / math.log(10)
 PRIOR_DRAWS = 1.0
 """Virtual draws added between every two bots that met, so no strength runs off to 0 or infinity."""
 
+_Z95 = NormalDist().inv_cdf(0.975)
 _TOLERANCE = 1e-10
 _MAX_ITERATIONS = 100_000
 
@@ -80,12 +86,12 @@ def fit_ratings(outcomes: Iterable[Outcome], *, anchor: str) -> dict[str, float]
     """Each bot's maximum-likelihood rating (with the virtual draws), ``anchor`` at 0."""
     names, pairs, block_totals = _tabulate([list(outcomes)])
     totals = _add(len(pairs), block_totals)
-    return dict(zip(names, _ratings(names, pairs, totals, anchor), strict=True))
+    return dict(zip(names, _ratings(names, pairs, _fit(names, pairs, totals), anchor), strict=True))
 
 
 def rate(blocks: Sequence[Sequence[Outcome]], *, anchor: str, strata: Sequence[Hashable] | None = None,
          replicates: int = 1000, seed: int = 0) -> list[Rating]:
-    """Ratings of every bot in ``blocks`` with 95% percentile-bootstrap intervals.
+    """Ratings of every bot in ``blocks`` with 95% intervals (bootstrap, at least as wide as Fisher's).
 
     A block is a group of games resampled together (a single game, or the
     games played on one deal); ``strata[k]`` names the stratum of block ``k``
@@ -98,7 +104,10 @@ def rate(blocks: Sequence[Sequence[Outcome]], *, anchor: str, strata: Sequence[H
     if strata is not None and len(strata) != len(blocks):
         raise ValueError(f"{len(blocks)} blocks but {len(strata)} strata")
     names, pairs, block_totals = _tabulate(blocks)
-    point = _ratings(names, pairs, _add(len(pairs), block_totals), anchor)
+    totals = _add(len(pairs), block_totals)
+    strengths = _fit(names, pairs, totals)
+    point = _ratings(names, pairs, strengths, anchor)
+    errors = _standard_errors(names, pairs, totals, strengths, anchor)
     by_stratum: dict[Hashable, Counter[tuple[float, ...]]] = {}
     for k, block in enumerate(block_totals):
         by_stratum.setdefault(strata[k] if strata is not None else 0, Counter())[block] += 1
@@ -116,10 +125,15 @@ def rate(blocks: Sequence[Sequence[Outcome]], *, anchor: str, strata: Sequence[H
         for count, vector in sample:
             for i, value in enumerate(vector):
                 summed[i] += count * value
-        for i, value in enumerate(_ratings(names, pairs, summed, anchor)):
+        for i, value in enumerate(_ratings(names, pairs, _fit(names, pairs, summed), anchor)):
             draws[i].append(value)
-    return [Rating(name, point[i], _quantile(sorted(draws[i]), 0.025), _quantile(sorted(draws[i]), 0.975))
-            for i, name in enumerate(names)]
+    found = []
+    for i, name in enumerate(names):
+        ordered = sorted(draws[i])
+        half = _Z95 * errors[i]
+        found.append(Rating(name, point[i], min(_quantile(ordered, 0.025), point[i] - half),
+                            max(_quantile(ordered, 0.975), point[i] + half)))
+    return found
 
 
 def _tabulate(blocks: Sequence[Sequence[Outcome]]) -> tuple[list[str], list[tuple[int, int]],
@@ -159,14 +173,12 @@ def _add(size: int, vectors: Sequence[tuple[float, ...]]) -> tuple[float, ...]:
     return tuple(totals)
 
 
-def _ratings(names: Sequence[str], pairs: Sequence[tuple[int, int]], totals: Sequence[float],
-             anchor: str) -> list[float]:
-    """Fit the strengths to the summed (score, comparisons) of each pair and scale them to ratings."""
-    if anchor not in names:
-        raise ValueError(f"the anchor {anchor!r} played no game; bots are {', '.join(names)}")
+def _fit(names: Sequence[str], pairs: Sequence[tuple[int, int]], totals: Sequence[float]) -> list[float]:
+    """The strengths (geometric mean 1) maximising the likelihood of the summed (score, comparisons) of each
+    pair with the virtual draws, by the MM algorithm."""
     size = len(names)
     if size == 1:
-        return [0.0]
+        return [1.0]
     _check_connected(names, pairs)
     wins = [0.0] * size
     pair_counts = []
@@ -189,8 +201,51 @@ def _ratings(names: Sequence[str], pairs: Sequence[tuple[int, int]], totals: Seq
         strength = updated
         if change < _TOLERANCE:
             break
+    return strength
+
+
+def _ratings(names: Sequence[str], pairs: Sequence[tuple[int, int]], strength: Sequence[float],
+             anchor: str) -> list[float]:
+    """Strengths as ratings: ``400 log10`` of each strength over the anchor's."""
+    if anchor not in names:
+        raise ValueError(f"the anchor {anchor!r} played no game; bots are {', '.join(names)}")
     base = math.log(strength[names.index(anchor)])
     return [ELO_SCALE * (math.log(g) - base) for g in strength]
+
+
+def _standard_errors(names: Sequence[str], pairs: Sequence[tuple[int, int]], totals: Sequence[float],
+                     strength: Sequence[float], anchor: str) -> list[float]:
+    """Each rating's standard error from the Fisher information of the fit (the anchor's log-strength held at 0):
+    the inverse of the information matrix of the other bots' log-strengths."""
+    free = [i for i in range(len(names)) if names[i] != anchor]
+    where = {bot: row for row, bot in enumerate(free)}
+    information = [[0.0] * len(free) for _ in free]
+    for k, (i, j) in enumerate(pairs):
+        p = strength[i] / (strength[i] + strength[j])
+        weight = (totals[2 * k + 1] + PRIOR_DRAWS) * p * (1 - p)
+        for a, b in ((i, j), (j, i)):
+            if a in where:
+                information[where[a]][where[a]] += weight
+                if b in where:
+                    information[where[a]][where[b]] -= weight
+    covariance = _inverse(information)
+    return [ELO_SCALE * math.sqrt(covariance[where[i]][where[i]]) if i in where else 0.0 for i in range(len(names))]
+
+
+def _inverse(matrix: Sequence[Sequence[float]]) -> list[list[float]]:
+    """The inverse of a small positive-definite matrix, by Gauss-Jordan elimination with partial pivoting."""
+    size = len(matrix)
+    rows = [list(row) + [1.0 if c == r else 0.0 for c in range(size)] for r, row in enumerate(matrix)]
+    for column in range(size):
+        pivot = max(range(column, size), key=lambda r: abs(rows[r][column]))
+        rows[column], rows[pivot] = rows[pivot], rows[column]
+        lead = rows[column][column]
+        rows[column] = [value / lead for value in rows[column]]
+        for r in range(size):
+            if r != column and rows[r][column]:
+                factor = rows[r][column]
+                rows[r] = [value - factor * top for value, top in zip(rows[r], rows[column], strict=True)]
+    return [row[size:] for row in rows]
 
 
 def _check_connected(names: Sequence[str], pairs: Sequence[tuple[int, int]]) -> None:
