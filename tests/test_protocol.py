@@ -9,7 +9,7 @@ import pytest
 import samurai
 from samurai import engine
 from samurai.hexgame import HexGameState, start
-from samurai.protocol import GameState
+from samurai.protocol import GameState, Knowledge
 
 
 def test_a_random_game_through_the_protocol_ends_with_returns_summing_to_one() -> None:
@@ -79,7 +79,9 @@ def test_start_refuses_a_negative_seed() -> None:
 
 
 def test_the_protocol_is_what_hexgame_offers() -> None:
-    # Every member of the protocol but the seat-knowledge pair exists on the state; the bots issue adds those.
     members = [m for m in dir(GameState) if not m.startswith("_")]
     missing = [m for m in members if not hasattr(HexGameState, m)]
-    assert set(missing) <= {"knowledge", "determinize"}
+    assert missing == []
+    state = start("ffg2015", 2, seed=1)
+    assert isinstance(state, GameState)
+    assert isinstance(state.knowledge(0), Knowledge)

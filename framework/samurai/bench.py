@@ -1,21 +1,28 @@
-"""Speed: full random games per second, for each player count.
+"""Speed: full random games per second, for each player count, and MCTS simulations per second.
 
-Runs the same loop as ``samurai simulate`` with random bots at every seat
-(setup included) and reports wall-clock and CPU figures. Numbers, not
-assertions: machines differ and are shared.
+``run_bench`` runs the same loop as ``samurai simulate`` with random bots at
+every seat (setup included); ``run_mcts_bench`` times the MCTS bot's search
+(full rollouts) from the first turn of play and from mid-game. Both report
+wall-clock and CPU figures. Numbers, not assertions: machines differ and are
+shared.
 """
 
 from __future__ import annotations
 
+import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import attrs
 
+from .engine import new_state
+from .hexgame import HexGameState
+from .mcts import MCTSBot
 from .plugins import Edition
 from .simulate import derive_seed, play_game
+from .state import PLAY
 
-__all__ = ["BenchFigure", "run_bench"]
+__all__ = ["BenchFigure", "run_bench", "MCTSFigure", "run_mcts_bench", "MCTS_POSITIONS"]
 
 
 @attrs.frozen
@@ -49,4 +56,68 @@ def run_bench(edition: Edition, players: Sequence[int] = (2, 3, 4), games: int =
         for index in range(games):
             play_game(rules, derive_seed(seed, index), ("random",))
         figures.append(BenchFigure(count, games, time.perf_counter() - wall, time.process_time() - cpu))
+    return figures
+
+
+MCTS_POSITIONS = ("first turn", "mid-game")
+"""Where ``run_mcts_bench`` searches from: the first turn of play, and the first turn on which half of
+all tiles are down."""
+
+
+@attrs.frozen
+class MCTSFigure:
+    """How fast the MCTS bot searched from one kind of position."""
+
+    position: str
+    decisions: int
+    simulations: int
+    seconds: float
+    cpu_seconds: float
+
+    @property
+    def simulations_per_second(self) -> float:
+        """Simulations per wall-clock second."""
+        return self.simulations / self.seconds if self.seconds else 0.0
+
+    @property
+    def simulations_per_cpu_second(self) -> float:
+        """Simulations per second of this process's CPU time (one core)."""
+        return self.simulations / self.cpu_seconds if self.cpu_seconds else 0.0
+
+
+def _bench_position(edition: Edition, players: int, seed: int, position: str) -> HexGameState:
+    """A position of a random game at the start of a turn of play: the first, or once half the tiles are down."""
+    rules = edition.rules(players)
+    half = players * len(rules.player_tiles) // 2
+    rng = random.Random(seed)
+    while True:  # a random game that ends before half its tiles are down is rare: try the next seed
+        state = HexGameState(rules, new_state(rules, seed))
+        while not state.is_over:
+            st = state.state
+            if st.phase == PLAY and st.played == 0 and (position == "first turn" or st.tiles_played >= half):
+                return state
+            state.apply(state.sample_action(rng))
+        seed += 1
+
+
+def run_mcts_bench(edition: Edition, players: int = 2, simulations: int = 2000, decisions: int = 5, seed: int = 1,
+                   progress: Callable[[int], None] | None = None) -> list[MCTSFigure]:
+    """Time ``decisions`` searches of ``simulations`` each from every kind of position (``MCTS_POSITIONS``)."""
+    figures = []
+    done = 0
+    for position in MCTS_POSITIONS:
+        wall = cpu = 0.0
+        for index in range(decisions):
+            state = _bench_position(edition, players, derive_seed(seed, index), position)
+            knowledge = state.knowledge(state.to_act)  # type: ignore[arg-type]
+            bot = MCTSBot(derive_seed(seed + 1, index), simulations=simulations)
+            legal = knowledge.legal_actions()
+            started, started_cpu = time.perf_counter(), time.process_time()
+            bot.search(knowledge, legal)
+            wall += time.perf_counter() - started
+            cpu += time.process_time() - started_cpu
+            done += 1
+            if progress is not None:
+                progress(done)
+        figures.append(MCTSFigure(position, decisions, decisions * simulations, wall, cpu))
     return figures

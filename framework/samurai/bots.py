@@ -1,101 +1,41 @@
-"""Bots: ``random`` and ``greedy``. A bot sees one seat's ``Observation``, nothing more.
+"""Bots: ``random``, ``greedy`` and ``mcts`` (levels ``easy``, ``medium``, ``hard``). A bot is handed
+its seat's knowledge, nothing more.
 
-A bot is any object with ``name`` and ``act(observation) -> action tuple``
-(engine actions, see ``samurai.engine``); ``make_bot(name, seed)`` builds the
-built-in ones, each with its own seeded generator so a game's randomness and
-the bots' never mix.
+A bot is any object with ``name`` and ``act(knowledge) -> action tuple``
+(``samurai.protocol.Bot``; engine actions, see ``samurai.engine``). The
+knowledge (``samurai.knowledge.SeatKnowledge``) holds what the seat may know
+and no path to the real game. ``make_bot(name, seed)`` builds the built-in
+ones, each with its own seeded generator so a game's randomness and the bots'
+never mix.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from . import engine
+from .knowledge import LeftGame, SeatBot, SeatKnowledge, decide
 from .maps import LAND
-from .rules import Rules
-from .state import EMPTY, FIGURES, HANDS, State
+from .mcts import MCTSBot
+from .state import EMPTY, FIGURES, HANDS
 
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["Bot", "Observation", "RandomBot", "GreedyBot", "BOTS", "make_bot", "play_bots"]
+__all__ = ["Bot", "Observation", "RandomBot", "GreedyBot", "MCTSBot", "BOTS", "LEVELS", "BOT_NAMES", "make_bot",
+           "play_bots"]
 
 CAPTURE_VALUE = 10
 """How many points of influence the greedy bot trades for one figure captured now."""
 
 
-class Observation:
-    """One seat's window on a game, for bots: its own hand and the public board.
+Bot = SeatBot
+"""Anything that picks an action for its seat from the seat's knowledge (``samurai.knowledge.SeatBot``)."""
 
-    The board lists (``tile_owner``, ``tile_type``, ``figures``, ``empty_around``)
-    are the engine's own and must be treated as read-only.
-    """
-
-    __slots__ = ("rules", "seat", "_state")
-
-    def __init__(self, rules: Rules, state: State, seat: int) -> None:
-        self.rules = rules
-        self.seat = seat
-        self._state = state
-
-    @property
-    def phase(self) -> int:
-        """The engine phase number (``samurai.state.HANDS`` ... ``OVER``)."""
-        return self._state.phase
-
-    @property
-    def hand(self) -> list[int]:
-        """This seat's tile types in hand."""
-        return self._state.hands[self.seat]
-
-    @property
-    def unchosen(self) -> list[int]:
-        """This seat's tiles not yet chosen (while choosing starting hands)."""
-        return self._state.pools[self.seat]
-
-    @property
-    def tile_owner(self) -> list[int]:
-        """The seat owning the tile on each hex, or -1 for an empty hex."""
-        return self._state.tile_owner
-
-    @property
-    def tile_type(self) -> list[int]:
-        """The tile type on each hex (see ``Rules.tile_types``), or -1."""
-        return self._state.tile_type
-
-    @property
-    def figures(self) -> list[int]:
-        """Caste bitmask of the figures in each settlement."""
-        return self._state.figures
-
-    @property
-    def empty_around(self) -> list[int]:
-        """Empty land hexes around each settlement (0: surrounded)."""
-        return self._state.empty_around
-
-    @property
-    def tiles_played_this_turn(self) -> int:
-        """How many tiles the seat to act has played so far this turn."""
-        return self._state.played
-
-    def legal_actions(self) -> list[tuple[int, ...]]:
-        """Every legal action now (the seat must be the one to act)."""
-        return engine.legal_actions(self.rules, self._state)
-
-    def random_action(self, rng: random.Random) -> tuple[int, ...]:
-        """A random legal action, drawn from ``rng`` (``samurai.engine.sample_action``)."""
-        return engine.sample_action(self.rules, self._state, rng)
-
-
-class Bot(Protocol):
-    """Anything that picks an action for the seat it observes."""
-
-    name: str
-
-    def act(self, observation: Observation) -> tuple[int, ...]:
-        """The action to play now."""
+Observation = SeatKnowledge
+"""What a bot is handed: its seat's knowledge (``samurai.knowledge.SeatKnowledge``), never the game itself."""
 
 
 class RandomBot:
@@ -108,8 +48,14 @@ class RandomBot:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def act(self, observation: Observation) -> tuple[int, ...]:
-        return engine.sample_action(observation.rules, observation._state, self.rng)
+    @property
+    def samples_from(self) -> random.Random:
+        """Its action is exactly ``sample_action`` drawn from this generator (see ``samurai.knowledge.decide``)."""
+        return self.rng
+
+    def act(self, knowledge: SeatKnowledge) -> tuple[int, ...]:
+        """A random legal action (``SeatKnowledge.sample_action``)."""
+        return knowledge.sample_action(self.rng)
 
 
 class GreedyBot:
@@ -128,14 +74,15 @@ class GreedyBot:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def act(self, observation: Observation) -> tuple[int, ...]:
+    def act(self, observation: SeatKnowledge) -> tuple[int, ...]:
+        """The tile and hex worth most now (see the class)."""
         rules = observation.rules
         if observation.phase == HANDS:
             best = max(rules.tile_types[t].influence for t in observation.unchosen)
             strongest = sorted({t for t in observation.unchosen if rules.tile_types[t].influence == best})
             return engine.CHOOSE, strongest[int(self.rng.random() * len(strongest))]
         if observation.phase == FIGURES:
-            return observation.random_action(self.rng)
+            return observation.sample_action(self.rng)
         best_value, best_actions = None, []
         for action in observation.legal_actions():
             if action[0] == engine.END:
@@ -155,7 +102,7 @@ class GreedyBot:
                 best_actions.append(action)
         return best_actions[int(self.rng.random() * len(best_actions))]
 
-    def _worth(self, obs: Observation, tile: int, h: int, placed: bool = False) -> int:
+    def _worth(self, obs: SeatKnowledge, tile: int, h: int, placed: bool = False) -> int:
         """Influence the tile adds next to ``h`` plus captures it decides this turn."""
         rules = obs.rules
         board = rules.board
@@ -177,7 +124,7 @@ class GreedyBot:
                                               - self._captures(obs, s, caste, tile, h, placed, with_tile=False))
         return worth
 
-    def _captures(self, obs: Observation, s: int, caste: int, tile: int, h: int, placed: bool,
+    def _captures(self, obs: SeatKnowledge, s: int, caste: int, tile: int, h: int, placed: bool,
                   with_tile: bool) -> int:
         """+1 if this seat would capture the figure, -1 if an opponent would, 0 on a tie."""
         rules = obs.rules
@@ -197,14 +144,44 @@ class GreedyBot:
 
 
 BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
-"""The built-in bots by name."""
+"""The built-in bots without a budget, by name (see ``bot_names`` for all names ``make_bot`` takes)."""
+
+LEVELS: dict[str, int] = {"easy": 100, "medium": 500, "hard": 3000}
+"""MCTS simulations per decision of each level: about 0.05 s, 0.25 s and 1.5 s on one core
+(measured from the first turn of a 2-player FFG 2015 game; README "Bots")."""
+
+BOT_NAMES = ("random", "greedy", "easy", "medium", "hard", "mcts:SIMULATIONS", "mcts:SECONDSs")
+"""The bot names ``make_bot`` understands, as shown in help and error messages."""
 
 
 def make_bot(name: str, seed: int) -> Bot:
-    """A built-in bot by name, with its own generator seeded by ``seed``."""
-    if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; bots are {', '.join(BOTS)}")
-    return BOTS[name](seed)
+    """A built-in bot by name, with its own generator seeded by ``seed``.
+
+    Names: ``random``, ``greedy``, the MCTS levels ``easy``, ``medium``, ``hard``
+    (``LEVELS``), ``mcts:N`` (N simulations per decision: deterministic for the
+    seed) and ``mcts:Xs`` (X seconds per decision: depends on the machine).
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"a bot is named by a string, not {name!r}")
+    if name in BOTS:
+        return BOTS[name](seed)
+    if name in LEVELS:
+        return MCTSBot(seed, simulations=LEVELS[name], name=name)
+    if name.startswith("mcts:"):
+        budget = name[len("mcts:"):]
+        try:
+            if budget.endswith("s"):
+                seconds = float(budget[:-1])
+                if not (0 < seconds <= 3600):
+                    raise ValueError
+                return MCTSBot(seed, seconds=seconds)
+            if not budget.isascii() or not budget.isdigit() or not 0 < int(budget) <= 10_000_000:
+                raise ValueError
+            return MCTSBot(seed, simulations=int(budget))
+        except ValueError:
+            raise ValueError(f"bot {name!r}: the MCTS budget is mcts:N simulations (1 to 10000000) or "
+                             f"mcts:Xs seconds (more than 0, at most 3600), e.g. mcts:2000 or mcts:1.5s") from None
+    raise ValueError(f"unknown bot {name!r}; bots are {', '.join(BOT_NAMES)}")
 
 
 def play_bots(game: Game, bots: Sequence[str], *, seed: int = 0, actions: int | None = None) -> None:
@@ -214,8 +191,10 @@ def play_bots(game: Game, bots: Sequence[str], *, seed: int = 0, actions: int | 
     when the game is over or after ``actions`` actions.
     """
     players = [make_bot(bots[seat % len(bots)], seed * 1_000_003 + seat) for seat in range(game.players)]
+    left_game = LeftGame()
     played = 0
     while not game.is_over and (actions is None or played < actions):
         seat = game.state.current
-        game.apply(game.to_action(players[seat].act(Observation(game.rules, game.state, seat))))
+        action = decide(players[seat], game.rules, game.state, seat, left_game, len(game.history))
+        game.apply(game.to_action(action))
         played += 1

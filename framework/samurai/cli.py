@@ -128,7 +128,8 @@ def _build_parser() -> _Parser:
     ps.add_argument("file", metavar="FILE")
     ps.add_argument("--edition", default=None, help="edition id or manifest path (default: the scenario's, or "
                                                     "ffg2015)")
-    ps.add_argument("--bots", default="random", help="comma-separated bots by seat (random, greedy)")
+    ps.add_argument("--bots", default="random", help="comma-separated bots by seat (random, greedy, easy, medium, "
+                                                   "hard, mcts:N, mcts:Xs)")
     ps.add_argument("--seed", type=int, default=1, help="seed of the draws and the bots")
     ps.add_argument("--save", metavar="FILE", help="save the game's record (.json or .toml)")
     ps.set_defaults(run=_play_scenario)
@@ -160,6 +161,13 @@ def _build_parser() -> _Parser:
     bench.add_argument("--games", type=_positive, default=2000, help="games per player count (default 2000)")
     bench.add_argument("--players", default="2,3,4", help="player counts (default 2,3,4)")
     bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--mcts", action="store_true",
+                       help="measure MCTS simulations per second instead (one core, full rollouts, from the first "
+                            "turn of play and from mid-game; --players 2 unless given)")
+    bench.add_argument("--simulations", type=_positive, default=2000,
+                       help="with --mcts: simulations per decision (default 2000)")
+    bench.add_argument("--decisions", type=_positive, default=5,
+                       help="with --mcts: decisions timed per kind of position (default 5)")
     bench.set_defaults(run=_bench)
     return parser
 
@@ -176,7 +184,8 @@ def _run_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=_positive, default=1000, help="number of games (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the run; game i uses a seed derived from it")
     parser.add_argument("--bots", default="random",
-                        help="comma-separated bots, assigned to seats in turn (random, greedy; default random)")
+                        help="comma-separated bots, assigned to seats in turn (random, greedy, easy, medium, hard, "
+                             "mcts:N simulations, mcts:Xs seconds; default random)")
 
 
 def _output_args(parser: argparse.ArgumentParser) -> None:
@@ -439,10 +448,26 @@ def _bench(args: argparse.Namespace) -> int:
     edition = load_edition(args.edition)
     for count in counts:
         edition.rules(count)
+    if args.mcts:
+        return _bench_mcts(args, edition, counts)
     print(f"{'players':>7} {'games':>6} {'seconds':>8} {'games/s':>9} {'games/cpu-s':>12}")
     for figure in run_bench(edition, counts, args.games, args.seed):
         print(f"{figure.players:>7} {figure.games:>6} {figure.seconds:>8.2f} {figure.games_per_second:>9.0f} "
               f"{figure.games_per_cpu_second:>12.0f}")
+    return 0
+
+
+def _bench_mcts(args: argparse.Namespace, edition: Any, counts: list[int]) -> int:
+    from .bench import run_mcts_bench
+
+    players = counts if args.players != "2,3,4" else [2]
+    print(f"{'players':>7} {'position':>10} {'decisions':>9} {'simulations':>11} {'seconds':>8} {'sims/s':>8} "
+          f"{'sims/cpu-s':>10}")
+    for count in players:
+        for figure in run_mcts_bench(edition, count, args.simulations, args.decisions, args.seed):
+            print(f"{count:>7} {figure.position:>10} {figure.decisions:>9} {figure.simulations:>11} "
+                  f"{figure.seconds:>8.2f} {figure.simulations_per_second:>8.0f} "
+                  f"{figure.simulations_per_cpu_second:>10.0f}")
     return 0
 
 

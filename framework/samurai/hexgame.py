@@ -15,6 +15,7 @@ from typing import Any
 from . import engine
 from .errors import DataError
 from .game import Game, action_of, edition_of
+from .knowledge import LeftGame, SeatBot, SeatKnowledge, decide
 from .plugins import Edition
 from .rules import Rules
 from .state import EMPTY, OVER, State
@@ -30,12 +31,13 @@ _SHAPES = {engine.CHOOSE: 2, engine.FIGURE: 3, engine.PLACE: 3, engine.END: 1, e
 class HexGameState:
     """One position of Knizia's Samurai on the protocol's fast path."""
 
-    __slots__ = ("rules", "state", "moves")
+    __slots__ = ("rules", "state", "moves", "_left_game")
 
     def __init__(self, rules: Rules, state: State, moves: int = 0) -> None:
         self.rules = rules
         self.state = state
         self.moves = moves
+        self._left_game: LeftGame | None = None
 
     @classmethod
     def of_game(cls, game: Game) -> HexGameState:
@@ -96,6 +98,30 @@ class HexGameState:
     def copy(self) -> HexGameState:
         """An independent copy (its generator included)."""
         return HexGameState(self.rules, self.state.copy(), self.moves)
+
+    def knowledge(self, seat: int) -> SeatKnowledge:
+        """What ``seat`` knows now (``samurai.knowledge.SeatKnowledge``), detached from this position."""
+        return SeatKnowledge(self.rules, self.state, seat, move_number=self.moves, left_game=self._left())
+
+    def determinize(self, seat: int, rng: random.Random) -> HexGameState:
+        """A position agreeing with all ``seat`` knows, the rest drawn from ``rng`` (``SeatKnowledge.determinize``)."""
+        return self.knowledge(seat).determinize(rng)
+
+    def ask(self, bot: SeatBot) -> tuple[int, ...]:
+        """The action ``bot`` picks for the seat to act, given that seat's knowledge only (not checked).
+
+        The knowledge is built for this one decision (``samurai.knowledge.decide``),
+        so asking a fast bot costs little.
+        """
+        seat = self.to_act
+        if seat is None:
+            raise ValueError("the game is over: no seat is to act")
+        return decide(bot, self.rules, self.state, seat, self._left(), self.moves)
+
+    def _left(self) -> LeftGame:
+        if self._left_game is None:
+            self._left_game = LeftGame()
+        return self._left_game
 
     def view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may know, as JSON-ready dicts (``samurai.views.seat_view``)."""

@@ -73,6 +73,15 @@ class GameState(Protocol):
     def determinize(self, seat: int, rng: random.Random) -> GameState:
         """A full position that agrees with everything ``seat`` knows, the rest drawn from ``rng``."""
 
+    def ask(self, bot: Bot) -> Move:
+        """The action ``bot`` picks for the seat to act, handed that seat's knowledge only.
+
+        Equivalent to ``bot.act(self.knowledge(self.to_act))``, but a game may
+        build the knowledge more cheaply for the length of one decision (the
+        engine's knowledge reads the board in place and copies only what the bot
+        asks for), so that simulations with fast bots stay fast.
+        """
+
     def view(self, seat: int) -> dict[str, Any]:
         """A JSON-ready dict of what ``seat`` may know (what a server sends that seat)."""
 
@@ -90,6 +99,9 @@ class Knowledge(Protocol):
 
     def legal_actions(self) -> list[Move]:
         """The seat's legal actions when it is to act (a seat always knows what it may do)."""
+
+    def sample_action(self, rng: random.Random) -> Move:
+        """A random legal action for the seat, drawn from ``rng`` without listing them all (it must be to act)."""
 
     def determinize(self, rng: random.Random) -> GameState:
         """A full position consistent with this knowledge; everything the seat cannot know drawn from ``rng``."""

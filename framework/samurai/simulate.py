@@ -15,8 +15,9 @@ from typing import Any
 import attrs
 
 from . import engine
-from .bots import BOTS, Observation, make_bot
+from .bots import make_bot
 from .errors import DataError, IllegalAction
+from .knowledge import LeftGame, decide
 from .plugins import Edition
 from .records import record_of, write_record
 from .rules import Rules
@@ -37,11 +38,13 @@ def derive_seed(seed: int, index: int) -> int:
 
 
 def parse_bots(text: str | Sequence[str]) -> tuple[str, ...]:
-    """``"random,greedy"`` as a tuple of known bot names (seats cycle through it)."""
-    names = tuple(n.strip() for n in (text.split(",") if isinstance(text, str) else text))
+    """``"random,greedy,hard"`` as a tuple of known bot names (seats cycle through it; see ``bots.make_bot``)."""
+    names = tuple(n.strip() if isinstance(n, str) else n for n in (text.split(",") if isinstance(text, str) else text))
     for name in names:
-        if name not in BOTS:
-            raise DataError(f"unknown bot {name!r}; bots are {', '.join(BOTS)}", source="--bots")
+        try:
+            make_bot(name, 0)
+        except (ValueError, TypeError) as exc:
+            raise DataError(str(exc), source="--bots") from None
     if not names:
         raise DataError("name at least one bot", source="--bots")
     return names
@@ -62,13 +65,12 @@ def play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], *,
              actions: list[tuple[int, ...]] | None = None) -> State:
     """Play the game in ``st`` to its end between bots seeded from ``seed`` (see ``play_game``)."""
     players = [make_bot(bots[seat % len(bots)], derive_seed(seed, seat)) for seat in range(rules.players)]
-    views = [Observation(rules, st, seat) for seat in range(rules.players)]
-    acts = [bot.act for bot in players]
     checked = [not getattr(bot, "trusted", False) for bot in players]
     apply, check = engine.apply, engine.check
+    left_game = LeftGame()
     while st.phase != OVER:
         seat = st.current
-        action = acts[seat](views[seat])
+        action = decide(players[seat], rules, st, seat, left_game)
         if checked[seat]:
             reason = check(rules, st, action)
             if reason is not None:

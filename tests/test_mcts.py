@@ -1,0 +1,121 @@
+"""The MCTS bot and the bot names (issue 9 items 3, 4 and 7)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from samurai import DataError
+from samurai.bots import LEVELS, MCTSBot, make_bot
+from samurai.hexgame import HexGameState, start
+from samurai.plugins import load_edition
+from samurai.simulate import parse_bots, play_game
+
+EDITIONS = ("ffg2015", "ffg2015-beginner", "original")
+
+
+def _played(edition: str, players: int, seed: int, actions: int) -> HexGameState:
+    state = start(edition, players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(actions):
+        if state.is_over:
+            break
+        state.apply(state.sample_action(rng))
+    return state
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_mcts_plays_only_legal_actions_in_every_phase_edition_and_player_count(edition, players):
+    # Small budgets, whole games: every decision of every seat is checked before it is applied.
+    decisions, phases, seed = 0, set(), 0
+    while decisions < 300:  # about 2,700 decisions over the nine games' kinds
+        seed += 1
+        state = start(edition, players, seed=seed)
+        bots = [MCTSBot(seed * 10 + seat, simulations=6) for seat in range(players)]
+        while not state.is_over:
+            phases.add(state.state.phase)
+            action = state.ask(bots[state.to_act])
+            assert state.check(action) is None, (action, state.state.phase)
+            state.apply(action)
+            decisions += 1
+        assert sum(state.returns()) == pytest.approx(1.0)
+    expected = {2} if edition == "ffg2015-beginner" else {0, 1, 2}  # beginner: hands and figures are random
+    assert phases == expected
+
+
+bot_names = st.sampled_from(["random", "greedy", "mcts:12"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(EDITIONS), st.integers(2, 4), st.integers(0, 10_000), st.integers(0, 150),
+       bot_names, st.integers(0, 2**32))
+def test_a_bot_never_peeks(edition, players, seed, actions, name, twin_draw):
+    # Two games identical in all the seat to act knows, different in what it cannot know
+    # (other seats' tiles, the order of every stack, the game's generator): the same decision.
+    state = _played(edition, players, seed, actions)
+    if state.is_over:
+        return
+    seat = state.to_act
+    twin = state.determinize(seat, random.Random(twin_draw))
+    assert twin.view(seat) == state.view(seat)
+    assert make_bot(name, seed).act(state.knowledge(seat)) == make_bot(name, seed).act(twin.knowledge(seat))
+    assert state.ask(make_bot(name, seed)) == twin.ask(make_bot(name, seed))
+
+
+def test_a_simulation_budget_makes_the_bot_deterministic_for_its_seed():
+    rules = load_edition("ffg2015").rules(2)
+    first = play_game(rules, 5, ["mcts:10", "greedy"])
+    second = play_game(rules, 5, ["mcts:10", "greedy"])
+    assert first.fingerprint() == second.fingerprint()
+    state = _played("ffg2015", 2, 3, 40)
+    decisions = {MCTSBot(seed, simulations=40).act(state.knowledge(state.to_act)) for seed in range(6)}
+    assert len(decisions) > 1  # the seed does matter
+
+
+def test_a_time_budget_searches_until_the_time_is_up():
+    state = _played("ffg2015", 3, 2, 40)
+    bot = make_bot("mcts:0.05s", 1)
+    assert isinstance(bot, MCTSBot)
+    action = bot.act(state.knowledge(state.to_act))
+    assert state.check(action) is None and bot.last_simulations >= 16
+
+
+def test_even_a_small_search_beats_random_play():
+    rules = load_edition("ffg2015").rules(2)
+    wins = 0
+    for seed in range(4):
+        bots = ["mcts:30", "random"] if seed % 2 else ["random", "mcts:30"]
+        game = play_game(rules, 100 + seed, bots)
+        wins += game.result is not None and bots.index("mcts:30") in game.result.winners
+    assert wins >= 3
+
+
+def test_levels_and_budgets_are_bot_names():
+    for level, simulations in LEVELS.items():
+        bot = make_bot(level, 1)
+        assert isinstance(bot, MCTSBot) and bot.simulations == simulations and bot.name == level
+    assert make_bot("mcts:2000", 1).simulations == 2000  # type: ignore[union-attr]
+    assert make_bot("mcts:1.5s", 1).seconds == 1.5  # type: ignore[union-attr]
+    assert parse_bots("random,greedy,easy,medium,hard,mcts:50,mcts:0.2s") == \
+        ("random", "greedy", "easy", "medium", "hard", "mcts:50", "mcts:0.2s")
+
+
+@pytest.mark.parametrize("name", ["mcts", "mcts:", "mcts:0", "mcts:-5", "mcts:1e3", "mcts:abc", "mcts:0s",
+                                  "mcts:-1s", "mcts:nans", "mcts:infs", "mcts:٣", "hardest", ""])
+def test_bad_bot_names_are_refused_in_one_line(name):
+    with pytest.raises(DataError) as caught:
+        parse_bots(name)
+    assert "\n" not in str(caught.value) and "--bots" in str(caught.value)
+
+
+def test_the_mcts_bot_refuses_a_missing_or_double_budget():
+    with pytest.raises(ValueError, match="either"):
+        MCTSBot(1)
+    with pytest.raises(ValueError, match="either"):
+        MCTSBot(1, simulations=5, seconds=1.0)
+    with pytest.raises(ValueError, match="simulations"):
+        MCTSBot(1, simulations=0)
