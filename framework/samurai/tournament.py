@@ -187,6 +187,8 @@ class TournamentResult:
     seconds: float
     """Wall-clock time of the games (not part of the results: it varies from run to run)."""
     workers: int
+    cpu_seconds: float
+    """Processor time of the games summed over the workers (what the run costs, whatever else the machine does)."""
 
     def standings(self, players: int | None = None, table: int | None = None) -> list[Standing]:
         """Each bot's results in the games with ``players`` seats, or at one table, best rating first."""
@@ -200,6 +202,7 @@ class TournamentResult:
             "edition": self.edition, "options": dict(self.options), "bots": list(self.bots),
             "players": list(self.player_counts), "games_per_table": self.games_per_table, "seed": self.seed,
             "games": len(self.games), "seconds": self.seconds, "workers": self.workers,
+            "cpu_seconds": self.cpu_seconds,
             "ratings": {"model": "Bradley-Terry by maximum likelihood, each winner beating each loser, shared "
                                  "wins as draws; 400 points = 10-to-1 odds",
                         "anchor": self.anchor,
@@ -259,10 +262,13 @@ def _edition(name: str) -> Edition:
     return load_edition(name)
 
 
-def _play_task(task: _Task) -> GameOutcome:
+def _play_task(task: _Task) -> tuple[GameOutcome, float]:
+    """One game's outcome and the processor time it took."""
     game = task.game
+    began = time.process_time()
     returns = play_one(_edition(task.edition), task.options, task.seed, game.seating)
-    return GameOutcome(game.index, game.table, game.round, task.seed, game.seating, returns)
+    return GameOutcome(game.index, game.table, game.round, task.seed, game.seating, returns), \
+        time.process_time() - began
 
 
 def play_one(edition: Edition, options: Mapping[str, Any], seed: int, seating: Sequence[str]) -> tuple[float, ...]:
@@ -317,11 +323,11 @@ def tournament(bots: Sequence[str], *, players: Sequence[int] = (2,), games: int
     began = time.perf_counter()
     results: list[GameOutcome] = []
     if workers == 1 or len(tasks) == 1:
-        _collect(map(_play_task, tasks), results, progress)
+        cpu_seconds = _collect(map(_play_task, tasks), results, progress)
     else:
         with multiprocessing.Pool(min(workers, len(tasks)), initializer=_ignore_interrupts) as pool:
             # Leaving the block (Ctrl-C included) terminates the workers at once.
-            _collect(pool.imap_unordered(_play_task, tasks), results, progress)
+            cpu_seconds = _collect(pool.imap_unordered(_play_task, tasks), results, progress)
     seconds = time.perf_counter() - began
     results.sort(key=lambda g: g.index)
     rounds: dict[int, list[GameOutcome]] = {}
@@ -333,15 +339,19 @@ def tournament(bots: Sequence[str], *, players: Sequence[int] = (2,), games: int
                    seed=derive_seed(seed, len(blocks)))  # the first number no deal uses
     ranked = sorted(ratings, key=lambda r: (-r.rating, names.index(r.bot)))
     return TournamentResult(edition, chosen, names, tuple(players), games, seed, anchor, bootstrap, tuple(tables),
-                            tuple(results), tuple(ranked), seconds, workers)
+                            tuple(results), tuple(ranked), seconds, workers, cpu_seconds)
 
 
-def _collect(outcomes: Iterable[GameOutcome], results: list[GameOutcome],
-             progress: Callable[[int], None] | None) -> None:
-    for outcome in outcomes:
+def _collect(played: Iterable[tuple[GameOutcome, float]], results: list[GameOutcome],
+             progress: Callable[[int], None] | None) -> float:
+    """Gather the outcomes as they come; returns the processor time the games took."""
+    cpu_seconds = 0.0
+    for outcome, cpu in played:
         results.append(outcome)
+        cpu_seconds += cpu
         if progress is not None:
             progress(len(results))
+    return cpu_seconds
 
 
 def _duration(seconds: float) -> str:
@@ -363,7 +373,8 @@ def print_tournament(result: TournamentResult) -> None:
     counts = ", ".join(map(str, result.player_counts))
     console.print(f"Tournament on {result.edition}, {counts} players: {len(result.tables)} tables × "
                   f"{result.games_per_table} games = {len(result.games)} games, seed {result.seed}, "
-                  f"{_duration(result.seconds)} with {result.workers} worker{'s' if result.workers > 1 else ''}")
+                  f"{_duration(result.seconds)} with {result.workers} worker{'s' if result.workers > 1 else ''} "
+                  f"({_duration(result.cpu_seconds)} of processor time)")
     ratings = RichTable(title=f"Ratings ({result.anchor} = 0)")
     for column in ("#", "bot", "rating", "95% interval"):
         ratings.add_column(column, justify="left" if column == "bot" else "right")
