@@ -18,7 +18,9 @@ Which games are played:
   dealt with seed ``derive_seed(seed, r)``; the bot in seat ``s`` of a game is
   ``make_bot(name, derive_seed(game seed, s))``. Games are numbered in
   schedule order and results are kept in that order, so the numbers are the
-  same for any number of worker processes.
+  same for any number of worker processes. (Bots with a time budget,
+  ``mcts:1.5s``, decide by the clock and so depend on the machine's load;
+  the levels and ``mcts:N`` count simulations.)
 
 Every game is played through the game protocol only (``samurai.protocol``):
 ``state.apply(bot.act(state.knowledge(seat)))`` until it is over.
