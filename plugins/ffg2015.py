@@ -77,57 +77,77 @@ def score_leader_tokens(captured: Mapping[int, Mapping[str, int]]) -> Result:
     4. Nobody holds a token: everyone compares total figures; a tie is shared.
     """
     seats = sorted(captured)
-    count = {seat: {caste: int(captured[seat].get(caste, 0)) for caste in CASTES} for seat in seats}
-    total = {seat: sum(count[seat].values()) for seat in seats}
-    story = []
-    tokens: dict[int, list[str]] = {seat: [] for seat in seats}
+    count: dict[int, dict[str, int]] = {}
+    total: dict[int, int] = {}
+    tokens: dict[int, list[str]] = {}
+    for seat in seats:
+        held = captured[seat]
+        count[seat] = row = {caste: int(held.get(caste, 0)) for caste in CASTES}
+        total[seat] = sum(row.values())
+        tokens[seat] = []
+    leads = []
     for caste in CASTES:
-        best = max(count[seat][caste] for seat in seats)
-        top = [seat for seat in seats if count[seat][caste] == best]
+        first = seats[0]
+        best, top = count[first][caste], [first]  # the highest count of the caste and the seats holding it
+        for seat in seats[1:]:
+            held_count = count[seat][caste]
+            if held_count > best:
+                best, top = held_count, [seat]
+            elif held_count == best:
+                top.append(seat)
         if len(top) == 1:
             tokens[top[0]].append(caste)
-            story.append(f"seat {top[0]} leads {caste} with {best} and takes its Leader token")
-        else:
-            story.append(f"{caste} is tied at {best} between seats {seats_text(top)}, so nobody takes its token")
-    text = _sentence("; ".join(story))
+        leads.append((caste, best, top))
+
+    # The explanation is written only when read (playouts never read it): each step's text is a function.
+    def story() -> str:
+        return _sentence("; ".join(
+            f"seat {top[0]} leads {caste} with {best} and takes its Leader token" if len(top) == 1 else
+            f"{caste} is tied at {best} between seats {seats_text(top)}, so nobody takes its token"
+            for caste, best, top in leads))
 
     if not any(tokens.values()):
         best_total = max(total.values())
         winners = tuple(seat for seat in seats if total[seat] == best_total)
-        listing = ", ".join(f"seat {seat} {total[seat]}" for seat in seats)
+
+        def compared() -> str:
+            listing = ", ".join(f"seat {seat} {total[seat]}" for seat in seats)
+            return f"{story()} Nobody holds a Leader token, so all compare total figures ({listing}): "
+
         if len(winners) == 1:
-            return Result(winners, "no_tokens_total",
-                          f"{text} Nobody holds a Leader token, so all compare total figures ({listing}): "
-                          f"seat {winners[0]} wins.")
+            return Result(winners, "no_tokens_total", lambda: f"{compared()}seat {winners[0]} wins.")
         return Result(winners, "no_tokens_shared",
-                      f"{text} Nobody holds a Leader token, so all compare total figures ({listing}): "
-                      f"seats {seats_text(winners)} tie and share the win.")
+                      lambda: f"{compared()}seats {seats_text(winners)} tie and share the win.")
 
     most = max(len(t) for t in tokens.values())
     leaders = [seat for seat in seats if len(tokens[seat]) == most]
     if len(leaders) == 1:
         winner = leaders[0]
         return Result((winner,), "most_leader_tokens",
-                      f"{text} Seat {winner} holds {most} Leader token{'s' if most > 1 else ''}, more than "
-                      f"every opponent, and wins.")
+                      lambda: f"{story()} Seat {winner} holds {most} Leader token{'s' if most > 1 else ''}, more "
+                              f"than every opponent, and wins.")
 
     others = {seat: total[seat] - sum(count[seat][c] for c in tokens[seat]) for seat in leaders}
-    listing = ", ".join(f"seat {seat} {others[seat]} (without {'/'.join(tokens[seat])})" for seat in leaders)
-    text += (f" Seats {seats_text(leaders)} hold {most} token{'s' if most > 1 else ''} each; each sets aside its own "
-             f"token's caste and compares the rest: {listing}.")
+
+    def set_aside() -> str:
+        listing = ", ".join(f"seat {seat} {others[seat]} (without {'/'.join(tokens[seat])})" for seat in leaders)
+        return (f"{story()} Seats {seats_text(leaders)} hold {most} token{'s' if most > 1 else ''} each; each sets "
+                f"aside its own token's caste and compares the rest: {listing}.")
+
     best_other = max(others.values())
     contenders = [seat for seat in leaders if others[seat] == best_other]
     if len(contenders) == 1:
-        return Result((contenders[0],), "other_castes", f"{text} Seat {contenders[0]} wins.")
+        return Result((contenders[0],), "other_castes", lambda: f"{set_aside()} Seat {contenders[0]} wins.")
 
-    listing = ", ".join(f"seat {seat} {total[seat]}" for seat in contenders)
-    text += f" Still tied, so seats {seats_text(contenders)} compare all three castes: {listing}."
+    def all_castes() -> str:
+        listing = ", ".join(f"seat {seat} {total[seat]}" for seat in contenders)
+        return f"{set_aside()} Still tied, so seats {seats_text(contenders)} compare all three castes: {listing}."
+
     best_total = max(total[seat] for seat in contenders)
     winners = tuple(seat for seat in contenders if total[seat] == best_total)
     if len(winners) == 1:
-        return Result(winners, "all_castes", f"{text} Seat {winners[0]} wins.")
-    return Result(winners, "shared_win", f"{text} Still tied: seats {seats_text(winners)} share the win.")
-
+        return Result(winners, "all_castes", lambda: f"{all_castes()} Seat {winners[0]} wins.")
+    return Result(winners, "shared_win", lambda: f"{all_castes()} Still tied: seats {seats_text(winners)} share the win.")
 
 
 def _sentence(text: str) -> str:

@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from samurai.editions import EditionManifest
@@ -77,45 +77,56 @@ def score_majorities(captured: Mapping[int, Mapping[str, int]]) -> Result:
     count = {seat: {caste: int(captured[seat].get(caste, 0)) for caste in CASTES} for seat in seats}
     total = {seat: sum(count[seat].values()) for seat in seats}
     majorities: dict[int, list[str]] = {seat: [] for seat in seats}
-    lines = []
+    counted = []
     for caste in CASTES:
         most = max(count[seat][caste] for seat in seats)
         holders = [seat for seat in seats if count[seat][caste] == most]
         if len(holders) == 1:
             majorities[holders[0]].append(caste)
-            lines.append(f"seat {holders[0]} holds the {caste} majority with {most}")
-        else:
-            lines.append(f"nobody holds the {caste} majority ({most} each for seats {seats_text(holders)})")
-    story = "; ".join(lines)
-    story = story[0].upper() + story[1:] + "."
+        counted.append((caste, most, holders))
+
+    # The explanation is written only when read (playouts never read it): each step's text is a function.
+    def story() -> str:
+        text = "; ".join(f"seat {holders[0]} holds the {caste} majority with {most}" if len(holders) == 1 else
+                         f"nobody holds the {caste} majority ({most} each for seats {seats_text(holders)})"
+                         for caste, most, holders in counted)
+        return text[0].upper() + text[1:] + "."
 
     double = [seat for seat in seats if len(majorities[seat]) >= 2]
     if double:
         seat = double[0]
         return Result((seat,), "two_majorities",
-                      f"{story} Seat {seat} holds the majority in {' and '.join(majorities[seat])} and wins.")
+                      lambda: f"{story()} Seat {seat} holds the majority in {' and '.join(majorities[seat])} and wins.")
 
     holders = [seat for seat in seats if majorities[seat]]
     if not holders:
-        return _most_in_total(seats, total, f"{story} Nobody holds a majority, so all compare figures in total",
-                              "no_majority_total", "no_majority_shared")
+        return _most_in_total(seats, total, lambda: f"{story()} Nobody holds a majority, so all compare figures in "
+                                                    f"total", "no_majority_total", "no_majority_shared")
 
     others = {seat: total[seat] - count[seat][majorities[seat][0]] for seat in holders}
-    listing = ", ".join(f"seat {seat} {others[seat]} outside {majorities[seat][0]}" for seat in holders)
-    story += (f" Nobody holds two majorities, so players without one are out and the holders compare their "
-              f"other figures: {listing}.")
+
+    def compared() -> str:
+        listing = ", ".join(f"seat {seat} {others[seat]} outside {majorities[seat][0]}" for seat in holders)
+        return (f"{story()} Nobody holds two majorities, so players without one are out and the holders compare "
+                f"their other figures: {listing}.")
+
     best = max(others.values())
     leading = [seat for seat in holders if others[seat] == best]
     if len(leading) == 1:
-        return Result((leading[0],), "other_figures", f"{story} Seat {leading[0]} has the most and wins.")
-    return _most_in_total(leading, total, f"{story} Tied, so seats {seats_text(leading)} compare figures in total",
-                          "total_figures", "shared_win")
+        return Result((leading[0],), "other_figures", lambda: f"{compared()} Seat {leading[0]} has the most and wins.")
+    return _most_in_total(leading, total, lambda: f"{compared()} Tied, so seats {seats_text(leading)} compare figures "
+                                                  f"in total", "total_figures", "shared_win")
 
 
-def _most_in_total(seats: list[int], total: Mapping[int, int], story: str, reason: str, shared_reason: str) -> Result:
-    listing = ", ".join(f"seat {seat} {total[seat]}" for seat in seats)
+def _most_in_total(seats: list[int], total: Mapping[int, int], story: Callable[[], str], reason: str,
+                   shared_reason: str) -> Result:
     best = max(total[seat] for seat in seats)
     winners = tuple(seat for seat in seats if total[seat] == best)
+
+    def compared() -> str:
+        listing = ", ".join(f"seat {seat} {total[seat]}" for seat in seats)
+        return f"{story()} ({listing}): "
+
     if len(winners) == 1:
-        return Result(winners, reason, f"{story} ({listing}): seat {winners[0]} has the most and wins.")
-    return Result(winners, shared_reason, f"{story} ({listing}): seats {seats_text(winners)} tie and share the win.")
+        return Result(winners, reason, lambda: f"{compared()}seat {winners[0]} has the most and wins.")
+    return Result(winners, shared_reason, lambda: f"{compared()}seats {seats_text(winners)} tie and share the win.")

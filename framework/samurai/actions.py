@@ -9,6 +9,8 @@ actions has one stable order.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 import attrs
@@ -24,9 +26,29 @@ def to_coord(value: Any) -> Coord:
         col, row = value
     except (TypeError, ValueError):
         raise ValueError(f"a hex is (col, row), not {value!r}") from None
+    if type(col) is int and type(row) is int:  # the common case, without the generator below
+        return col, row
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (col, row)):
         raise ValueError(f"a hex is (col, row) in whole numbers, not {value!r}")
     return col, row
+
+
+_FIELD_VALUES: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
+
+
+def _field_values(cls: type) -> Callable[[Any], tuple[Any, ...]]:
+    """A function returning an action's field values as a tuple, in declaration order."""
+    names = [field.name for field in attrs.fields(cls)]
+    if len(names) > 1:
+        return attrgetter(*names)
+    if names:
+        one = attrgetter(names[0])
+        return lambda action: (one(action),)
+    return lambda action: ()
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+"""Types ``attrs.astuple`` returns as they are."""
 
 
 class Action:
@@ -35,7 +57,18 @@ class Action:
     __slots__ = ()
 
     def _sort_key(self) -> tuple[str, tuple[Any, ...]]:
-        return type(self).__name__, attrs.astuple(self)  # type: ignore[arg-type]
+        """``(class name, attrs.astuple(self))``, read field by field when the values are plain."""
+        cls = type(self)
+        values_of = _FIELD_VALUES.get(cls)
+        if values_of is None:
+            values_of = _FIELD_VALUES[cls] = _field_values(cls)
+        values = values_of(self)
+        for value in values:
+            kind = type(value)
+            if kind not in _PLAIN and not (kind is tuple and _PLAIN.issuperset(map(type, value))):
+                # astuple recurses into attrs values and rebuilds collections: let it
+                return cls.__name__, attrs.astuple(self)  # type: ignore[arg-type]
+        return cls.__name__, values
 
     def __lt__(self, other: Action) -> bool:
         return self._sort_key() < other._sort_key()

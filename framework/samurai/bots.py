@@ -84,16 +84,17 @@ class GreedyBot:
         if observation.phase == FIGURES:
             return observation.sample_action(self.rng)
         best_value, best_actions = None, []
+        board = observation.figures, observation.empty_around  # read once: the knowledge copies what is read
         for action in observation.legal_actions():
             if action[0] == engine.END:
                 value = 0
             elif action[0] == engine.PLACE:
-                value = self._worth(observation, action[1], action[2])
+                value = self._worth(observation, board, action[1], action[2])
             elif getattr(rules.behaviours[action[1]], "name", None) == "move":
                 source, target = action[2], action[3]
                 moved = observation.tile_type[source]
-                value = self._worth(observation, moved, target) - \
-                    self._worth(observation, moved, source, placed=True)
+                value = self._worth(observation, board, moved, target) - \
+                    self._worth(observation, board, moved, source, placed=True)
             else:
                 value = -1  # other special tiles: keep them unless nothing else can be played
             if best_value is None or value > best_value:
@@ -102,12 +103,14 @@ class GreedyBot:
                 best_actions.append(action)
         return best_actions[int(self.rng.random() * len(best_actions))]
 
-    def _worth(self, obs: SeatKnowledge, tile: int, h: int, placed: bool = False) -> int:
-        """Influence the tile adds next to ``h`` plus captures it decides this turn."""
+    def _worth(self, obs: SeatKnowledge, lists: tuple[list[int], list[int]], tile: int, h: int,
+               placed: bool = False) -> int:
+        """Influence the tile adds next to ``h`` plus captures it decides this turn (``lists``: figures and
+        empty land around each settlement)."""
         rules = obs.rules
         board = rules.board
         value = rules.tile_value
-        figures, empty_around = obs.figures, obs.empty_around
+        figures, empty_around = lists
         fills_land = board.terrain[h] == LAND and not placed
         worth = 0
         for s in board.adjacent_settlements[h]:
@@ -144,13 +147,15 @@ class GreedyBot:
 
 
 BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
-"""The built-in bots without a budget, by name (see ``bot_names`` for all names ``make_bot`` takes)."""
+"""The built-in bots without a budget, by name (``BOT_NAMES`` lists every name ``make_bot`` takes)."""
 
-LEVELS: dict[str, int] = {"easy": 100, "medium": 500, "hard": 3000}
-"""MCTS simulations per decision of each level: about 0.05 s, 0.25 s and 1.5 s on one core
-(measured from the first turn of a 2-player FFG 2015 game; README "Bots")."""
+LEVELS: dict[str, int] = {"easy": 800, "medium": 3500, "hard": 20000}
+"""MCTS simulations per decision of each level: about 0.05 s, 0.25 s and 1.5 s on one core (the mean over
+whole 2-player FFG 2015 games; more players take longer; README "Bots"). Counts, not seconds, so that a
+level plays the same game on any machine."""
 
-BOT_NAMES = ("random", "greedy", "easy", "medium", "hard", "mcts:SIMULATIONS", "mcts:SECONDSs")
+BOT_NAMES = ("random", "greedy", "easy", "medium", "hard", "mcts:SIMULATIONS", "mcts:SECONDSs",
+             "mcts-rollouts:SIMULATIONS", "mcts-rollouts:SECONDSs")
 """The bot names ``make_bot`` understands, as shown in help and error messages."""
 
 
@@ -159,7 +164,10 @@ def make_bot(name: str, seed: int) -> Bot:
 
     Names: ``random``, ``greedy``, the MCTS levels ``easy``, ``medium``, ``hard``
     (``LEVELS``), ``mcts:N`` (N simulations per decision: deterministic for the
-    seed) and ``mcts:Xs`` (X seconds per decision: depends on the machine).
+    seed) and ``mcts:Xs`` (X seconds per decision: depends on the machine);
+    ``mcts-rollouts:N`` and ``mcts-rollouts:Xs`` are the plain search that
+    plays every simulation out to the end at random instead of taking the
+    game's estimate at the leaf (``samurai.mcts``).
     """
     if not isinstance(name, str):
         raise TypeError(f"a bot is named by a string, not {name!r}")
@@ -167,21 +175,27 @@ def make_bot(name: str, seed: int) -> Bot:
         return BOTS[name](seed)
     if name in LEVELS:
         return MCTSBot(seed, simulations=LEVELS[name], name=name)
-    if name.startswith("mcts:"):
-        budget = name[len("mcts:"):]
-        try:
-            if budget.endswith("s"):
-                seconds = float(budget[:-1])
-                if not (0 < seconds <= 3600):
-                    raise ValueError
-                return MCTSBot(seed, seconds=seconds)
-            if not budget.isascii() or not budget.isdigit() or not 0 < int(budget) <= 10_000_000:
-                raise ValueError
-            return MCTSBot(seed, simulations=int(budget))
-        except ValueError:
-            raise ValueError(f"bot {name!r}: the MCTS budget is mcts:N simulations (1 to 10000000) or "
-                             f"mcts:Xs seconds (more than 0, at most 3600), e.g. mcts:2000 or mcts:1.5s") from None
+    for prefix, playout in (("mcts:", 0), ("mcts-rollouts:", None)):
+        if name.startswith(prefix):
+            return _mcts(name, name[len(prefix):], playout, seed)
     raise ValueError(f"unknown bot {name!r}; bots are {', '.join(BOT_NAMES)}")
+
+
+def _mcts(name: str, budget: str, playout: int | None, seed: int) -> MCTSBot:
+    """An MCTS bot for ``mcts:BUDGET`` or ``mcts-rollouts:BUDGET``; one clear error for a bad budget."""
+    try:
+        if budget.endswith("s"):
+            seconds = float(budget[:-1])
+            if not 0 < seconds <= 3600:
+                raise ValueError
+            return MCTSBot(seed, seconds=seconds, playout=playout)
+        if not budget.isascii() or not budget.isdigit() or not 0 < int(budget) <= 10_000_000:
+            raise ValueError
+        return MCTSBot(seed, simulations=int(budget), playout=playout)
+    except ValueError:
+        prefix = name[:len(name) - len(budget)]
+        raise ValueError(f"bot {name!r}: the MCTS budget is {prefix}N simulations (1 to 10000000) or "
+                         f"{prefix}Xs seconds (more than 0, at most 3600), e.g. {prefix}2000 or {prefix}1.5s") from None
 
 
 def play_bots(game: Game, bots: Sequence[str], *, seed: int = 0, actions: int | None = None) -> None:

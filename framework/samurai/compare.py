@@ -12,6 +12,7 @@ from the records (``samurai.metrics``), so a saved run can be analysed again.
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import math
 import os
@@ -24,9 +25,10 @@ import attrs
 
 from .errors import DataError
 from .game_metrics import GameMetric
-from .metrics import GameFacts, Metric, compare_metrics, game_facts
+from .metrics import FactsWatch, GameFacts, Metric, compare_metrics, game_facts
 from .plugins import Edition, load_edition
 from .records import GameRecord, read_record, record_of, write_record
+from .rules import Rules
 from .simulate import derive_seed, parse_bots, play_game
 
 __all__ = ["Comparison", "compare", "analyse_records", "contributed_metrics", "default_workers", "CHUNK"]
@@ -100,19 +102,39 @@ class _Task:
     options: tuple[dict[str, Any], dict[str, Any]]
 
 
-def _play_chunk(task: _Task) -> list[tuple[int, tuple[GameFacts, GameFacts], tuple[GameRecord, GameRecord] | None]]:
-    editions = [load_edition(name) for name in task.editions]
-    rules = [edition.rules(task.players, options) for edition, options in zip(editions, task.options, strict=True)]
+_worker_rules: tuple[Rules, Rules] | None = None
+"""In a worker process of ``compare``: the run's two compiled editions, loaded once when the process starts
+(the pool lives for one run) rather than for every chunk."""
+
+
+def _compiled(editions: tuple[str, str], players: int, options: tuple[dict[str, Any], dict[str, Any]]) \
+        -> tuple[Rules, Rules]:
+    a, b = (load_edition(name).rules(players, chosen) for name, chosen in zip(editions, options, strict=True))
+    return a, b
+
+
+def _start_worker(editions: tuple[str, str], players: int, options: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    global _worker_rules
+    _worker_rules = _compiled(editions, players, options)
+
+
+def _play_chunk(task: _Task, rules: tuple[Rules, Rules] | None = None) \
+        -> list[tuple[int, tuple[GameFacts, GameFacts], tuple[GameRecord, GameRecord] | None]]:
+    if rules is None:
+        rules = _worker_rules or _compiled(task.editions, task.players, task.options)
     out = []
     for index in task.indices:
         game_seed = derive_seed(task.seed, index)
         facts, records = [], []
-        for name, edition, compiled in zip(task.editions, editions, rules, strict=True):
-            actions: list[tuple[int, ...]] = []
-            final = play_game(compiled, game_seed, task.bots, actions=actions)
-            record = record_of(compiled, game_seed, actions, final=final)
-            facts.append(game_facts(record, edition=edition, source=f"{name} game {index}"))
-            records.append(record)
+        for compiled in rules:
+            # The facts are collected as the game is played (what game_facts reads from a replay of its record);
+            # a record is built only to be saved.
+            watch = FactsWatch(task.players)
+            actions: list[tuple[int, ...]] | None = [] if task.keep_records else None
+            final = play_game(compiled, game_seed, task.bots, actions=actions, watch=watch.see)
+            facts.append(watch.facts(final))
+            if actions is not None:
+                records.append(record_of(compiled, game_seed, actions, final=final))
         out.append((index, (facts[0], facts[1]), (records[0], records[1]) if task.keep_records else None))
     return out
 
@@ -137,17 +159,18 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
         raise DataError(f"workers must be at least 1, not {workers}", source="--workers")
     loaded = [load_edition(edition_a), load_edition(edition_b)]
     options = (dict(options_a or {}), dict(options_b or {}))
-    for edition, chosen in zip(loaded, options, strict=True):
-        edition.rules(players, chosen)  # refuse a player count, option or broken edition before any process starts
+    # Compiling refuses a player count, option or broken edition before any process starts.
+    compiled = (loaded[0].rules(players, options[0]), loaded[1].rules(players, options[1]))
     bot_names = parse_bots(bots)
     tasks = [_Task((edition_a, edition_b), players, seed, bot_names, tuple(range(start, min(start + CHUNK, games))),
                    save_dir is not None, options) for start in range(0, games, CHUNK)]
     results: list[Any] = []
     if workers == 1 or len(tasks) == 1:
-        chunks: Any = map(_play_chunk, tasks)
+        chunks: Any = map(functools.partial(_play_chunk, rules=compiled), tasks)
         _collect(chunks, results, progress)
     else:
-        with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
+        with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), initializer=_start_worker,
+                                 initargs=((edition_a, edition_b), players, options)) as pool:
             _collect(pool.map(_play_chunk, tasks), results, progress)
     results.sort(key=lambda item: item[0])
     if save_dir is not None:

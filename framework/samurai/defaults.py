@@ -69,10 +69,14 @@ def most_figures_wins(captured: Mapping[int, Mapping[str, int]], seats: Sequence
     totals = {seat: sum(captured[seat].values()) for seat in seats}
     best = max(totals.values())
     winners = tuple(seat for seat in seats if totals[seat] == best)
-    listing = ", ".join(f"seat {seat} {totals[seat]}" for seat in seats)
+
+    def listing() -> str:  # the explanation is written only when read
+        return ", ".join(f"seat {seat} {totals[seat]}" for seat in seats)
+
     if len(winners) == 1:
-        return Result(winners, "most_figures", f"Figures in total: {listing}. Seat {winners[0]} has the most "
-                                               f"and wins.")
+        return Result(winners, "most_figures", lambda: f"Figures in total: {listing()}. Seat {winners[0]} has the "
+                                                       f"most and wins.")
     return Result(winners, "shared_most_figures",
-                  f"Figures in total: {listing}. Seats {seats_text(winners)} tie with {best} and share the win.")
+                  lambda: f"Figures in total: {listing()}. Seats {seats_text(winners)} tie with {best} and share "
+                          f"the win.")
 

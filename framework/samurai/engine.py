@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import random
 
-import attrs
-
 from .maps import LAND, SEA
 from .rules import LAND_TILE, SEA_TILE, SPECIAL_TILE, Rules
 from .setup_rules import choose_tile, figure_placement_is_feasible, figure_stage, legal_figure_placements, place_figure
@@ -27,6 +25,8 @@ CHOOSE, FIGURE, PLACE, SPECIAL, END = range(5)
 ``(SPECIAL, tile, *targets)``, ``(END,)``."""
 
 _FIGURE_SAMPLE_TRIES = 16
+_CASTES_IN = tuple(tuple(c for c in range(3) if mask >> c & 1) for mask in range(8))
+"""The castes of a caste bitmask, in caste order."""
 
 
 # --- starting a game ---------------------------------------------------------------------
@@ -95,15 +95,16 @@ def playable_tiles(rules: Rules, st: State, seat: int, normal_played: bool) -> l
     """
     playable = []
     fast, placement = rules.tile_fast, rules.tile_on
+    land, sea = bool(st.empty_land), bool(st.empty_sea)
     for tile in st.hands[seat]:
         if normal_played and not fast[tile]:
             continue
         on = placement[tile]
         if on == LAND_TILE:
-            if st.empty_land:
+            if land:
                 playable.append(tile)
         elif on == SEA_TILE:
-            if st.empty_sea:
+            if sea:
                 playable.append(tile)
         elif rules.behaviours[tile].can_play(rules, st, seat, tile):  # type: ignore[union-attr]
             playable.append(tile)
@@ -111,8 +112,22 @@ def playable_tiles(rules: Rules, st: State, seat: int, normal_played: bool) -> l
 
 
 def can_play(rules: Rules, st: State, seat: int) -> bool:
-    """Whether ``seat`` could start a turn now: some tile in hand has a legal target."""
-    return bool(playable_tiles(rules, st, seat, normal_played=False))
+    """Whether ``seat`` could start a turn now: some tile in hand has a legal target.
+
+    The same test as ``playable_tiles(..., normal_played=False)``, stopping at the first tile that has one.
+    """
+    placement = rules.tile_on
+    for tile in st.hands[seat]:
+        on = placement[tile]
+        if on == LAND_TILE:
+            if st.empty_land:
+                return True
+        elif on == SEA_TILE:
+            if st.empty_sea:
+                return True
+        elif rules.behaviours[tile].can_play(rules, st, seat, tile):  # type: ignore[union-attr]
+            return True
+    return False
 
 
 def legal_actions(rules: Rules, st: State) -> list[tuple[int, ...]]:
@@ -125,12 +140,17 @@ def legal_actions(rules: Rules, st: State) -> list[tuple[int, ...]]:
     if st.phase != PLAY:
         return []
     actions: list[tuple[int, ...]] = []
+    land = sea = None
     for tile in sorted(set(playable_tiles(rules, st, seat, st.normal_played))):
         on = rules.tile_on[tile]
         if on == LAND_TILE:
-            actions += [(PLACE, tile, h) for h in sorted(st.empty_land)]
+            if land is None:
+                land = sorted(st.empty_land)
+            actions += [(PLACE, tile, h) for h in land]
         elif on == SEA_TILE:
-            actions += [(PLACE, tile, h) for h in sorted(st.empty_sea)]
+            if sea is None:
+                sea = sorted(st.empty_sea)
+            actions += [(PLACE, tile, h) for h in sea]
         else:
             behaviour = rules.behaviours[tile]
             actions += [(SPECIAL, tile, *params)
@@ -209,7 +229,13 @@ def apply(rules: Rules, st: State, action: tuple[int, ...]) -> None:
         tile = action[1]
         st.hands[seat].remove(tile)
         put_tile(rules, st, seat, tile, action[2])
-        _after_tile(rules, st, tile)
+        # _after_tile, written out on the most frequent action
+        st.played += 1
+        st.tiles_played += 1
+        if not rules.tile_fast[tile]:
+            st.normal_played = True
+        if rules.resolve_each_tile and st.pending:
+            _resolve_pending(rules, st)
     elif kind == END:
         _end_turn(rules, st)
     elif kind == SPECIAL:
@@ -246,11 +272,18 @@ def put_tile(rules: Rules, st: State, seat: int, tile: int, h: int) -> None:
     if rules.tile_movable[tile]:
         st.movable_count[seat] += 1
     if rules.board.terrain[h] == LAND:
-        _take(st.empty_land, st.empty_land_pos, h)
-        empty_around, figures = st.empty_around, st.figures
+        # _take written out for the most frequent case
+        empty, pos = st.empty_land, st.empty_land_pos
+        last = empty.pop()
+        if last != h:
+            i = pos[h]
+            empty[i] = last
+            pos[last] = i
+        pos[h] = EMPTY
+        empty_around = st.empty_around
         for s in rules.board.adjacent_settlements[h]:
             empty_around[s] -= 1
-            if not empty_around[s] and figures[s]:
+            if not empty_around[s] and st.figures[s]:
                 st.pending.append(s)
     else:
         _take(st.empty_sea, st.empty_sea_pos, h)
@@ -293,15 +326,12 @@ def _resolve_pending(rules: Rules, st: State) -> None:
     events = st.events
     for s in st.pending:
         mask = st.figures[s]
-        around = rules.settlement_neighbours[s]
-        for caste in range(3):
-            if not mask >> caste & 1:
-                continue
+        # (owner, row of the tile type in tile_value) of every tile around, read once for all castes
+        tiles = [(o, kind[h] * 3) for h in rules.settlement_neighbours[s] if (o := owner[h]) >= 0]
+        for caste in _CASTES_IN[mask]:
             influence = [0] * n
-            for h in around:
-                o = owner[h]
-                if o >= 0:
-                    influence[o] += value[kind[h] * 3 + caste]
+            for o, row in tiles:
+                influence[o] += value[row + caste]
             best = max(influence)
             st.on_board[caste] -= 1
             mask &= ~(1 << caste)
@@ -377,7 +407,7 @@ def _finish(rules: Rules, st: State, reason: str) -> None:
     st.phase = OVER
     st.current = EMPTY
     st.end_reason = reason
-    st.result = attrs.evolve(rules.score(st.captured), end_reason=reason)
+    st.result = rules.score(st.captured).with_end_reason(reason)
     if st.events is not None:
         st.events.append(("end", reason))
 
@@ -417,13 +447,14 @@ def sample_action(rules: Rules, st: State, rng: random.Random) -> tuple[int, ...
 
 def _sample_figure(rules: Rules, st: State, rng: random.Random) -> tuple[int, ...]:
     stage = figure_stage(st)
+    supply, figures, capacities = st.supply, st.figures, rules.capacities
+    in_supply = (supply[0] > 0) | (supply[1] > 0) << 1 | (supply[2] > 0) << 2
     for _ in range(_FIGURE_SAMPLE_TRIES):
         s = stage[int(rng.random() * len(stage))]
-        present = st.figures[s]
-        castes = [c for c in range(3) if st.supply[c] and not present >> c & 1]
+        castes = _CASTES_IN[in_supply & ~figures[s]]  # in the supply and not yet in s, in caste order
         if castes:
             c = castes[int(rng.random() * len(castes))]
-            if figure_placement_is_feasible(st, rules.capacities[s], s, c):
+            if figure_placement_is_feasible(st, capacities[s], s, c):
                 return FIGURE, c, s
     # Rare (near the end of a tight distribution): fall back to the full list.
     moves = legal_figure_placements(st, rules.capacities)

@@ -8,6 +8,7 @@ speed use ``game.rules`` and ``game.state`` with ``samurai.engine`` directly.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
@@ -15,6 +16,7 @@ from typing import Any, cast
 from . import engine
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
 from .errors import DataError, IllegalAction
+from .hexgrid import Coord
 from .maps import GameMap
 from .plugins import Edition, load_edition
 from .result import Result
@@ -88,7 +90,18 @@ class Game:
 
     def legal_actions(self) -> list[Action]:
         """Every legal action for the current player, sorted; empty when the game is over."""
-        return sorted(self.to_action(a) for a in engine.legal_actions(self.rules, self.state))
+        rules = self.rules
+        tile_types, coords = rules.tile_types, rules.board.coords
+        keyed: list[tuple[tuple[str, tuple[Any, ...]], Action]] = []
+        for internal in engine.legal_actions(rules, self.state):
+            if internal[0] == engine.PLACE:  # most of the list: built and keyed here, as _sort_key would
+                tile, at = tile_types[internal[1]].name, coords[internal[2]]
+                keyed.append((("PlaceTile", (tile, at)), _place_tile(tile, at)))
+            else:
+                action = action_of(rules, internal)
+                keyed.append((action._sort_key(), action))
+        keyed.sort(key=_sort_key_of)  # one key per action; the actions' own comparison would rebuild it per pair
+        return [action for _, action in keyed]
 
     def apply(self, action: Action) -> None:
         """Play ``action`` for the current player.
@@ -107,14 +120,14 @@ class Game:
         """A JSON-ready dict of what ``seat`` may know, and nothing more (see ``samurai.views``)."""
         return seat_view(self.rules, self.state, seat)
 
-    def copy(self) -> Game:
-        """An independent copy that continues exactly as this game would."""
+    def copy(self, *, rng: random.Random | None = None) -> Game:
+        """An independent copy that continues exactly as this game would (see ``State.copy`` for ``rng``)."""
         other = Game.__new__(Game)
         other.rules = self.rules
         other.seed = self.seed
         other.map_name = self.map_name
         other.scenario = self.scenario
-        other.state = self.state.copy()
+        other.state = self.state.copy(rng=rng)
         other._history = list(self._history)
         return other
 
@@ -174,11 +187,27 @@ class Game:
         return f"<Game {self.edition} players={self.players} seed={self.seed} phase={self.phase} turn={self.turn}>"
 
 
+def _sort_key_of(item: tuple[tuple[str, tuple[Any, ...]], Action]) -> tuple[str, tuple[Any, ...]]:
+    return item[0]
+
+
+_new_action = object.__new__
+_set_field = object.__setattr__
+
+
+def _place_tile(tile: str, at: Coord) -> PlaceTile:
+    """A ``PlaceTile`` of a known tile name and board coordinate, without the converter's checks."""
+    action = _new_action(PlaceTile)
+    _set_field(action, "tile", tile)
+    _set_field(action, "at", at)
+    return action
+
+
 def action_of(rules: Rules, internal: tuple[int, ...]) -> Action:
     """The friendly action for an engine tuple under ``rules``."""
     kind = internal[0]
     if kind == engine.PLACE:
-        return PlaceTile(rules.tile_name(internal[1]), rules.board.coords[internal[2]])
+        return _place_tile(rules.tile_name(internal[1]), rules.board.coords[internal[2]])
     if kind == engine.END:
         return EndTurn()
     if kind == engine.CHOOSE:

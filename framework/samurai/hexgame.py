@@ -14,6 +14,7 @@ from typing import Any
 
 from . import engine
 from .errors import DataError
+from .evaluation import estimate_returns
 from .game import Game, action_of, edition_of
 from .knowledge import LeftGame, SeatBot, SeatKnowledge, decide
 from .plugins import Edition
@@ -94,6 +95,12 @@ class HexGameState:
     def returns(self) -> tuple[float, ...]:
         """1 for a sole win, 1/k each for a win shared by k, 0 otherwise; all 0 while the game goes on."""
         return returns_of(self.state, self.rules.players)
+
+    def evaluate(self) -> tuple[float, ...]:
+        """The returns once over; before that a cheap estimate (``samurai.evaluation.estimate_returns``)."""
+        if self.state.phase == OVER:
+            return self.returns()
+        return estimate_returns(self.rules, self.state)
 
     def copy(self) -> HexGameState:
         """An independent copy (its generator included)."""

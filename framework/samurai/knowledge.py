@@ -41,8 +41,6 @@ if TYPE_CHECKING:
 
 __all__ = ["SeatKnowledge", "SeatBot", "LeftGame", "decide"]
 
-_SCALARS = ("phase", "current", "turn", "removed_total", "normal_played", "played", "tiles_played",
-            "end_reason", "result")
 _PUBLIC_LISTS = ("setup_queue", "spent", "tile_owner", "tile_type", "tile_turn", "empty_land", "empty_land_pos",
                  "empty_sea", "empty_sea_pos", "movable_count", "figures", "empty_around", "pending", "supply",
                  "on_board", "captured", "removed", "cut")
@@ -321,12 +319,7 @@ class SeatKnowledge:
         pos = self._pos
         hidden = self._hidden_tiles()
         hand_sizes, pool_sizes, _ = self._sizes
-        st = State.__new__(State)
-        for name in _SCALARS:
-            setattr(st, name, getattr(pos, name))
-        for name in _PUBLIC_LISTS:
-            setattr(st, name, getattr(pos, name)[:])
-        st.open_by_stage = [stage[:] for stage in pos.open_by_stage]
+        st = pos.copy(rng=generator)  # the public lists copied; the tiles below replace the placeholders
         hands, pools, stacks = [], [], []
         for seat, tiles in enumerate(hidden):
             h, p = hand_sizes[seat], pool_sizes[seat]
@@ -346,8 +339,6 @@ class SeatKnowledge:
             pools.append(deal[h:h + p])
             stacks.append(deal[h + p:])
         st.hands, st.pools, st.stacks = hands, pools, stacks
-        st.rng = generator
-        st.events = None
         return st
 
     # --- inside -----------------------------------------------------------------------------

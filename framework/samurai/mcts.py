@@ -16,6 +16,11 @@ every edition, and any other game behind the protocol too.
 - Each node keeps the return of the seat that acted into it, so a node of an
   opponent's move is chosen for that opponent's good (multi-player, max^n
   style); returns are the protocol's (1 a sole win, 1/k a shared win, 0 a loss).
+- A simulation ends where the tree ends: the new leaf's position is scored by
+  the game's own estimate (``GameState.evaluate``), or, with ``playout=None``,
+  played out to the end by the fast random policy (``sample_action``) and
+  scored by its returns. In Samurai the estimate wins far more often (README
+  "Bots"): random play after the leaf drowns what one tile changes.
 - The budget is a number of simulations (deterministic for the bot's seed) or
   a number of seconds (depends on the machine). The most visited action is
   played.
@@ -41,11 +46,13 @@ _TIME_CHECK_EVERY = 16
 class _Node:
     """A node of the tree: the statistics of the action that led here, and the children by action."""
 
-    __slots__ = ("seat", "visits", "total", "available", "children")
+    __slots__ = ("seat", "chooser", "visits", "total", "available", "children")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
         """The seat that acted into this node (whose return it keeps)."""
+        self.chooser = -1
+        """The seat that chooses among the children (set on the first arrival)."""
         self.visits = 0
         self.total = 0.0
         self.available = 1
@@ -56,14 +63,17 @@ class MCTSBot:
     """Plays the action its information-set search visits most.
 
     ``simulations`` or ``seconds`` sets the budget per decision (one of them);
-    ``seed`` seeds the bot's own generator (draws, expansions and rollouts).
+    ``seed`` seeds the bot's own generator (draws, expansions and playouts);
+    ``playout`` is how many random actions follow the tree before the game's
+    estimate is taken (0, the default: none; None: play out to the end).
     """
 
     trusted = True
     """It only plays actions the knowledge lists as legal; simulations need not check them."""
 
     def __init__(self, seed: int, *, simulations: int | None = None, seconds: float | None = None,
-                 exploration: float = DEFAULT_EXPLORATION, name: str | None = None) -> None:
+                 exploration: float = DEFAULT_EXPLORATION, playout: int | None = 0,
+                 name: str | None = None) -> None:
         if (simulations is None) == (seconds is None):
             raise ValueError("give the MCTS bot either a number of simulations or a number of seconds")
         if simulations is not None and (isinstance(simulations, bool) or not isinstance(simulations, int)
@@ -71,11 +81,16 @@ class MCTSBot:
             raise ValueError(f"simulations must be a whole number from 1, not {simulations!r}")
         if seconds is not None and not seconds > 0:
             raise ValueError(f"seconds must be more than 0, not {seconds!r}")
+        if playout is not None and (isinstance(playout, bool) or not isinstance(playout, int) or playout < 0):
+            raise ValueError(f"playout must be None or a whole number from 0, not {playout!r}")
         self.rng = random.Random(seed)
         self.simulations = simulations
         self.seconds = seconds
         self.exploration = exploration
-        self.name = name or (f"mcts:{simulations}" if simulations is not None else f"mcts:{seconds:g}s")
+        self.playout = playout
+        budget = f"{simulations}" if simulations is not None else f"{seconds:g}s"
+        self.name = name or (f"mcts:{budget}" if playout == 0 else f"mcts-rollouts:{budget}" if playout is None
+                             else f"mcts:{budget}:{playout}")
         self.last_simulations = 0
         """How many simulations the last decision ran."""
 
@@ -89,19 +104,24 @@ class MCTSBot:
             return legal[0]
         root = self.search(knowledge, legal)
         best, best_key = legal[0], (-1, -1.0)
-        for action, child in root.children.items():
-            key = (child.visits, child.total / child.visits if child.visits else 0.0)
-            if key > best_key:
-                best, best_key = action, key
+        for action in legal:  # in the legal order, so ties break the same way every time
+            child = root.children.get(action)
+            if child is not None and (child.visits, child.total / child.visits) > best_key:
+                best, best_key = action, (child.visits, child.total / child.visits)
         return best
 
     def search(self, knowledge: Knowledge, legal: list[Move]) -> _Node:
-        """Run the budget's simulations from ``knowledge`` and return the tree's root."""
+        """Run the budget's simulations from ``knowledge`` (whose legal actions are ``legal``); the tree's root."""
         root = _Node(-1)
-        rng = self.rng
+        root.chooser = knowledge.seat
+        # The seat knows its own legal actions: the same in every drawn position, so the root's
+        # untried ones are drawn from one shuffled list.
+        untried = legal[:]
+        self.rng.shuffle(untried)
+        simulate = self._simulate
         if self.simulations is not None:
             for _ in range(self.simulations):
-                self._simulate(root, knowledge, legal, rng)
+                simulate(root, untried, knowledge, legal)
             self.last_simulations = self.simulations
             return root
         assert self.seconds is not None
@@ -109,48 +129,81 @@ class MCTSBot:
         done = 0
         while True:
             for _ in range(_TIME_CHECK_EVERY):
-                self._simulate(root, knowledge, legal, rng)
+                simulate(root, untried, knowledge, legal)
             done += _TIME_CHECK_EVERY
             if time.perf_counter() >= deadline:
                 break
         self.last_simulations = done
         return root
 
-    def _simulate(self, root: _Node, knowledge: Knowledge, root_legal: list[Move], rng: random.Random) -> None:
-        """One iteration: draw a position, select and expand in the tree, play out, back up."""
+    def _simulate(self, root: _Node, root_untried: list[Move], knowledge: Knowledge, root_legal: list[Move]) -> None:
+        """One simulation: draw a position, select and expand in the tree, score the leaf, back up."""
+        rng = self.rng
         state: GameState = knowledge.determinize(rng)
         node = root
         path = []
-        legal = root_legal  # the seat knows its own legal actions: the same in every drawn position
+        legal = root_legal
         c = self.exploration
         log, sqrt = math.log, math.sqrt
         while True:
             children = node.children
-            unexpanded = [a for a in legal if a not in children]
-            if unexpanded:
-                action = unexpanded[int(rng.random() * len(unexpanded))]
-                child = _Node(state.to_act)  # type: ignore[arg-type]
-                children[action] = child
+            if node is root:
+                if root_untried:
+                    action = root_untried.pop()
+                else:
+                    # Every root action is available in every drawn position, so their availability is the
+                    # root's visits: one logarithm for all.
+                    exploration = c * sqrt(log(root.visits))
+                    best_action, best_value = legal[0], -1.0
+                    for action, child in children.items():
+                        visits = child.visits
+                        value = child.total / visits + exploration / sqrt(visits)
+                        if value > best_value:
+                            best_action, best_value = action, value
+                    best_child = children[best_action]
+                    action = None
+            else:
+                unexpanded = [a for a in legal if a not in children]
+                action = unexpanded[int(rng.random() * len(unexpanded))] if unexpanded else None
+                if action is None:
+                    best_child, best_action, best_value = root, legal[0], -1.0
+                    for action in legal:
+                        child = children[action]
+                        child.available += 1
+                        value = child.total / child.visits + c * sqrt(log(child.available) / child.visits)
+                        if value > best_value:
+                            best_child, best_action, best_value = child, action, value
+                    action = None
+            if action is not None:
+                child = children[action] = _Node(node.chooser)
                 state.apply(action)
                 path.append(child)
                 break
-            best_child, best_action, best_value = None, legal[0], -1.0
-            for action in legal:
-                child = children[action]
-                child.available += 1
-                value = child.total / child.visits + c * sqrt(log(child.available) / child.visits)
-                if value > best_value:
-                    best_child, best_action, best_value = child, action, value
-            assert best_child is not None
             state.apply(best_action)
             path.append(best_child)
             node = best_child
             if state.is_over:
                 break
+            seat = state.to_act
+            if node.chooser < 0:
+                node.chooser = seat  # type: ignore[assignment]
+            elif node.chooser != seat:
+                break  # here another seat is to act than the first time (a pass the seat cannot foresee)
             legal = state.legal_actions()
-        while not state.is_over:
-            state.apply(state.sample_action(rng))
-        returns = state.returns()
+        returns = self._play_out(state, rng)
         for visited in path:
             visited.visits += 1
             visited.total += returns[visited.seat]
+        root.visits += 1
+
+    def _play_out(self, state: GameState, rng: random.Random) -> tuple[float, ...]:
+        """The leaf's score: the game's estimate after ``playout`` random actions, or the returns at the end."""
+        if self.playout is None:
+            while not state.is_over:
+                state.apply(state.sample_action(rng))
+            return state.returns()
+        for _ in range(self.playout):
+            if state.is_over:
+                break
+            state.apply(state.sample_action(rng))
+        return state.evaluate()

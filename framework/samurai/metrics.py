@@ -25,8 +25,9 @@ from .game_metrics import GameFacts, GameMetric, core_game_metrics
 from .plugins import Edition
 from .records import GameRecord, replay
 from .result import Result
+from .state import State
 
-__all__ = ["Z95", "GameFacts", "GameMetric", "Estimate", "Metric", "game_facts", "compare_metrics", "wilson_interval",
+__all__ = ["Z95", "GameFacts", "GameMetric", "Estimate", "Metric", "game_facts", "FactsWatch", "compare_metrics", "wilson_interval",
            "mean_interval", "paired_difference", "scoring_disagreement"]
 
 Z95 = 1.959963984540054
@@ -35,28 +36,53 @@ Z95 = 1.959963984540054
 
 def game_facts(record: GameRecord, *, edition: Edition | None = None, source: str = "record") -> GameFacts:
     """Replay a finished game's record and read its facts."""
-    totals_after_turn: dict[int, tuple[int, ...]] = {}
-    turn = 0
+    watch = FactsWatch(record.players)
     game = None
     for game in replay(record, edition=edition, source=source, trace=False):
-        if game.turn != turn:
-            if turn >= 1:
-                totals_after_turn[turn] = _totals(game.state.captured, game.players)
-            turn = game.turn
+        watch.see(game.state)
     assert game is not None
-    result = game.result
-    if result is None or result.end_reason is None:
+    if game.result is None or game.result.end_reason is None:
         raise ValueError(f"{source}: the game is not over after its {len(record.actions)} actions")
-    st = game.state
-    middle = st.turn // 2
-    leader = None
-    if middle in totals_after_turn:
-        totals = totals_after_turn[middle]
-        best = max(totals)
-        if totals.count(best) == 1:
-            leader = totals.index(best)
-    captured = tuple((st.captured[s * 3], st.captured[s * 3 + 1], st.captured[s * 3 + 2]) for s in range(game.players))
-    return GameFacts(result.winners, result.end_reason, st.turn, st.tiles_played, captured, st.removed_total, leader)
+    return watch.facts(game.state)
+
+
+class FactsWatch:
+    """Collects a game's facts while it is played: shown the position before the first action and
+    after each one (``see``), it gives the finished game's ``GameFacts`` (``facts``).
+
+    ``game_facts`` watches a record's replay; ``samurai compare`` watches its games as they are
+    played, so the same facts come without building and replaying a record.
+    """
+
+    __slots__ = ("players", "turn", "totals_after_turn")
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.turn = 0
+        self.totals_after_turn: dict[int, tuple[int, ...]] = {}
+
+    def see(self, st: State) -> None:
+        """Note the captured totals when a turn has just ended."""
+        if st.turn != self.turn:
+            if self.turn >= 1:
+                self.totals_after_turn[self.turn] = _totals(st.captured, self.players)
+            self.turn = st.turn
+
+    def facts(self, st: State) -> GameFacts:
+        """The facts of the finished game in ``st``."""
+        result = st.result
+        assert result is not None and result.end_reason is not None
+        middle = st.turn // 2
+        leader = None
+        if middle in self.totals_after_turn:
+            totals = self.totals_after_turn[middle]
+            best = max(totals)
+            if totals.count(best) == 1:
+                leader = totals.index(best)
+        captured = tuple((st.captured[s * 3], st.captured[s * 3 + 1], st.captured[s * 3 + 2])
+                         for s in range(self.players))
+        return GameFacts(result.winners, result.end_reason, st.turn, st.tiles_played, captured, st.removed_total,
+                         leader)
 
 
 def _totals(captured: Sequence[int], players: int) -> tuple[int, ...]:

@@ -64,6 +64,10 @@ class GameState(Protocol):
     def returns(self) -> tuple[float, ...]:
         """Per seat once the game is over: 1 for a sole win, 1/k for each of k sharing a win, else 0."""
 
+    def evaluate(self) -> tuple[float, ...]:
+        """``returns`` once over; before that the game's cheap estimate of them (per seat, summing to 1),
+        for searches that cut playouts short."""
+
     def copy(self) -> GameState:
         """An independent copy that continues exactly as this position would."""
 

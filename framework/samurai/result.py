@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -16,7 +17,11 @@ END_REASONS = {
 """Why a game ended (RULES.md "End"), keyed by the codes used in ``Result.end_reason``."""
 
 
-@attrs.frozen
+def _text(explanation: str | Callable[[], str]) -> str:
+    return explanation if isinstance(explanation, str) else explanation()
+
+
+@attrs.frozen(repr=False)
 class Result:
     """Who won and why.
 
@@ -24,12 +29,33 @@ class Result:
     short code for the deciding step of the scoring (the edition defines
     them), ``explanation`` says it in plain language, and ``end_reason`` is a
     key of ``END_REASONS`` (None when only scoring was asked for).
+
+    A scorer may pass the explanation as a function returning the text: it
+    is then written only when someone reads it (playouts never do), once.
+    Results compare and print by the text either way.
     """
 
     winners: tuple[int, ...]
     reason: str
-    explanation: str
+    _explanation: str | Callable[[], str] = attrs.field(eq=_text)
     end_reason: str | None = None
+
+    @property
+    def explanation(self) -> str:
+        """The scoring decision in plain language."""
+        text = self._explanation
+        if not isinstance(text, str):
+            text = text()
+            object.__setattr__(self, "_explanation", text)
+        return text
+
+    def __repr__(self) -> str:
+        return (f"Result(winners={self.winners!r}, reason={self.reason!r}, explanation={self.explanation!r}, "
+                f"end_reason={self.end_reason!r})")
+
+    def with_end_reason(self, end_reason: str | None) -> Result:
+        """This result with ``end_reason`` set (the explanation stays unwritten until read)."""
+        return Result(self.winners, self.reason, self._explanation, end_reason)
 
     @property
     def shared(self) -> bool:

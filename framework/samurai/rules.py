@@ -72,8 +72,9 @@ class Rules:
 
     def score(self, captured: list[int]) -> Result:
         """Ask the edition's scoring hook about the flat ``captured`` counts."""
-        return self.scorer({seat: {caste: captured[seat * 3 + c] for c, caste in enumerate(CASTES)}
-                            for seat in range(self.players)})
+        buddha, rice, castle = CASTES
+        return self.scorer({seat: {buddha: captured[i], rice: captured[i + 1], castle: captured[i + 2]}
+                            for seat, i in enumerate(range(0, 3 * self.players, 3))})
 
     def tile_name(self, tile: int) -> str:
         """The name of tile type ``tile``."""

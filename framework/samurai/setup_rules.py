@@ -70,8 +70,8 @@ _CUT_CHANGE = tuple(tuple(tuple(
 """How ``st.cut`` changes when a caste joins a settlement with ``open_slots`` free and ``present`` castes."""
 
 _SUBSET_CASTES = tuple(tuple(c for c in range(3) if s >> c & 1) for s in range(8))
-_OTHER_SUBSETS = tuple(tuple((subset, _SUBSET_CASTES[subset]) for subset in range(1, 8) if not subset >> caste & 1)
-                       for caste in range(3))
+_OTHER_TWO = tuple((a, b, 1 << a, 1 << b, 1 << a | 1 << b) for a, b in ((1, 2), (0, 2), (0, 1)))
+"""Per caste: the two other castes and the bitmasks of the subsets {a}, {b} and {a, b}."""
 
 
 def figure_placement_is_feasible(st: State, capacity: int, settlement: int, caste: int) -> bool:
@@ -88,13 +88,12 @@ def figure_placement_is_feasible(st: State, capacity: int, settlement: int, cast
     present = st.figures[settlement]
     open_before = capacity - _POPCOUNT[present]
     supply, cut = st.supply, st.cut
-    for subset, castes in _OTHER_SUBSETS[caste]:
-        need = 0
-        for c in castes:
-            need += supply[c]
-        if need > cut[subset] - (_POPCOUNT[subset & ~present] >= open_before):
-            return False
-    return True
+    # The three subsets written out: {a}, {b} and {a, b} for the two other castes a and b.
+    a, b, only_a, only_b, both = _OTHER_TWO[caste]
+    need_a, need_b = supply[a], supply[b]
+    return (need_a <= cut[only_a] - (_POPCOUNT[only_a & ~present] >= open_before)
+            and need_b <= cut[only_b] - (_POPCOUNT[only_b & ~present] >= open_before)
+            and need_a + need_b <= cut[both] - (_POPCOUNT[both & ~present] >= open_before))
 
 
 def figures_fit(st: State) -> bool:

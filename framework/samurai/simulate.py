@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from . import engine
-from .bots import make_bot
+from .bots import RandomBot, make_bot
 from .errors import DataError, IllegalAction
 from .knowledge import LeftGame, decide
 from .plugins import Edition
@@ -51,22 +51,38 @@ def parse_bots(text: str | Sequence[str]) -> tuple[str, ...]:
 
 
 def play_game(rules: Rules, seed: int, bots: Sequence[str], *, trace: bool = False,
-              actions: list[tuple[int, ...]] | None = None) -> State:
+              actions: list[tuple[int, ...]] | None = None, watch: Callable[[State], None] | None = None) -> State:
     """Play one game between bots (seat ``k`` gets ``bots[k % len(bots)]``) and return its final state.
 
     A bot's actions are checked unless it is marked ``trusted`` (the built-in
     bots only produce legal actions, which the property tests verify). When
     ``actions`` is a list, every action played is appended to it (for records).
+    ``watch(state)`` is called before the first action and after each one.
     """
-    return play_out(rules, engine.new_state(rules, seed, trace=trace), seed, bots, actions=actions)
+    return play_out(rules, engine.new_state(rules, seed, trace=trace), seed, bots, actions=actions, watch=watch)
 
 
 def play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], *,
-             actions: list[tuple[int, ...]] | None = None) -> State:
+             actions: list[tuple[int, ...]] | None = None, watch: Callable[[State], None] | None = None) -> State:
     """Play the game in ``st`` to its end between bots seeded from ``seed`` (see ``play_game``)."""
     players = [make_bot(bots[seat % len(bots)], derive_seed(seed, seat)) for seat in range(rules.players)]
-    checked = [not getattr(bot, "trusted", False) for bot in players]
     apply, check = engine.apply, engine.check
+    if watch is not None:
+        watch(st)
+    if all(type(bot) is RandomBot for bot in players):
+        # Random bots only: draw each action straight from the engine with the seat's bot generator, as
+        # RandomBot.act does from its knowledge (the sampler reads only what the seat to act may know).
+        rngs = [bot.rng for bot in players]  # type: ignore[attr-defined]
+        sample = engine.sample_action
+        while st.phase != OVER:
+            action = sample(rules, st, rngs[st.current])
+            apply(rules, st, action)
+            if actions is not None:
+                actions.append(action)
+            if watch is not None:
+                watch(st)
+        return st
+    checked = [not getattr(bot, "trusted", False) for bot in players]
     left_game = LeftGame()
     while st.phase != OVER:
         seat = st.current
@@ -78,6 +94,8 @@ def play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], *,
         apply(rules, st, action)
         if actions is not None:
             actions.append(action)
+        if watch is not None:
+            watch(st)
     return st
 
 

@@ -95,6 +95,8 @@ class SwitchFigures(Action):
 
 
 _SAMPLE_TRIES = 16
+_new_action = object.__new__
+_set_field = object.__setattr__
 
 
 def _random_caste(mask: int, rng: random.Random) -> int:
@@ -190,10 +192,12 @@ class SwitchBehaviour:
         return moves
 
     def can_play(self, rules: Rules, st: State, seat: int, tile: int) -> bool:
-        occupied = [m for m in st.figures if m]
-        for i, m1 in enumerate(occupied):
-            for m2 in occupied[i + 1:]:
-                # some caste of m1 missing from m2 and some caste of m2 missing from m1
+        # Two settlements can swap when some caste of one is missing from the other and the other way
+        # round; settlements holding the same castes never can, so compare the distinct masks only.
+        masks = set(st.figures)
+        masks.discard(0)
+        for m1 in masks:
+            for m2 in masks:
                 if m1 & ~m2 and m2 & ~m1:
                     return True
         return False
@@ -239,7 +243,17 @@ class SwitchBehaviour:
 
     def to_action(self, rules: Rules, tile: int, params: tuple[int, ...]) -> Action:
         s1, c1, s2, c2 = params
-        return SwitchFigures(rules.board.settlements[s1].at, CASTES[c1], rules.board.settlements[s2].at, CASTES[c2])
+        first, second = rules.board.settlements[s1].at, rules.board.settlements[s2].at
+        # Board coordinates need no converting: set the fields directly, in the order
+        # __attrs_post_init__ would leave them (Game.legal_actions lists hundreds of these).
+        if (second[1], second[0]) < (first[1], first[0]):
+            first, second, c1, c2 = second, first, c2, c1
+        action = _new_action(SwitchFigures)
+        _set_field(action, "first", first)
+        _set_field(action, "first_caste", CASTES[c1])
+        _set_field(action, "second", second)
+        _set_field(action, "second_caste", CASTES[c2])
+        return action
 
     def from_action(self, rules: Rules, action: Any) -> tuple[int, ...]:
         out = []

@@ -21,6 +21,9 @@ HANDS, FIGURES, PLAY, OVER = range(4)
 PHASE_NAMES = ("choose_hands", "place_figures", "play", "over")
 EMPTY = -1
 
+_new_state = object.__new__
+_new_random = random.Random.__new__
+
 UNSEEDED = random.Random(0)
 """Marks the generator of a starting-position template, which no game draws from:
 ``samurai.engine.new_state`` gives every game its own seeded generator."""
@@ -71,24 +74,52 @@ class State:
     rng: random.Random
     events: list[tuple[Any, ...]] | None
 
-    def copy(self) -> State:
-        """An independent copy (the random generator included)."""
-        other = State.__new__(State)
-        for name in ("phase", "current", "turn", "removed_total", "normal_played", "played", "tiles_played",
-                     "end_reason", "result"):
-            setattr(other, name, getattr(self, name))
-        for name in ("setup_queue", "spent", "tile_owner", "tile_type", "tile_turn", "empty_land",
-                     "empty_land_pos", "empty_sea", "empty_sea_pos", "movable_count", "figures",
-                     "empty_around", "pending", "supply", "on_board", "captured", "removed", "cut"):
-            setattr(other, name, getattr(self, name)[:])
+    def copy(self, *, rng: random.Random | None = None) -> State:
+        """An independent copy; its generator is a copy of this one's, or ``rng`` when given.
+
+        Copying a generator's state costs more than the rest of the position, so
+        a search that reseeds its copies anyway passes its own generator (shared
+        by the copies, or a fresh one per copy) and skips that cost.
+        """
+        other = _new_state(State)
+        other.phase = self.phase
+        other.current = self.current
+        other.turn = self.turn
+        other.removed_total = self.removed_total
+        other.normal_played = self.normal_played
+        other.played = self.played
+        other.tiles_played = self.tiles_played
+        other.end_reason = self.end_reason
+        other.result = self.result
+        other.setup_queue = self.setup_queue[:]
+        other.spent = self.spent[:]
+        other.tile_owner = self.tile_owner[:]
+        other.tile_type = self.tile_type[:]
+        other.tile_turn = self.tile_turn[:]
+        other.empty_land = self.empty_land[:]
+        other.empty_land_pos = self.empty_land_pos[:]
+        other.empty_sea = self.empty_sea[:]
+        other.empty_sea_pos = self.empty_sea_pos[:]
+        other.movable_count = self.movable_count[:]
+        other.figures = self.figures[:]
+        other.empty_around = self.empty_around[:]
+        other.pending = self.pending[:]
+        other.supply = self.supply[:]
+        other.on_board = self.on_board[:]
+        other.captured = self.captured[:]
+        other.removed = self.removed[:]
+        other.cut = self.cut[:]
         other.pools = [p[:] for p in self.pools]
         other.hands = [h[:] for h in self.hands]
         other.stacks = [s[:] for s in self.stacks]
         other.open_by_stage = [s[:] for s in self.open_by_stage]
-        if self.rng is UNSEEDED:
+        if rng is not None:
+            other.rng = rng
+        elif self.rng is UNSEEDED:
             other.rng = UNSEEDED
         else:
-            other.rng = random.Random()
+            # A bare instance skips seeding from the operating system, which setstate overwrites anyway.
+            other.rng = _new_random(random.Random)
             other.rng.setstate(self.rng.getstate())
         other.events = None if self.events is None else self.events[:]
         return other

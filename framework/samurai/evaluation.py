@@ -1,0 +1,86 @@
+"""A cheap estimate of how a Samurai game still going on will end, for searches that cut playouts short.
+
+Each seat's figures are those it has captured plus, for every figure still on
+the board, its chance of capturing it: a surrounded settlement's figures go to
+the unique highest influence (a tie to nobody); otherwise a soft maximum of
+the influences, sharper the fewer empty land hexes are left around it. Every scoring of
+the editions rewards leading castes (RULES.md "Scoring"), so a seat's points
+are its chances of leading each caste (a soft majority), and its estimated
+return is a soft maximum of the points. Numbers, not rules: they only guide
+the MCTS bot (``samurai.mcts``).
+"""
+
+from __future__ import annotations
+
+from math import exp
+
+from .rules import Rules
+from .state import HANDS, State
+
+__all__ = ["estimate_returns", "INFLUENCE_SHARPNESS", "LEAD_SHARPNESS", "WIN_SHARPNESS"]
+
+LEAD_SHARPNESS = 0.8
+"""How sharply a lead of one figure in a caste turns into leading it (a logistic slope)."""
+
+WIN_SHARPNESS = 1.5
+"""How sharply more leading castes turn into winning."""
+
+INFLUENCE_SHARPNESS = 0.6
+"""How sharply more influence on a figure turns into capturing it, when its settlement is one hex from
+surrounded (the slope halves with every two more empty hexes)."""
+
+HAND_WEIGHT = 0.05
+"""While starting hands are chosen: points per point of influence of the tiles taken into the hand."""
+
+_SLOPE = tuple(INFLUENCE_SHARPNESS / (1.0 + 0.5 * (empty - 1)) for empty in range(1, 65))
+
+
+def estimate_returns(rules: Rules, st: State) -> tuple[float, ...]:
+    """Estimated returns per seat (summing to 1) of the position ``st``, which is not over."""
+    n = rules.players
+    counts = [float(c) for c in st.captured]
+    owner, kind, value, empty_around = st.tile_owner, st.tile_type, rules.tile_value, st.empty_around
+    neighbours = rules.settlement_neighbours
+    for s, mask in enumerate(st.figures):
+        if not mask:
+            continue
+        empty = empty_around[s]
+        influence = [0] * (3 * n)
+        for h in neighbours[s]:
+            o = owner[h]
+            if o >= 0:
+                t = kind[h] * 3
+                i = o * 3
+                influence[i] += value[t]
+                influence[i + 1] += value[t + 1]
+                influence[i + 2] += value[t + 2]
+        for caste in range(3):
+            if not mask >> caste & 1:
+                continue
+            column = influence[caste::3]
+            best = max(column)
+            if not empty:  # surrounded: decided at the end of the turn (or a tie removes it)
+                if column.count(best) == 1:
+                    counts[column.index(best) * 3 + caste] += 1.0
+                continue
+            slope = _SLOPE[empty - 1]
+            weights = [exp(slope * (x - best)) for x in column]
+            total = sum(weights)
+            for seat in range(n):
+                counts[seat * 3 + caste] += weights[seat] / total
+    points = [0.0] * n
+    for caste in range(3):
+        held = counts[caste::3]
+        most = max(held)
+        weights = [exp(LEAD_SHARPNESS * (x - most)) for x in held]
+        total = sum(weights)
+        for seat in range(n):
+            points[seat] += weights[seat] / total
+    if st.phase == HANDS:  # nothing is on the board yet: a seat's chances are the hand it takes
+        types = rules.tile_types
+        for seat in range(n):
+            points[seat] += HAND_WEIGHT * sum(types[t].influence for t in st.hands[seat])
+    leader = max(points)
+    weights = [exp(WIN_SHARPNESS * (p - leader)) for p in points]
+    total = sum(weights)
+    return tuple(w / total for w in weights)
