@@ -90,11 +90,11 @@ def _build_parser() -> _Parser:
 
     tour = commands.add_parser("tournament", help="rate bots in a seat-balanced tournament",
                                description="Play every table of bots in every seat order equally often; print "
-                                           "each bot's win rate with its 95%% interval and Bradley-Terry ratings "
-                                           "with 95%% bootstrap intervals.")
+                                           "each bot's win rate with its 95% interval and Bradley-Terry ratings "
+                                           "with 95% intervals.")
     tour.add_argument("--bots", default="random,greedy",
-                      help="comma-separated bots; each table seats PLAYERS of them (name a bot twice to seat it "
-                           "twice; default random,greedy)")
+                      help="comma-separated bots (random, greedy, easy, medium, hard, mcts:N); each table seats "
+                           "PLAYERS of them (name a bot twice to seat it twice; default random,greedy)")
     tour.add_argument("--players", action="append", default=None, metavar="N[,N...]",
                       help="player counts, e.g. 2 or 3,4 (repeatable; default 2)")
     tour.add_argument("--games", type=_positive, default=100,
