@@ -147,7 +147,8 @@ def score_leader_tokens(captured: Mapping[int, Mapping[str, int]]) -> Result:
     winners = tuple(seat for seat in contenders if total[seat] == best_total)
     if len(winners) == 1:
         return Result(winners, "all_castes", lambda: f"{all_castes()} Seat {winners[0]} wins.")
-    return Result(winners, "shared_win", lambda: f"{all_castes()} Still tied: seats {seats_text(winners)} share the win.")
+    return Result(winners, "shared_win",
+                  lambda: f"{all_castes()} Still tied: seats {seats_text(winners)} share the win.")
 
 
 def _sentence(text: str) -> str:

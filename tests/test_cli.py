@@ -50,10 +50,19 @@ def test_editions_lists_editions_plugins_and_their_hooks(capsys):
 
 
 def test_bench_prints_games_per_second(capsys):
-    assert main(["bench", "--games", "20", "--players", "2,4"]) == 0
+    assert main(["bench", "--games", "20", "--players", "2,4", "--no-paths", "--compare-games", "0"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[0].split() == ["players", "games", "seconds", "games/s", "games/cpu-s"]
     assert [line.split()[0] for line in lines[1:]] == ["2", "4"]
+
+
+def test_bench_times_a_copy_legal_actions_and_compare(capsys):
+    assert main(["bench", "--games", "5", "--players", "4", "--compare-games", "4"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[2].startswith("position copy at a 4-player opening: ") and "given one (copy(rng=...))" in lines[2]
+    assert lines[3].startswith("Game.legal_actions at a 4-player opening (") and lines[3].endswith(" ms")
+    assert lines[4].startswith("compare ffg2015 original, 3 players, 4 pairs on one core: ")
+    assert lines[4].endswith(" games/s")
 
 
 @pytest.mark.parametrize("args, message", [
@@ -65,6 +74,8 @@ def test_bench_prints_games_per_second(capsys):
     (["score", "--captured", "{not json"], "--captured: not valid JSON"),
     (["score", "--captured", '{"0": {"dragons": 2}}'], "unknown caste 'dragons'"),
     (["bench", "--players", "two"], "expected player counts"),
+    (["bench", "--compare-games", "-1"], "--compare-games: must be 0 or more"),
+    (["bench", "--compare-with", "nope"], "no edition named 'nope'"),
     (["fly"], "invalid choice: 'fly'"),
 ])
 def test_bad_input_is_one_line_and_exit_code_2_without_traceback(args, message):

@@ -6,6 +6,7 @@ tests pin down that the shortcuts change nothing a caller can see.
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import attrs
@@ -13,7 +14,7 @@ import attrs
 import samurai
 from samurai import engine
 from samurai.actions import Action
-from samurai.state import OVER
+from samurai.state import OVER, PLAY
 
 
 def _old_order(action: Action) -> tuple[str, tuple[object, ...]]:
@@ -102,6 +103,8 @@ def test_a_result_writes_its_explanation_only_when_read_and_once():
     assert lazy.to_dict() == written.to_dict()
     assert calls == [1]
     assert samurai.Result((0,), "most_figures", lambda: "other words") != written
+    unread = samurai.Result((1,), "most_figures", lambda: "Seat 1 has the most and wins.", "no_tiles")
+    assert pickle.loads(pickle.dumps(unread)) == unread.with_end_reason("no_tiles")  # pickles with its text
     assert repr(written) == ("Result(winners=(1,), reason='most_figures', explanation='Seat 1 has the most and "
                              "wins.', end_reason=None)")
 
@@ -110,3 +113,44 @@ def test_the_editions_scorings_explain_when_asked(ffg, original):
     captured = {0: {"buddha": 3, "rice": 1, "castle": 0}, 1: {"buddha": 1, "rice": 3, "castle": 2}}
     assert samurai.score(ffg, captured).explanation.startswith("Seat 0 leads buddha with 3")
     assert samurai.score(original, captured).explanation.startswith("Seat 0 holds the buddha majority with 3")
+
+
+def test_facts_collected_while_playing_equal_the_facts_of_the_replayed_record(ffg, original):
+    from samurai.metrics import FactsWatch, game_facts
+    from samurai.records import record_of
+    from samurai.simulate import derive_seed, play_game
+
+    seen_leader = False
+    for edition in (ffg, original):
+        for players in (2, 3, 4):
+            rules = edition.rules(players)
+            for index in range(6):
+                seed = derive_seed(3, index)
+                watch, actions = FactsWatch(players), []
+                final = play_game(rules, seed, ("greedy", "random"), actions=actions, watch=watch.see)
+                live = watch.facts(final)
+                assert live == game_facts(record_of(rules, seed, actions, final=final), edition=edition)
+                seen_leader = seen_leader or live.midpoint_leader is not None
+    assert seen_leader
+
+
+def test_the_shortcut_checks_agree_with_the_full_lists(ffg, original):
+    from samurai.special_tiles import SwitchBehaviour
+
+    switch = SwitchBehaviour()
+    checked = 0
+    for game in _positions(ffg, 4, seed=9, every=3) + _positions(original, 2, seed=4, every=3):
+        rules, st = game.rules, game.state
+        for seat in range(rules.players):
+            # Switch's targets are every exchange its check accepts, in settlement then caste order,
+            # and it can be played exactly when it has one.
+            everything = [(s1, c1, s2, c2) for s1 in range(len(st.figures)) for s2 in range(s1 + 1, len(st.figures))
+                          for c1 in range(3) for c2 in range(3)
+                          if switch.check(rules, st, seat, 0, (s1, c1, s2, c2)) is None]
+            assert switch.legal(rules, st, seat, 0) == everything
+            assert switch.can_play(rules, st, seat, 0) == bool(everything)
+            if st.phase == PLAY:
+                # can_play stops at the first playable tile; the full list agrees.
+                assert engine.can_play(rules, st, seat) == bool(engine.playable_tiles(rules, st, seat, False))
+                checked += 1
+    assert checked > 50

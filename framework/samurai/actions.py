@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
@@ -33,7 +33,8 @@ def to_coord(value: Any) -> Coord:
     return col, row
 
 
-_FIELD_VALUES: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
+_FIELD_VALUES: dict[type, tuple[Callable[[Any], tuple[Any, ...]], bool]] = {}
+"""Per action class: a function returning its field values, and whether they are known to be plain."""
 
 
 def _field_values(cls: type) -> Callable[[Any], tuple[Any, ...]]:
@@ -55,14 +56,20 @@ class Action:
     """Base class of every action; gives all actions one total order."""
 
     __slots__ = ()
+    _plain_fields: ClassVar[bool] = False
+    """True on a class whose fields hold only strings, numbers and coordinates (its sort key needs no checks)."""
 
     def _sort_key(self) -> tuple[str, tuple[Any, ...]]:
         """``(class name, attrs.astuple(self))``, read field by field when the values are plain."""
         cls = type(self)
-        values_of = _FIELD_VALUES.get(cls)
-        if values_of is None:
-            values_of = _FIELD_VALUES[cls] = _field_values(cls)
+        known = _FIELD_VALUES.get(cls)
+        if known is None:
+            # Only the class itself may promise plain fields: a subclass may add others.
+            known = _FIELD_VALUES[cls] = (_field_values(cls), bool(cls.__dict__.get("_plain_fields", False)))
+        values_of, plain = known
         values = values_of(self)
+        if plain:
+            return cls.__name__, values
         for value in values:
             kind = type(value)
             if kind not in _PLAIN and not (kind is tuple and _PLAIN.issuperset(map(type, value))):
@@ -95,12 +102,16 @@ class Action:
 class ChooseTile(Action):
     """Setup: keep one of your tiles for your starting hand (secret)."""
 
+    _plain_fields = True
+
     tile: str
 
 
 @attrs.frozen(order=False)
 class PlaceFigure(Action):
     """Setup: put a figure of ``caste`` from the supply into the settlement at ``at``."""
+
+    _plain_fields = True
 
     caste: str
     at: Coord = attrs.field(converter=to_coord)
@@ -110,6 +121,8 @@ class PlaceFigure(Action):
 class PlaceTile(Action):
     """Play: put ``tile`` from your hand on the empty hex ``at``."""
 
+    _plain_fields = True
+
     tile: str
     at: Coord = attrs.field(converter=to_coord)
 
@@ -117,3 +130,5 @@ class PlaceTile(Action):
 @attrs.frozen(order=False)
 class EndTurn(Action):
     """Play: end your turn (after at least one tile): resolve, refill, pass on."""
+
+    _plain_fields = True

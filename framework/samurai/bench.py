@@ -1,10 +1,14 @@
-"""Speed: full random games per second, for each player count, and MCTS simulations per second.
+"""Speed: full random games per second, for each player count, the paths search and comparisons use,
+and MCTS simulations per second.
 
 ``run_bench`` runs the same loop as ``samurai simulate`` with random bots at
-every seat (setup included); ``run_mcts_bench`` times the MCTS bot's search
-(full rollouts) from the first turn of play and from mid-game. Both report
-wall-clock and CPU figures. Numbers, not assertions: machines differ and are
-shared.
+every seat (setup included) and reports wall-clock and CPU figures.
+``time_paths`` times a position copy and ``Game.legal_actions`` at the
+opening of a 4-player game, and ``time_compare`` a ``samurai compare`` run on
+one core; ``run_mcts_bench`` times the MCTS bot's search (full rollouts) from
+the first turn of play and from mid-game. Numbers, not assertions: machines
+differ and are shared, so each path is timed several times and the fastest
+repetition counts.
 """
 
 from __future__ import annotations
@@ -15,14 +19,19 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
+from .compare import compare
 from .engine import new_state
+from .game import Game, new_game
 from .hexgame import HexGameState
 from .mcts import MCTSBot
 from .plugins import Edition
 from .simulate import derive_seed, play_game
 from .state import PLAY
 
-__all__ = ["BenchFigure", "run_bench", "MCTSFigure", "run_mcts_bench", "MCTS_POSITIONS"]
+__all__ = ["BenchFigure", "run_bench", "PathFigures", "opening", "time_paths", "CompareFigure", "time_compare",
+           "MCTSFigure", "run_mcts_bench", "MCTS_POSITIONS"]
+
+_REPEATS = 5
 
 
 @attrs.frozen
@@ -57,6 +66,73 @@ def run_bench(edition: Edition, players: Sequence[int] = (2, 3, 4), games: int =
             play_game(rules, derive_seed(seed, index), ("random",))
         figures.append(BenchFigure(count, games, time.perf_counter() - wall, time.process_time() - cpu))
     return figures
+
+
+@attrs.frozen
+class PathFigures:
+    """How long the paths a search repeats take at one position."""
+
+    players: int
+    actions: int
+    """How many legal actions the position has."""
+    copy_seconds: float
+    """``State.copy()``, the generator copied too."""
+    copy_given_rng_seconds: float
+    """``State.copy(rng=...)``: the caller's generator, shared."""
+    legal_actions_seconds: float
+    """``Game.legal_actions()``: every friendly action, sorted."""
+
+
+def opening(edition: Edition, players: int = 4, seed: int = 1) -> Game:
+    """The first position of play of a ``players``-player game whose setup was chosen by random legal actions."""
+    game = new_game(edition, players=players, seed=seed, trace=False)
+    rng = random.Random(seed)
+    while game.phase in ("choose_hands", "place_figures"):
+        actions = game.legal_actions()
+        game.apply(actions[int(rng.random() * len(actions))])
+    return game
+
+
+def _fastest(call: Callable[[], object], number: int) -> float:
+    """Seconds per call: the fastest of a few timed repetitions (others share the machine)."""
+    best = float("inf")
+    for _ in range(_REPEATS):
+        start = time.perf_counter()
+        for _ in range(number):
+            call()
+        best = min(best, (time.perf_counter() - start) / number)
+    return best
+
+
+def time_paths(edition: Edition, players: int = 4, seed: int = 1) -> PathFigures:
+    """Time a position copy and ``Game.legal_actions`` at the ``opening`` of a game."""
+    game = opening(edition, players, seed)
+    st, shared = game.state, random.Random(seed)
+    return PathFigures(players, len(game.legal_actions()), _fastest(st.copy, 2000),
+                       _fastest(lambda: st.copy(rng=shared), 2000), _fastest(game.legal_actions, 20))
+
+
+@attrs.frozen
+class CompareFigure:
+    """How fast ``compare`` played and measured paired games on one core."""
+
+    edition_a: str
+    edition_b: str
+    players: int
+    pairs: int
+    seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        """Games (two per pair) per wall-clock second."""
+        return 2 * self.pairs / self.seconds if self.seconds else 0.0
+
+
+def time_compare(edition_a: str, edition_b: str, players: int, pairs: int, seed: int = 1) -> CompareFigure:
+    """Time ``compare`` of ``pairs`` paired random games in one process, editions loaded included."""
+    start = time.perf_counter()
+    compare(edition_a, edition_b, players=players, games=pairs, seed=seed, workers=1)
+    return CompareFigure(edition_a, edition_b, players, pairs, time.perf_counter() - start)
 
 
 MCTS_POSITIONS = ("first turn", "mid-game")

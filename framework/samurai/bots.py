@@ -149,8 +149,8 @@ class GreedyBot:
 BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
 """The built-in bots without a budget, by name (``BOT_NAMES`` lists every name ``make_bot`` takes)."""
 
-LEVELS: dict[str, int] = {"easy": 800, "medium": 3500, "hard": 20000}
-"""MCTS simulations per decision of each level: about 0.05 s, 0.25 s and 1.5 s on one core (the mean over
+LEVELS: dict[str, int] = {"easy": 800, "medium": 3500, "hard": 15000}
+"""MCTS simulations per decision of each level: about 0.05 s, 0.25 s and 1.2 s on one core (the mean over
 whole 2-player FFG 2015 games; more players take longer; README "Bots"). Counts, not seconds, so that a
 level plays the same game on any machine."""
 

@@ -156,7 +156,10 @@ def _build_parser() -> _Parser:
     new.add_argument("--force", action="store_true", help="overwrite existing files")
     new.set_defaults(run=_new_edition)
 
-    bench = commands.add_parser("bench", help="measure full random games per second")
+    bench = commands.add_parser("bench", help="measure full random games per second",
+                                description="Time full random games for each player count, then a position "
+                                            "copy and Game.legal_actions at a 4-player opening, and compare "
+                                            "on one core.")
     bench.add_argument("--edition", default="ffg2015", help="edition id (default ffg2015)")
     bench.add_argument("--games", type=_positive, default=2000, help="games per player count (default 2000)")
     bench.add_argument("--players", default="2,3,4", help="player counts (default 2,3,4)")
@@ -168,6 +171,11 @@ def _build_parser() -> _Parser:
                        help="with --mcts: simulations per decision (default 2000)")
     bench.add_argument("--decisions", type=_positive, default=5,
                        help="with --mcts: decisions timed per kind of position (default 5)")
+    bench.add_argument("--no-paths", action="store_true", help="skip the copy and legal-actions timings")
+    bench.add_argument("--compare-games", type=int, default=200, metavar="N",
+                       help="paired games of the compare timing (default 200; 0 skips it)")
+    bench.add_argument("--compare-with", default="original", metavar="EDITION",
+                       help="edition B of the compare timing (default original)")
     bench.set_defaults(run=_bench)
     return parser
 
@@ -438,7 +446,7 @@ def _new_edition(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from .bench import run_bench
+    from .bench import run_bench, time_compare, time_paths
     from .plugins import load_edition
 
     try:
@@ -450,10 +458,26 @@ def _bench(args: argparse.Namespace) -> int:
         edition.rules(count)
     if args.mcts:
         return _bench_mcts(args, edition, counts)
+    if args.compare_games < 0:
+        raise DataError(f"must be 0 or more, not {args.compare_games}", source="--compare-games")
+    compare_players = 3 if 3 in edition.manifest.players else min(edition.manifest.players)
+    if args.compare_games:
+        load_edition(args.compare_with).rules(compare_players)  # refuse a bad edition B before the timings
     print(f"{'players':>7} {'games':>6} {'seconds':>8} {'games/s':>9} {'games/cpu-s':>12}")
     for figure in run_bench(edition, counts, args.games, args.seed):
         print(f"{figure.players:>7} {figure.games:>6} {figure.seconds:>8.2f} {figure.games_per_second:>9.0f} "
               f"{figure.games_per_cpu_second:>12.0f}")
+    if not args.no_paths:
+        paths = time_paths(edition, 4 if 4 in edition.manifest.players else max(edition.manifest.players),
+                           args.seed)
+        print(f"position copy at a {paths.players}-player opening: {paths.copy_seconds * 1e6:.1f} us with its "
+              f"generator, {paths.copy_given_rng_seconds * 1e6:.1f} us given one (copy(rng=...))")
+        print(f"Game.legal_actions at a {paths.players}-player opening ({paths.actions} actions): "
+              f"{paths.legal_actions_seconds * 1e3:.2f} ms")
+    if args.compare_games:
+        timed = time_compare(args.edition, args.compare_with, compare_players, args.compare_games, args.seed)
+        print(f"compare {timed.edition_a} {timed.edition_b}, {timed.players} players, {timed.pairs} pairs on one "
+              f"core: {timed.seconds:.2f} s, {timed.games_per_second:.0f} games/s")
     return 0
 
 

@@ -37,8 +37,7 @@ def new_state(rules: Rules, seed: int, *, trace: bool = False) -> State:
     ``trace`` keeps a list of events (captures, removals, refills, passes) in
     ``State.events`` for people to read; playouts leave it off.
     """
-    st = rules.template.copy()
-    st.rng = random.Random(seed)
+    st = rules.template.copy(rng=random.Random(seed))
     st.events = [] if trace else None
     _run_automatic_setup(rules, st)
     return st
@@ -327,7 +326,10 @@ def _resolve_pending(rules: Rules, st: State) -> None:
     for s in st.pending:
         mask = st.figures[s]
         # (owner, row of the tile type in tile_value) of every tile around, read once for all castes
-        tiles = [(o, kind[h] * 3) for h in rules.settlement_neighbours[s] if (o := owner[h]) >= 0]
+        tiles = []
+        for h in rules.settlement_neighbours[s]:
+            if owner[h] >= 0:
+                tiles.append((owner[h], kind[h] * 3))
         for caste in _CASTES_IN[mask]:
             influence = [0] * n
             for o, row in tiles:
@@ -377,7 +379,10 @@ def _end_turn(rules: Rules, st: State) -> None:
     st.turn += 1
     st.played = 0
     st.normal_played = False
-    if not _seek_player(rules, st, (seat + 1) % rules.players):
+    following = (seat + 1) % rules.players
+    if can_play(rules, st, following):  # as nearly always; _seek_player passes the seats that cannot
+        st.current = following
+    elif not _seek_player(rules, st, following):
         _finish(rules, st, "no_tiles")
 
 
@@ -425,7 +430,11 @@ def sample_action(rules: Rules, st: State, rng: random.Random) -> tuple[int, ...
     seat = st.current
     phase = st.phase
     if phase == PLAY:
-        options = playable_tiles(rules, st, seat, st.normal_played)
+        hand = st.hands[seat]
+        if not st.normal_played and st.empty_land and st.empty_sea and rules.special_tiles.isdisjoint(hand):
+            options = hand  # what playable_tiles would list: every tile has a target
+        else:
+            options = playable_tiles(rules, st, seat, st.normal_played)
         k = int(rng.random() * (len(options) + (1 if st.played else 0)))
         if k == len(options):
             return (END,)
@@ -446,7 +455,11 @@ def sample_action(rules: Rules, st: State, rng: random.Random) -> tuple[int, ...
 
 
 def _sample_figure(rules: Rules, st: State, rng: random.Random) -> tuple[int, ...]:
-    stage = figure_stage(st)
+    for stage in st.open_by_stage:  # figure_stage(st), without the call
+        if stage:
+            break
+    else:
+        stage = []
     supply, figures, capacities = st.supply, st.figures, rules.capacities
     in_supply = (supply[0] > 0) | (supply[1] > 0) << 1 | (supply[2] > 0) << 2
     for _ in range(_FIGURE_SAMPLE_TRIES):

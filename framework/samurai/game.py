@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, cast
 
@@ -91,16 +92,19 @@ class Game:
     def legal_actions(self) -> list[Action]:
         """Every legal action for the current player, sorted; empty when the game is over."""
         rules = self.rules
-        tile_types, coords = rules.tile_types, rules.board.coords
+        tile_types, coords, behaviours = rules.tile_types, rules.board.coords, rules.behaviours
         keyed: list[tuple[tuple[str, tuple[Any, ...]], Action]] = []
         for internal in engine.legal_actions(rules, self.state):
             if internal[0] == engine.PLACE:  # most of the list: built and keyed here, as _sort_key would
                 tile, at = tile_types[internal[1]].name, coords[internal[2]]
                 keyed.append((("PlaceTile", (tile, at)), _place_tile(tile, at)))
+            elif internal[0] == engine.SPECIAL:
+                action = behaviours[internal[1]].to_action(rules, internal[1], internal[2:])  # type: ignore[union-attr]
+                keyed.append((action._sort_key(), action))
             else:
                 action = action_of(rules, internal)
                 keyed.append((action._sort_key(), action))
-        keyed.sort(key=_sort_key_of)  # one key per action; the actions' own comparison would rebuild it per pair
+        keyed.sort(key=_FIRST)  # one key per action; the actions' own comparison would rebuild it per pair
         return [action for _, action in keyed]
 
     def apply(self, action: Action) -> None:
@@ -187,8 +191,7 @@ class Game:
         return f"<Game {self.edition} players={self.players} seed={self.seed} phase={self.phase} turn={self.turn}>"
 
 
-def _sort_key_of(item: tuple[tuple[str, tuple[Any, ...]], Action]) -> tuple[str, tuple[Any, ...]]:
-    return item[0]
+_FIRST = itemgetter(0)
 
 
 _new_action = object.__new__

@@ -95,6 +95,8 @@ def samurai_score(edition: EditionManifest, captured: Mapping[int, Mapping[str, 
 
     Return a ``Result`` with the winning seats, a short reason code and a
     plain-language explanation (``end_reason`` is filled in by the engine).
+    The explanation may be given as a function returning the text: playouts
+    score many games and never read it, so it is then written only when read.
     """
 
 

@@ -27,8 +27,8 @@ from .records import GameRecord, replay
 from .result import Result
 from .state import State
 
-__all__ = ["Z95", "GameFacts", "GameMetric", "Estimate", "Metric", "game_facts", "FactsWatch", "compare_metrics", "wilson_interval",
-           "mean_interval", "paired_difference", "scoring_disagreement"]
+__all__ = ["Z95", "GameFacts", "GameMetric", "Estimate", "Metric", "game_facts", "FactsWatch", "compare_metrics",
+           "wilson_interval", "mean_interval", "paired_difference", "scoring_disagreement"]
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the normal distribution."""

@@ -53,6 +53,10 @@ class Result:
         return (f"Result(winners={self.winners!r}, reason={self.reason!r}, explanation={self.explanation!r}, "
                 f"end_reason={self.end_reason!r})")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (to another process, say) with its text written: a function may not pickle.
+        return Result, (self.winners, self.reason, self.explanation, self.end_reason)
+
     def with_end_reason(self, end_reason: str | None) -> Result:
         """This result with ``end_reason`` set (the explanation stays unwritten until read)."""
         return Result(self.winners, self.reason, self._explanation, end_reason)

@@ -34,7 +34,7 @@ class Rules:
     """An edition compiled for one player count, options and map. Read-only, shared by many games."""
 
     __slots__ = ("edition", "players", "options", "board", "tile_types", "tile_index", "tile_value",
-                 "tile_fast", "tile_on", "tile_movable", "behaviours", "player_tiles", "hand_size",
+                 "tile_fast", "tile_on", "tile_movable", "behaviours", "special_tiles", "player_tiles", "hand_size",
                  "figures_per_caste", "setup", "figure_stages", "stage_of", "capacities", "prefilled",
                  "resolve_each_tile", "end_immediate", "removed_limit", "public_captures",
                  "settlement_neighbours", "scorer", "template", "reference")
@@ -51,6 +51,8 @@ class Rules:
     tile_on: tuple[int, ...]
     tile_movable: tuple[bool, ...]
     behaviours: tuple[TileBehaviour | None, ...]
+    special_tiles: frozenset[int]
+    """The tile types played through a behaviour (those with a ``behaviours`` entry)."""
     player_tiles: tuple[int, ...]
     hand_size: int
     figures_per_caste: int
@@ -184,6 +186,7 @@ def _compile_tiles(rules: Rules, manifest: EditionManifest, hook: Any) -> None:
     rules.tile_on = tuple(SPECIAL_TILE if t.special else LAND_TILE if t.on == "land" else SEA_TILE for t in types)
     rules.tile_movable = tuple(t.movable for t in types)
     rules.behaviours = tuple(behaviours[t.special] if t.special else None for t in types)
+    rules.special_tiles = frozenset(t for t, behaviour in enumerate(rules.behaviours) if behaviour is not None)
     rules.player_tiles = tuple(player_tiles)
     if len(player_tiles) < manifest.hand_size:
         raise DataError(f"each player has {len(player_tiles)} tiles, fewer than hand_size "

@@ -68,6 +68,8 @@ class TileBehaviour(Protocol):
 class MoveTile(Action):
     """Play the Move tile: your normal tile at ``source`` goes to the empty land hex ``target``."""
 
+    _plain_fields = True
+
     source: Coord = attrs.field(converter=to_coord)
     target: Coord = attrs.field(converter=to_coord)
 
@@ -84,6 +86,7 @@ class SwitchFigures(Action):
     first_caste: str
     second: Coord = attrs.field(converter=to_coord)
     second_caste: str
+    _plain_fields = True
 
     def __attrs_post_init__(self) -> None:
         if (self.second[1], self.second[0]) < (self.first[1], self.first[0]):
@@ -99,8 +102,19 @@ _new_action = object.__new__
 _set_field = object.__setattr__
 
 
+_CASTES_IN = tuple(tuple(c for c in range(3) if mask >> c & 1) for mask in range(8))
+"""The castes of a caste bitmask, in caste order."""
+
+
+_SWAPS = tuple(tuple(tuple((c1, c2) for c1 in range(3) if m1 >> c1 & 1 and not m2 >> c1 & 1
+                          for c2 in range(3) if c2 != c1 and m2 >> c2 & 1 and not m1 >> c2 & 1)
+                    for m2 in range(8)) for m1 in range(8))
+"""``_SWAPS[m1][m2]``: the caste pairs (c1 from the first settlement, c2 from the second) that two
+settlements holding castes ``m1`` and ``m2`` may exchange, in the order c1, then c2, by caste."""
+
+
 def _random_caste(mask: int, rng: random.Random) -> int:
-    castes = [c for c in range(3) if mask >> c & 1]
+    castes = _CASTES_IN[mask]
     return castes[int(rng.random() * len(castes))]
 
 
@@ -182,13 +196,10 @@ class SwitchBehaviour:
         occupied = [(s, m) for s, m in enumerate(st.figures) if m]
         moves: list[tuple[int, ...]] = []
         for i, (s1, m1) in enumerate(occupied):
+            swaps = _SWAPS[m1]
             for s2, m2 in occupied[i + 1:]:
-                for c1 in range(3):
-                    if not m1 >> c1 & 1 or m2 >> c1 & 1:
-                        continue
-                    for c2 in range(3):
-                        if c2 != c1 and m2 >> c2 & 1 and not m1 >> c2 & 1:
-                            moves.append((s1, c1, s2, c2))
+                for c1, c2 in swaps[m2]:
+                    moves.append((s1, c1, s2, c2))
         return moves
 
     def can_play(self, rules: Rules, st: State, seat: int, tile: int) -> bool:
