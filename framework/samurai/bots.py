@@ -212,10 +212,14 @@ def play_bots(game: Game, bots: Sequence[str], *, seed: int = 0, actions: int | 
 
     if not isinstance(game, Game):
         raise TypeError(f"play_bots plays a Game, not {type(game).__name__}")
-    if isinstance(bots, str) or not isinstance(bots, Sequence) or not bots \
-            or not all(isinstance(name, str) and name in BOTS for name in bots):
-        raise DataError(f"bots must be a non-empty list of bot names ({', '.join(BOTS)}), not {bots!r:.80}",
+    if isinstance(bots, str) or not isinstance(bots, Sequence) or not bots:
+        raise DataError(f"bots must be a non-empty list of bot names ({', '.join(BOT_NAMES)}), not {bots!r:.80}",
                         source="bots")
+    for name in bots:
+        try:
+            make_bot(name, 0)
+        except (TypeError, ValueError) as refused:
+            raise DataError(str(refused), source="bots") from None
     check_seed(seed)
     if actions is not None and (isinstance(actions, bool) or not isinstance(actions, int) or actions < 0):
         raise DataError(f"actions must be a whole number from 0 or None, not {actions!r:.40}", source="actions")
