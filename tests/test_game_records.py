@@ -217,3 +217,31 @@ def test_replay_tells_what_each_flip_turned_up(played, tmp_path: Path, capsys: p
     assert flips
     for n in flips:  # the face each flip turned up is told under it, as every seat saw it
         assert lines[n + 1].startswith("       It is "), lines[n:n + 2]
+
+
+# --- tournament -----------------------------------------------------------------------------
+
+def test_a_tournament_plays_daimyo_through_the_protocol(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    from samurai.tournament import tournament
+
+    result = tournament(["random", "mcts:30"], players=(2,), games=2, seed=3, edition="daimyo-shinobi",
+                        bootstrap=20)
+    assert len(result.games) == 2  # one round: both seatings of the one table
+    assert {g.seating for g in result.games} == {("random", "mcts:30"), ("mcts:30", "random")}
+    assert all(abs(sum(g.returns) - 1) < 1e-9 for g in result.games)
+    assert tournament(["random", "mcts:30"], players=(2,), games=2, seed=3, edition="daimyo-shinobi",
+                      bootstrap=20).games == result.games
+    out = tmp_path / "t.json"
+    assert main(["tournament", "--edition", "daimyo", "--bots", "random,mcts:10", "--games", "2", "--no-progress",
+                 "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["edition"] == "daimyo"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--bots", "random,greedy"], "--bots: bot 'greedy' plays only knizia, not 'daimyo'"),
+    (["--bots", "random,easy", "--players", "3"], "players: Daimyo and Shinobi is a game for 2 players, not 3"),
+])
+def test_a_daimyo_tournament_refuses_bad_input_in_one_line(args, message, capsys: pytest.CaptureFixture[str]):
+    assert main(["tournament", "--edition", "daimyo", "--games", "2", "--no-progress", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1

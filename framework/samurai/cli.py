@@ -430,6 +430,7 @@ def _compare(args: argparse.Namespace) -> int:
 
 def _tournament(args: argparse.Namespace) -> int:
     from .compare import default_workers
+    from .matches import check_bots_play
     from .plugins import load_edition
     from .simulate import parse_bots
     from .tournament import print_tournament, schedule, tournament
@@ -445,8 +446,9 @@ def _tournament(args: argparse.Namespace) -> int:
     names = parse_bots(args.bots)
     options = _options(args.option)
     edition = load_edition(args.edition)
+    check_bots_play(edition.game.name, names)  # a bot made for another game is refused in one line
     for count in counts:
-        edition.rules(count, options)  # refuse bad players or options before the progress bar starts
+        edition.start(count, 0, options)  # refuse bad players or options before the progress bar starts
     total = len(schedule(names, counts, args.games)[1])  # and a schedule that cannot be balanced
     with _progress_bar("tournament", total, not args.no_progress) as advance:
         result = tournament(names, players=counts, games=args.games, seed=args.seed,

@@ -44,13 +44,13 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
 from .bots import make_bot
 from .errors import DataError, IllegalAction
-from .hexgame import start
+from .matches import check_bots_play
 from .metrics import Estimate, wilson_interval
 from .plugins import Edition, load_edition
 from .ratings import Rating, rate
@@ -275,13 +275,14 @@ def _play_task(task: _Task) -> tuple[GameOutcome, float]:
 
 def play_one(edition: Edition, options: Mapping[str, Any], seed: int, seating: Sequence[str]) -> tuple[float, ...]:
     """Play one game through the protocol between bots by seat; returns each seat's return."""
-    state = start(edition, len(seating), seed, options=options)
+    state = edition.start(len(seating), seed, options)
     bots = [make_bot(name, derive_seed(seed, seat)) for seat, name in enumerate(seating)]
     checked = [not getattr(bot, "trusted", False) for bot in bots]
     while not state.is_over:
         seat = state.to_act
         assert seat is not None  # a game that is not over has a seat to act
-        action = bots[seat].act(state.knowledge(seat))
+        # make_bot's bots are typed for Knizia's knowledge; random and MCTS use only the protocol's Knowledge.
+        action = bots[seat].act(cast(Any, state.knowledge(seat)))
         if checked[seat]:
             reason = state.check(action)
             if reason is not None:
@@ -316,8 +317,9 @@ def tournament(bots: Sequence[str], *, players: Sequence[int] = (2,), games: int
     if anchor not in names:
         raise DataError(f"the anchor {anchor!r} is not one of the bots ({', '.join(names)})", source="--anchor")
     chosen = dict(options or {})
+    check_bots_play(_edition(edition).game.name, names)  # a bot made for another game is refused
     for count in players:
-        _edition(edition).rules(count, chosen)  # refuse a player count or option before any game
+        _edition(edition).start(count, 0, chosen)  # refuse a player count or option before any game
     tables, scheduled = schedule(names, players, games)
     # One game per task: a search bot's game takes seconds, so the progress bar moves game by game and the
     # workers finish together; passing a task costs well under a millisecond.
