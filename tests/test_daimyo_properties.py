@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from daimyo_helpers import snapshot
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from samurai_plugins import daimyo as d
@@ -97,7 +97,7 @@ def test_check_accepts_exactly_the_legal_actions_and_a_refused_action_changes_no
             message = state.check(action)
             assert isinstance(message, str) and message
         assert snapshot(state) == before
-    assert looked_at >= 1
+    assume(looked_at >= 1)  # a game over before move 5 (an early Haisen) has no position to look at
 
 
 @settings(max_examples=10, deadline=None)
