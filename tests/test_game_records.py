@@ -233,7 +233,7 @@ def test_a_tournament_plays_daimyo_through_the_protocol(tmp_path: Path, capsys: 
                       bootstrap=20).games == result.games
     out = tmp_path / "t.json"
     assert main(["tournament", "--edition", "daimyo", "--bots", "random,mcts:10", "--games", "2", "--no-progress",
-                 "--json", str(out)]) == 0
+                 "--workers", "1", "--json", str(out)]) == 0
     assert json.loads(out.read_text())["edition"] == "daimyo"
 
 
