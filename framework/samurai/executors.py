@@ -15,8 +15,12 @@ under a new name, and ``--backend NAME`` finds it.
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import logging
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Protocol, TypeVar
@@ -24,7 +28,9 @@ from typing import Any, Protocol, TypeVar
 import attrs
 
 from .errors import DataError
+from .hookcalls import plugin_failure
 from .hookspecs import hookimpl
+from .interrupts import StoppableTask, deferred_interrupts, ignore_interrupts
 
 __all__ = ["Executor", "ExecutorFactory", "LocalExecutor", "DaskExecutor", "make_executor", "executor_factories",
            "default_workers"]
@@ -68,33 +74,87 @@ class ExecutorFactory:
 
 
 class LocalExecutor:
-    """This machine: in this process for one worker, else a pool of worker processes."""
+    """This machine: in this process for one worker, else a pool of worker processes.
+
+    The pool's workers leave Ctrl-C to this process (``ignore_interrupts``);
+    ``close`` stops them in the middle of their batches when some are still
+    running (a run interrupted, or a batch that failed), so none is left behind.
+    """
 
     name = "local"
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
+        self._futures: list[Future[Any]] = []
 
     def map(self, fn: Callable[[T], R], batches: Sequence[T]) -> Iterator[R]:
         """Run in this process (one worker or one batch) or in the pool, in order."""
         if self.workers == 1 or len(batches) <= 1:
             return map(fn, batches)
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=min(self.workers, len(batches)))
-        futures = [self._pool.submit(fn, batch) for batch in batches]
-        return _in_order(futures)
+            self._pool = ProcessPoolExecutor(max_workers=min(self.workers, len(batches)),
+                                             initializer=ignore_interrupts)
+        task = StoppableTask(_RemoteTask(fn))
+        self._futures = []  # filled as submitted: an interrupt in between still finds what runs
+        for batch in batches:
+            self._futures.append(self._pool.submit(task, batch))
+        return _in_order(self._futures)
 
     def close(self) -> None:
-        """Cancel what has not started and wait for the workers to stop."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        """Stop the workers: at once if batches are still running (their results are dropped), else when idle."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # A second Ctrl-C must not cut the clean-up short and orphan a worker: it is held until the end.
+        with deferred_interrupts():
+            if all(future.done() for future in self._futures):
+                pool.shutdown(wait=True)
+            else:
+                _stop_workers(pool)
+            self._futures = []
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop the pool's workers in the middle of their batches and wait for them, so none is left behind.
+
+    SIGTERM ends a worker's batch (``StoppableTask``) rather than the worker,
+    so no result is cut off half-sent; a worker that does not stop within
+    seconds (a plugin stuck in a loop) is killed.
+    """
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public handle before Python 3.14
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=10)
+        if process.is_alive():
+            process.kill()
+            process.join()
+    pool.shutdown(wait=True)
 
 
 def _in_order(futures: Sequence[Future[R]]) -> Iterator[R]:
     for future in futures:
         yield future.result()
+
+
+class _RemoteTask:
+    """A batch function run in another process or machine: a plugin's failure comes back as a ``DataError``
+    naming the plugin (its file, line and function), since the worker's traceback does not reach this process."""
+
+    def __init__(self, function: Callable[[Any], Any]) -> None:
+        self.function = function
+
+    def __call__(self, batch: Any) -> Any:
+        try:
+            return self.function(batch)
+        except Exception as exc:
+            failure = plugin_failure(exc)
+            if failure is None:
+                raise
+            raise failure from None
 
 
 class DaskExecutor:
@@ -103,17 +163,16 @@ class DaskExecutor:
     name = "dask"
 
     def __init__(self, workers: int, scheduler: str | None = None) -> None:
-        try:
-            # Imported as Any: distributed's constructors carry no type hints.
-            distributed: Any = importlib.import_module("distributed")
-        except ImportError:
-            raise DataError('the dask backend needs the dask extra: pip install "samurai-engine[dask]"',
-                            source="--backend") from None
+        distributed = _import_distributed()
         self._cluster: Any = None
+        self._futures: list[Any] = []
         if scheduler is None:
             # One thread per worker process: games are pure Python, so threads would share one core.
+            # Ctrl-C reaches every process of the terminal's group; this process stops the cluster itself, so its
+            # workers ignore SIGINT (dask_setup below, run in each as it starts) rather than each print a traceback.
             self._cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                         dashboard_address=None, host="127.0.0.1")
+                                                     dashboard_address=None, host="127.0.0.1",
+                                                     silence_logs=logging.ERROR, preload=[__name__])
             self._client: Any = distributed.Client(self._cluster)
         else:
             try:
@@ -125,14 +184,38 @@ class DaskExecutor:
     def map(self, fn: Callable[[T], R], batches: Sequence[T]) -> Iterator[R]:
         """Submit every batch to the cluster; yield the results in the batches' order."""
         # pure=False: two equal batches are still two pieces of work (and keys never collide across runs).
-        futures = self._client.map(fn, list(batches), pure=False)
-        return (future.result() for future in futures)
+        self._futures = self._client.map(_RemoteTask(fn), list(batches), pure=False)
+        return (future.result() for future in self._futures)
 
     def close(self) -> None:
         """Cancel outstanding batches and close the client (and the local cluster, if this started one)."""
-        self._client.close()
-        if self._cluster is not None:
-            self._cluster.close()
+        with deferred_interrupts():  # a second Ctrl-C must not leave the local cluster's workers running
+            if self._futures:
+                self._client.cancel(self._futures)
+                self._futures = []
+            self._client.close()
+            if self._cluster is not None:
+                self._cluster.close()
+
+
+def dask_setup(worker: Any) -> None:
+    """Dask's preload hook, run in each worker of a local cluster as it starts: leave Ctrl-C to the main process.
+
+    A cluster on other machines is started by hand and stopped by its own signals; see docs/scale.md.
+    """
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _import_distributed() -> Any:
+    try:
+        # Imported as Any: distributed's constructors carry no type hints.
+        return importlib.import_module("distributed")
+    except ImportError:
+        raise DataError(DASK_MISSING, source="--backend") from None
+
+
+DASK_MISSING = 'the dask backend needs the dask extra: pip install "samurai-engine[dask]"'
 
 
 @hookimpl(trylast=True)
@@ -163,14 +246,22 @@ def executor_factories() -> dict[str, ExecutorFactory]:
     return found
 
 
-def make_executor(backend: str = "local", *, workers: int | None = None, scheduler: str | None = None) -> Executor:
-    """The executor named ``backend`` with ``workers`` workers (default: the machine's cores, at most 8)."""
-    count = default_workers() if workers is None else workers
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise DataError(f"workers must be a whole number of at least 1, not {count!r}", source="--workers")
+def _check_backend(backend: str, scheduler: str | None) -> None:
+    """Refuse (``DataError``) a backend no one contributes, ``scheduler`` with the local one, or ``dask`` without
+    ``distributed`` installed, before anything starts."""
     factories = executor_factories()
     if backend not in factories:
         raise DataError(f"unknown backend {backend!r}; backends are {', '.join(factories)}", source="--backend")
     if scheduler is not None and backend == "local":
         raise DataError("--scheduler goes with --backend dask", source="--scheduler")
-    return factories[backend].make(count, scheduler)
+    if backend == "dask" and importlib.util.find_spec("distributed") is None:
+        raise DataError(DASK_MISSING, source="--backend")
+
+
+def make_executor(backend: str = "local", *, workers: int | None = None, scheduler: str | None = None) -> Executor:
+    """The executor named ``backend`` with ``workers`` workers (default: the machine's cores, at most 8)."""
+    count = default_workers() if workers is None else workers
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise DataError(f"workers must be a whole number of at least 1, not {count!r}", source="--workers")
+    _check_backend(backend, scheduler)
+    return executor_factories()[backend].make(count, scheduler)
