@@ -21,7 +21,7 @@ import samurai
 from samurai.cli import main
 from samurai.compare import compare
 from samurai.executors import make_executor
-from samurai.simulate import GameSummary, cached_rules, derive_seed, play_game, simulate
+from samurai.simulate import BATCHES, CHUNK, GameSummary, batches_of, cached_rules, derive_seed, play_game, simulate
 
 from helpers import TINY_EDITION
 
@@ -53,7 +53,8 @@ def saved_files(folder: Path) -> dict[str, bytes]:
 
 
 def test_compare_gives_the_same_metrics_and_records_on_every_backend(scheduler, tmp_path):
-    runs = {name: compare("ffg2015", "original", players=3, games=130, seed=21, save_dir=tmp_path / str(number), **kwargs)
+    runs = {name: compare("ffg2015", "original", players=3, games=130, seed=21, save_dir=tmp_path / str(number),
+                          **kwargs)
             for number, (name, kwargs) in enumerate(backends(scheduler).items())}
     reference = runs["local, 1 worker"].to_dict()
     assert reference["games"] == 130 and len(reference["metrics"]) > 10
@@ -129,6 +130,14 @@ def test_a_process_compiles_an_edition_once_for_each_player_count_and_options():
     assert cached_rules("ffg2015", 4, {}) is not rules
     assert cached_rules("ffg2015", 3, {"removed_to_end": 5}) is not rules
     assert cached_rules("ffg2015", 3, {"removed_to_end": 5}).options["removed_to_end"] == 5
+
+
+@pytest.mark.parametrize("games", [1, 7, 16, 40, 799, 800, 2000, 100001])
+def test_a_run_is_cut_into_batches_of_every_game_once_in_order_spread_over_many_workers(games):
+    batches = batches_of(games)
+    assert [index for batch in batches for index in batch] == list(range(games))
+    assert all(0 < len(batch) <= CHUNK for batch in batches)
+    assert len(batches) >= min(games, BATCHES)  # a few slow games still reach many workers
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -245,7 +245,7 @@ def _run_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _executor_args(parser: argparse.ArgumentParser) -> None:
-    """Where a run's batches are played: ``--workers``, ``--backend`` and ``--scheduler`` (see ``samurai.executors``)."""
+    """Where a run's batches are played: ``--workers``, ``--backend``, ``--scheduler`` (see ``samurai.executors``)."""
     parser.add_argument("--workers", type=_whole(1, 256), default=None,
                         help="worker processes (default: the machine's cores, at most 8; with --backend dask and no "
                              "--scheduler, the local cluster's)")

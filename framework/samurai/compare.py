@@ -21,22 +21,20 @@ from typing import Any
 import attrs
 
 from .errors import DataError
+from .executors import Executor, default_workers, make_executor
 from .game import check_seed
 from .game_metrics import GameMetric
-from .executors import Executor, default_workers, make_executor
 from .hookcalls import PLUGIN_FAILURES, guarded, hook_failure, wrong_hook_result
 from .interrupts import deferred_interrupts
 from .metrics import FactsWatch, GameFacts, Metric, compare_metrics, game_facts
 from .plugins import Edition, load_edition
 from .records import GameRecord, read_record, record_of, write_record
 from .runs import games_asked, write_run
-from .simulate import cached_rules, derive_seed, keep_rules, parse_bots, play_game
+from .simulate import CHUNK, batches_of, cached_rules, derive_seed, keep_rules, parse_bots, play_game
 from .trust import Trust, TrustLike
 
 __all__ = ["Comparison", "compare", "analyse_records", "contributed_metrics", "default_workers", "CHUNK"]
 
-CHUNK = 50
-"""Games per worker task: large enough to amortise loading the editions, small for a smooth progress bar."""
 
 
 @attrs.frozen
@@ -137,7 +135,7 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
     ``options_a`` and ``options_b`` set each side's edition options, so one
     edition can be compared with itself under another option value.
 
-    Chunks of ``CHUNK`` games are played on the executor ``backend``
+    Chunks of at most ``CHUNK`` games are played on the executor ``backend``
     (``"local"`` worker processes, ``"dask"``, or one a plugin contributes;
     see ``samurai.executors``) with ``workers`` workers, or on the Dask
     cluster at ``scheduler``; the result is the same on every backend and for
@@ -160,8 +158,8 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
     # Compiling refuses a player count, option or broken edition before any process starts.
     compiled = (loaded[0].rules(players, options[0]), loaded[1].rules(players, options[1]))
     bot_names = parse_bots(bots)
-    tasks = [_Task((edition_a, edition_b), players, seed, bot_names, tuple(range(start, min(start + CHUNK, games))),
-                   save_dir is not None, options) for start in range(0, games, CHUNK)]
+    tasks = [_Task((edition_a, edition_b), players, seed, bot_names, indices, save_dir is not None, options)
+             for indices in batches_of(games)]
     for name, chosen, rules in zip((edition_a, edition_b), options, compiled, strict=True):
         keep_rules(name, players, chosen, rules)  # this process plays with the editions compiled above
     results: list[Any] = []

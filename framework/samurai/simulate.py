@@ -186,7 +186,18 @@ class SimulationSummary:
 
 
 CHUNK = 50
-"""Games per batch of ``simulate``: enough to amortise sending a batch, few enough for a smooth progress bar."""
+"""The most games in a batch of ``simulate`` or ``compare``: enough to amortise sending a batch, few enough for a
+smooth progress bar."""
+
+BATCHES = 16
+"""A run of fewer than ``CHUNK * BATCHES`` games is cut into this many batches (or one a game): a few slow games
+(strong bots) still spread over many workers."""
+
+
+def batches_of(games: int) -> list[tuple[int, ...]]:
+    """The game numbers ``0 .. games-1`` cut into batches of at most ``CHUNK`` (the numbers never depend on it)."""
+    size = max(1, min(CHUNK, games // BATCHES))
+    return [tuple(range(start, min(start + size, games))) for start in range(0, games, size)]
 
 
 def simulate(edition: Edition, players: int, games: int, seed: int, bots: Sequence[str], *,
@@ -195,7 +206,7 @@ def simulate(edition: Edition, players: int, games: int, seed: int, bots: Sequen
              scheduler: str | None = None, executor: Executor | None = None) -> SimulationSummary:
     """Play ``games`` games and summarise them; ``progress(k)`` is told how many games are done.
 
-    The games are played in batches of ``CHUNK`` on the executor ``backend``
+    The games are played in batches (``batches_of``) on the executor ``backend``
     (``"local"`` worker processes, ``"dask"``, or one a plugin contributes;
     see ``samurai.executors``) with ``workers`` workers, or on the Dask
     cluster at ``scheduler``; the summary is the same on every backend and
@@ -219,8 +230,8 @@ def simulate(edition: Edition, players: int, games: int, seed: int, bots: Sequen
     name = loadable_name(edition)
     chosen = dict(options or {})
     keep_rules(name, players, chosen, rules)  # this process plays with the edition it was given
-    batches = [_Batch(name, players, chosen, seed, bots, tuple(range(start, min(start + CHUNK, games))),
-                      save_dir is not None) for start in range(0, games, CHUNK)]
+    keep_records = save_dir is not None
+    batches = [_Batch(name, players, chosen, seed, bots, indices, keep_records) for indices in batches_of(games)]
     runner = make_executor(backend, workers=workers, scheduler=scheduler) if executor is None else executor
     try:
         if save_dir is not None:
