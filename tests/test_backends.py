@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +24,7 @@ from samurai.compare import compare
 from samurai.executors import make_executor
 from samurai.simulate import BATCHES, CHUNK, GameSummary, batches_of, cached_rules, derive_seed, play_game, simulate
 
-from helpers import TINY_EDITION
+from helpers import ROOT, TINY_EDITION
 
 BROKEN_PLUGIN = ("from samurai.hookspecs import hookimpl\nfrom samurai.special_tiles import MoveBehaviour\n\n\n"
                  "class Broken(MoveBehaviour):\n    def can_play(self, rules, st, seat, tile):\n"
@@ -34,8 +35,8 @@ BROKEN_PLUGIN = ("from samurai.hookspecs import hookimpl\nfrom samurai.special_t
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     """The address of a Dask cluster of two single-threaded worker processes."""
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                       host="127.0.0.1", silence_logs=logging.ERROR)
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address="127.0.0.1:0", host="127.0.0.1", silence_logs=logging.ERROR)
     try:
         yield cluster.scheduler_address
     finally:
@@ -110,6 +111,17 @@ def test_a_plugin_failing_on_a_dask_worker_is_one_line_naming_the_plugin(schedul
                      "--no-progress"]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and expected in err and "Traceback" not in err, err
+
+
+def test_the_python_example_of_docs_scale_runs_on_a_cluster(scheduler):
+    doc = (ROOT / "docs" / "scale.md").read_text()
+    example = re.search(r"## From Python\n\n```python\n(.*?)```", doc, re.DOTALL).group(1)
+    # The cluster of this module stands for HOST; fewer games keep it quick.
+    example = example.replace("tcp://HOST:8786", scheduler).replace("games=2000", "games=200")
+    example = example.replace("games=5000", "games=100")
+    namespace: dict[str, object] = {}
+    exec(compile(example, "docs/scale.md", "exec"), namespace)
+    assert sorted(namespace["sweep"]) == [4, 5, 6]  # type: ignore[call-overload]
 
 
 def test_one_executor_serves_several_runs_and_stays_open_for_its_owner():

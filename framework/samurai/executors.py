@@ -170,8 +170,9 @@ class DaskExecutor:
             # One thread per worker process: games are pure Python, so threads would share one core.
             # Ctrl-C reaches every process of the terminal's group; this process stops the cluster itself, so its
             # workers ignore SIGINT (dask_setup below, run in each as it starts) rather than each print a traceback.
+            # Its web server on a free port of 127.0.0.1: a busy 8787 (another cluster) would print a warning.
             self._cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                                     dashboard_address=None, host="127.0.0.1",
+                                                     dashboard_address="127.0.0.1:0", host="127.0.0.1",
                                                      silence_logs=logging.ERROR, preload=[__name__])
             self._client: Any = distributed.Client(self._cluster)
         else:
