@@ -21,6 +21,7 @@ import os
 import signal
 import sys
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Protocol, TypeVar
@@ -86,7 +87,7 @@ class LocalExecutor:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
-        self._futures: list[Future[Any]] = []
+        self._futures: deque[Future[Any]] = deque()
 
     def map(self, fn: Callable[[T], R], batches: Sequence[T]) -> Iterator[R]:
         """Run in this process (one worker or one batch) or in the pool, in order."""
@@ -96,7 +97,7 @@ class LocalExecutor:
             self._pool = ProcessPoolExecutor(max_workers=min(self.workers, len(batches)),
                                              initializer=ignore_interrupts)
         task = StoppableTask(_RemoteTask(fn))
-        self._futures = []  # filled as submitted: an interrupt in between still finds what runs
+        self._futures = deque()  # filled as submitted: an interrupt in between still finds what runs
         for batch in batches:
             self._futures.append(self._pool.submit(task, batch))
         return _in_order(self._futures)
@@ -112,7 +113,7 @@ class LocalExecutor:
                 pool.shutdown(wait=True)
             else:
                 _stop_workers(pool)
-            self._futures = []
+            self._futures = deque()
 
 
 def _stop_workers(pool: ProcessPoolExecutor) -> None:
@@ -135,9 +136,13 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=True)
 
 
-def _in_order(futures: Sequence[Future[R]]) -> Iterator[R]:
-    for future in futures:
-        yield future.result()
+def _in_order(futures: deque[Any]) -> Iterator[Any]:
+    """The futures' results in order, each future dropped once its result is out (a long run keeps no results
+    here, and a cluster frees them); what is left is what ``close`` still has to stop."""
+    while futures:
+        result = futures[0].result()
+        futures.popleft()
+        yield result
 
 
 class _RemoteTask:
@@ -165,7 +170,7 @@ class DaskExecutor:
     def __init__(self, workers: int, scheduler: str | None = None) -> None:
         distributed = _import_distributed()
         self._cluster: Any = None
-        self._futures: list[Any] = []
+        self._futures: deque[Any] = deque()
         if scheduler is None:
             # One thread per worker process: games are pure Python, so threads would share one core.
             # Ctrl-C reaches every process of the terminal's group; this process stops the cluster itself, so its
@@ -185,15 +190,17 @@ class DaskExecutor:
     def map(self, fn: Callable[[T], R], batches: Sequence[T]) -> Iterator[R]:
         """Submit every batch to the cluster; yield the results in the batches' order."""
         # pure=False: two equal batches are still two pieces of work (and keys never collide across runs).
-        self._futures = self._client.map(_RemoteTask(fn), list(batches), pure=False)
-        return (future.result() for future in self._futures)
+        # Tasks named after the batch function, as the dashboard shows them (samurai-_play_chunk-...).
+        self._futures = deque(self._client.map(_RemoteTask(fn), list(batches), pure=False,
+                                               key=f"samurai-{getattr(fn, '__name__', 'batch')}"))
+        return _in_order(self._futures)
 
     def close(self) -> None:
         """Cancel outstanding batches and close the client (and the local cluster, if this started one)."""
         with deferred_interrupts():  # a second Ctrl-C must not leave the local cluster's workers running
             if self._futures:
-                self._client.cancel(self._futures)
-                self._futures = []
+                self._client.cancel(list(self._futures))
+                self._futures = deque()
             self._client.close()
             if self._cluster is not None:
                 self._cluster.close()
