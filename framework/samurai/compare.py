@@ -2,10 +2,11 @@
 
 Game ``i`` is played under edition A and under edition B with the same seed
 (``derive_seed(seed, i)``) and the same bots, so what differs between the two
-comes from the rules. Games are played in worker processes, a chunk of game
-numbers per task; each worker loads the editions itself, so nothing but
-plain data crosses process boundaries, and the numbers do not depend on the
-number of workers. Every game becomes a record; the metrics are computed
+comes from the rules. Games are played on an executor (``samurai.executors``:
+local worker processes or a Dask cluster), a chunk of game numbers per task;
+each worker compiles the editions itself, once, so nothing but plain data
+crosses process boundaries, and the numbers do not depend on the backend or
+the number of workers. Every game becomes a record; the metrics are computed
 from the records (``samurai.metrics``), so a saved run can be analysed again.
 """
 
