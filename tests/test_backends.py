@@ -124,6 +124,20 @@ def test_the_python_example_of_docs_scale_runs_on_a_cluster(scheduler):
     assert sorted(namespace["sweep"]) == [4, 5, 6]  # type: ignore[call-overload]
 
 
+def test_a_cluster_whose_workers_run_another_engine_is_refused_naming_the_worker(scheduler, monkeypatch, capsys):
+    import importlib.metadata
+
+    real = importlib.metadata.version
+    # This process claims another release; the workers (other processes) report the installed one.
+    monkeypatch.setattr(importlib.metadata, "version",
+                        lambda name: "9.9.9" if name == "samurai-engine" else real(name))
+    assert main(["compare", "ffg2015", "original", "--games", "2", "--backend", "dask", "--scheduler", scheduler]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("samurai: error: --scheduler: worker tcp://127.0.0.1:"), err
+    assert f"with samurai-engine {real('samurai-engine')}, this machine Python" in err
+    assert "with samurai-engine 9.9.9: install the same on every worker (docs/scale.md)" in err
+
+
 def test_one_executor_serves_several_runs_and_stays_open_for_its_owner():
     executor = make_executor("local", workers=2)
     try:

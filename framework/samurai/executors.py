@@ -15,6 +15,7 @@ under a new name, and ``--backend NAME`` finds it.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import importlib.util
 import logging
 import os
@@ -186,6 +187,11 @@ class DaskExecutor:
             except (OSError, TimeoutError, ValueError) as exc:
                 raise DataError(f"cannot reach the Dask scheduler at {scheduler}: {exc}",
                                 source="--scheduler") from None
+            try:
+                _check_workers(self._client, scheduler)
+            except BaseException:
+                self._client.close()
+                raise
 
     def map(self, fn: Callable[[T], R], batches: Sequence[T]) -> Iterator[R]:
         """Submit every batch to the cluster; yield the results in the batches' order."""
@@ -213,6 +219,33 @@ def dask_setup(worker: Any) -> None:
     """
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def engine_version() -> tuple[str, str]:
+    """The Python (major.minor) and ``samurai-engine`` versions of this process, as a worker reports them."""
+    try:
+        engine = importlib.metadata.version("samurai-engine")
+    except importlib.metadata.PackageNotFoundError:
+        engine = "not installed"
+    return f"{sys.version_info.major}.{sys.version_info.minor}", engine
+
+
+def _check_workers(client: Any, scheduler: str) -> None:
+    """Refuse a cluster whose workers run another Python or samurai-engine, or cannot import the engine: their
+    games could differ from this machine's, or fail at the first batch."""
+    mine = engine_version()
+    try:
+        # Run on every worker connected now; the function travels by reference, so a worker imports samurai.
+        theirs = client.run(engine_version)
+    except Exception as exc:
+        raise DataError(f"a worker of the Dask cluster at {scheduler} cannot run the engine ({type(exc).__name__}: "
+                        f"{exc}): install samurai-engine and the editions on every worker (docs/scale.md)",
+                        source="--scheduler") from None
+    for address, version in sorted(theirs.items()):
+        if tuple(version) != mine:
+            raise DataError(f"worker {address} runs Python {version[0]} with samurai-engine {version[1]}, this machine "
+                            f"Python {mine[0]} with samurai-engine {mine[1]}: install the same on every worker "
+                            f"(docs/scale.md)", source="--scheduler")
 
 
 def _import_distributed() -> Any:
