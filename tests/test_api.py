@@ -106,3 +106,23 @@ def test_everything_public_is_documented():
             for attr, member in vars(obj).items():
                 if not attr.startswith("_") and (inspect.isfunction(member) or isinstance(member, property)):
                     assert member.__doc__, f"{name}.{attr}"
+
+
+def test_play_bots_takes_every_bot_name_and_refuses_unknown_ones_in_one_line():
+    game = samurai.new_game("ffg2015", players=2, seed=1)
+    samurai.play_bots(game, ["easy", "mcts:20"], seed=1, actions=12)
+    assert len(game.history) == 12
+    for bots, message in ([["nope"]], "unknown bot 'nope'"), ([["mcts:0"]], "the MCTS budget"), ([[3]], "a string"):
+        with pytest.raises(samurai.DataError, match=message):
+            samurai.play_bots(game, *bots)
+    assert len(game.history) == 12
+
+
+def test_a_view_for_a_seat_that_is_not_there_is_refused_by_type_or_range():
+    game = samurai.new_game("ffg2015", players=2, seed=1)
+    for seat in ("0", None, True, 1.0):
+        with pytest.raises(TypeError, match="seat must be a whole number from 0 to 1"):
+            game.view(seat)
+    for seat in (2, -1):
+        with pytest.raises(samurai.DataError, match="seat must be a whole number from 0 to 1"):
+            game.view(seat)

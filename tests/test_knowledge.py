@@ -13,7 +13,7 @@ from samurai import engine
 from samurai.bots import RandomBot
 from samurai.hexgame import HexGameState, start
 from samurai.knowledge import LeftGame, SeatKnowledge, decide
-from samurai.state import OVER, PLAY
+from samurai.state import HANDS, OVER, PLAY
 from samurai.views import seat_view
 
 EDITIONS = ("ffg2015", "ffg2015-beginner", "original")
@@ -214,3 +214,37 @@ def test_a_view_of_the_knowledge_matches_the_engine_view():
     state = _played("original", 2, seed=6, actions=70)
     for seat in range(2):
         assert SeatKnowledge(state.rules, state.state, seat).view() == seat_view(state.rules, state.state, seat)
+
+
+@settings(max_examples=40, deadline=None)
+@given(positions)
+def test_the_knowledge_reports_its_own_tiles_and_every_seats_counts(state):
+    real = state.state
+    for seat in range(state.players):
+        knowledge = state.knowledge(seat)
+        assert knowledge.hand == real.hands[seat] and knowledge.unchosen == real.pools[seat]
+        assert knowledge.stack == sorted(real.stacks[seat])
+        assert knowledge.hand_sizes == tuple(len(h) for h in real.hands)
+        unchosen_or_stack = real.pools if real.phase == HANDS else real.stacks
+        assert knowledge.stack_sizes == tuple(len(tiles) for tiles in unchosen_or_stack)
+        assert knowledge.tile_owner == real.tile_owner and knowledge.figures == real.figures
+        for other in range(state.players):
+            assert knowledge.captured(other) == tuple(real.captured[other * 3:other * 3 + 3])
+            assert sorted(knowledge.unseen(other)) == sorted(real.hands[other] + real.pools[other] +
+                                                             real.stacks[other])
+        if seat == state.to_act:
+            assert knowledge.legal_actions() == state.legal_actions()
+        else:
+            assert knowledge.legal_actions() == []
+
+
+def test_the_knowledge_decides_for_every_field_of_the_state_whether_a_seat_sees_it():
+    # A field added to State must be sorted here and in SeatKnowledge._read: public (copied for the
+    # seat), hidden (each seat's tiles, the generator) or bookkeeping (events).
+    from samurai.knowledge import _PUBLIC_LISTS
+    from samurai.state import State
+
+    scalars = {"phase", "current", "turn", "removed_total", "normal_played", "played", "tiles_played",
+               "end_reason", "result"}
+    hidden = {"hands", "pools", "stacks", "rng"}
+    assert set(State.__slots__) == scalars | hidden | set(_PUBLIC_LISTS) | {"open_by_stage", "events"}

@@ -119,3 +119,22 @@ def test_the_mcts_bot_refuses_a_missing_or_double_budget():
         MCTSBot(1, simulations=5, seconds=1.0)
     with pytest.raises(ValueError, match="simulations"):
         MCTSBot(1, simulations=0)
+
+
+def test_bench_mcts_prints_simulations_per_second_from_both_kinds_of_position(capsys):
+    from samurai.cli import main
+
+    assert main(["bench", "--mcts", "--simulations", "20", "--decisions", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "sims/cpu-s" in lines[0]
+    assert [line.split()[:2] for line in lines[1:]] == [["2", "first"], ["2", "mid-game"]]
+    assert all(float(line.split()[-1]) > 0 for line in lines[1:])
+
+
+def test_simulate_and_compare_accept_levels_and_budgets(capsys):
+    from samurai.cli import main
+
+    assert main(["simulate", "--players", "2", "--games", "1", "--bots", "mcts:20,greedy"]) == 0
+    assert "mcts:20" in capsys.readouterr().out
+    assert main(["compare", "ffg2015", "original", "--players", "2", "--games", "2", "--bots", "mcts:10",
+                 "--workers", "1"]) == 0

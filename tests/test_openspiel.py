@@ -63,3 +63,34 @@ def test_an_illegal_action_is_refused():
     illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
     with pytest.raises(pyspiel.SpielError):
         state.apply_action(illegal)
+
+
+def test_resampling_from_an_information_state_is_the_engines_determinize():
+    game = pyspiel.load_game(SHORT_NAME, {"players": 3, "seed": 6})
+    state = game.new_initial_state()
+    bots = [pyspiel.make_uniform_random_bot(seat, 10 + seat) for seat in range(3)]
+    for _ in range(60):
+        state.apply_action(bots[state.current_player()].step(state))
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    differed = False
+    for _ in range(10):
+        sampled = state.resample_from_infostate(0, sampler)
+        assert sampled.information_state_string(0) == state.information_state_string(0)
+        assert sampled.observation_string(0) == state.observation_string(0)
+        assert sorted(sampled.legal_actions()) == sorted(state.legal_actions()) or state.current_player() != 0
+        differed |= sampled.position.state.hands[1] != state.position.state.hands[1]
+    assert differed  # what seat 0 cannot see is drawn anew
+
+
+def test_openspiels_ismcts_bot_plays_samurai_to_the_end():
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game(SHORT_NAME, {"edition": "original", "players": 2, "seed": 3})
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
+    searcher = ismcts.ISMCTSBot(game, evaluator, uct_c=1.4, max_simulations=4, random_state=np.random.RandomState(2))
+    opponent = pyspiel.make_uniform_random_bot(1, 5)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action((searcher if state.current_player() == 0 else opponent).step(state))
+    assert sum(state.returns()) == pytest.approx(1.0)

@@ -85,3 +85,25 @@ def test_the_protocol_is_what_hexgame_offers() -> None:
     state = start("ffg2015", 2, seed=1)
     assert isinstance(state, GameState)
     assert isinstance(state.knowledge(0), Knowledge)
+
+
+def test_ask_hands_the_bot_the_same_knowledge_as_knowledge_does():
+    from samurai.bots import make_bot
+
+    state = start("original", 3, seed=6)
+    rng = random.Random(1)
+    for _ in range(60):
+        state.apply(state.sample_action(rng))
+    seat = state.to_act
+    for name in ("random", "greedy", "mcts:10"):
+        assert state.ask(make_bot(name, 4)) == make_bot(name, 4).act(state.knowledge(seat))
+
+
+def test_evaluate_estimates_returns_summing_to_one_and_is_the_returns_at_the_end():
+    state = start("ffg2015", 4, seed=2)
+    rng = random.Random(2)
+    while not state.is_over:
+        estimate = state.evaluate()
+        assert len(estimate) == 4 and sum(estimate) == pytest.approx(1.0) and min(estimate) > 0
+        state.apply(state.sample_action(rng))
+    assert state.evaluate() == state.returns()

@@ -84,16 +84,17 @@ class GreedyBot:
         if observation.phase == FIGURES:
             return observation.sample_action(self.rng)
         best_value, best_actions = None, []
+        board = observation.figures, observation.empty_around  # read once: the knowledge copies what is read
         for action in observation.legal_actions():
             if action[0] == engine.END:
                 value = 0
             elif action[0] == engine.PLACE:
-                value = self._worth(observation, action[1], action[2])
+                value = self._worth(observation, board, action[1], action[2])
             elif getattr(rules.behaviours[action[1]], "name", None) == "move":
                 source, target = action[2], action[3]
                 moved = observation.tile_type[source]
-                value = self._worth(observation, moved, target) - \
-                    self._worth(observation, moved, source, placed=True)
+                value = self._worth(observation, board, moved, target) - \
+                    self._worth(observation, board, moved, source, placed=True)
             else:
                 value = -1  # other special tiles: keep them unless nothing else can be played
             if best_value is None or value > best_value:
@@ -102,12 +103,14 @@ class GreedyBot:
                 best_actions.append(action)
         return best_actions[int(self.rng.random() * len(best_actions))]
 
-    def _worth(self, obs: SeatKnowledge, tile: int, h: int, placed: bool = False) -> int:
-        """Influence the tile adds next to ``h`` plus captures it decides this turn."""
+    def _worth(self, obs: SeatKnowledge, lists: tuple[list[int], list[int]], tile: int, h: int,
+               placed: bool = False) -> int:
+        """Influence the tile adds next to ``h`` plus captures it decides this turn (``lists``: figures and
+        empty land around each settlement)."""
         rules = obs.rules
         board = rules.board
         value = rules.tile_value
-        figures, empty_around = obs.figures, obs.empty_around
+        figures, empty_around = lists
         fills_land = board.terrain[h] == LAND and not placed
         worth = 0
         for s in board.adjacent_settlements[h]:
@@ -146,9 +149,10 @@ class GreedyBot:
 BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
 """The built-in bots without a budget, by name (``BOT_NAMES`` lists every name ``make_bot`` takes)."""
 
-LEVELS: dict[str, int] = {"easy": 100, "medium": 500, "hard": 3000}
-"""MCTS simulations per decision of each level: about 0.05 s, 0.25 s and 1.5 s on one core
-(measured from the first turn of a 2-player FFG 2015 game; README "Bots")."""
+LEVELS: dict[str, int] = {"easy": 800, "medium": 3500, "hard": 15000}
+"""MCTS simulations per decision of each level: about 0.05 s, 0.25 s and 1.2 s on one core (the mean over
+whole 2-player FFG 2015 games; more players take longer; README "Bots"). Counts, not seconds, so that a
+level plays the same game on any machine."""
 
 BOT_NAMES = ("random", "greedy", "easy", "medium", "hard", "mcts:SIMULATIONS", "mcts:SECONDSs",
              "mcts-rollouts:SIMULATIONS", "mcts-rollouts:SECONDSs")
@@ -205,10 +209,14 @@ def play_bots(game: Game, bots: Sequence[str], *, seed: int = 0, actions: int | 
 
     if not isinstance(game, Game):
         raise TypeError(f"play_bots plays a Game, not {type(game).__name__}")
-    if isinstance(bots, str) or not isinstance(bots, Sequence) or not bots \
-            or not all(isinstance(name, str) and name in BOTS for name in bots):
-        raise DataError(f"bots must be a non-empty list of bot names ({', '.join(BOTS)}), not {bots!r:.80}",
+    if isinstance(bots, str) or not isinstance(bots, Sequence) or not bots:
+        raise DataError(f"bots must be a non-empty list of bot names ({', '.join(BOT_NAMES)}), not {bots!r:.80}",
                         source="bots")
+    for name in bots:
+        try:
+            make_bot(name, 0)
+        except (TypeError, ValueError) as refused:
+            raise DataError(str(refused), source="bots") from None
     check_seed(seed)
     if actions is not None and (isinstance(actions, bool) or not isinstance(actions, int) or actions < 0):
         raise DataError(f"actions must be a whole number from 0 or None, not {actions!r:.40}", source="actions")

@@ -1,5 +1,5 @@
-"""The ``samurai`` command: simulate, compare, analyse, replay, render, play-scenario, score, editions,
-new-edition, bench.
+"""The ``samurai`` command: simulate, compare, analyse, tournament, replay, render, play-scenario, score,
+editions, new-edition, bench, serve.
 
 Bad arguments or input print one line, ``samurai: error: ...``, and exit
 with code 2; no traceback. Ctrl-C or SIGTERM stops a run cleanly (see
@@ -128,6 +128,34 @@ def _build_parser() -> _Parser:
                      help="analyse a run that was cut short (fewer games than its run.json asked for)")
     ana.add_argument("--force", action="store_true", help="overwrite existing output files")
     ana.set_defaults(run=_analyse)
+
+    tour = commands.add_parser("tournament", help="rate bots in a seat-balanced tournament",
+                               description="Play every table of bots in every seat order equally often; print "
+                                           "each bot's win rate with its 95% interval and Bradley-Terry ratings "
+                                           "with 95% intervals.")
+    tour.add_argument("--bots", default="random,greedy",
+                      help="comma-separated bots (random, greedy, easy, medium, hard, mcts:N); each table seats "
+                           "PLAYERS of them (name a bot twice to seat it twice; default random,greedy)")
+    tour.add_argument("--players", action="append", default=None, metavar="N[,N...]",
+                      help="player counts, e.g. 2 or 3,4 (repeatable; default 2)")
+    tour.add_argument("--games", type=_whole(1, MAX_GAMES), default=100,
+                      help="games per table, a multiple of its seat orders (default 100)")
+    tour.add_argument("--seed", type=_whole(0, MAX_SEED), default=1,
+                      help="seed of the run; round r is dealt from a seed derived from it")
+    tour.add_argument("--workers", type=_whole(1, 256), default=None,
+                      help="worker processes (default: the machine's cores, at most 8)")
+    tour.add_argument("--edition", default="ffg2015", help="edition id or manifest path (default ffg2015)")
+    tour.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                      help="set an edition option (repeatable); VALUE is read as JSON when it can be")
+    tour.add_argument("--anchor", default=None, help="the bot rated 0 (default random when it plays, else the "
+                                                     "first bot)")
+    tour.add_argument("--bootstrap", type=_whole(1, 100_000), default=1000,
+                      help="bootstrap replicates for the rating intervals (default 1000)")
+    tour.add_argument("--json", metavar="FILE", help="write ratings, win rates, tables and every game as JSON")
+    tour.add_argument("--csv", metavar="FILE", help="write one row per seat of every game as CSV")
+    tour.add_argument("--force", action="store_true", help="overwrite existing --json/--csv files")
+    tour.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
+    tour.set_defaults(run=_tournament)
 
     rep = commands.add_parser("replay", help="tell a saved game action by action",
                               description="Replay a record (JSON or TOML): who played what where, each capture "
@@ -397,6 +425,39 @@ def _compare(args: argparse.Namespace) -> int:
         from .plot import plot_comparison
 
         print(f"plot: {plot_comparison(comparison, args.plot)}")
+    return 0
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from .compare import default_workers
+    from .plugins import load_edition
+    from .simulate import parse_bots
+    from .tournament import print_tournament, schedule, tournament
+
+    _check_outputs([("--json", args.json), ("--csv", args.csv)], force=args.force)
+    counts: list[int] = []
+    for text in args.players or ["2"]:
+        for part in text.split(","):
+            if not (part.isascii() and part.isdigit() and len(part) < 3) or int(part) < 1:
+                raise DataError(f"expected player counts like 2 or 3,4, got {text!r}", source="--players")
+            if int(part) not in counts:
+                counts.append(int(part))
+    names = parse_bots(args.bots)
+    options = _options(args.option)
+    edition = load_edition(args.edition)
+    for count in counts:
+        edition.rules(count, options)  # refuse bad players or options before the progress bar starts
+    total = len(schedule(names, counts, args.games)[1])  # and a schedule that cannot be balanced
+    with _progress_bar("tournament", total, not args.no_progress) as advance:
+        result = tournament(names, players=counts, games=args.games, seed=args.seed,
+                            workers=args.workers or default_workers(), edition=args.edition,
+                            options=options, bootstrap=args.bootstrap, anchor=args.anchor,
+                            progress=advance)
+    print_tournament(result)
+    if args.json:
+        result.write_json(args.json)
+    if args.csv:
+        result.write_csv(args.csv)
     return 0
 
 

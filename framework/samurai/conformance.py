@@ -20,8 +20,10 @@ from .errors import DataError, SamuraiError
 from .game import Game, new_game
 from .plugins import Edition, load_edition
 from .records import from_record, record_from_dict, record_to_dict, to_record
+from .rules import Rules
 from .simulate import derive_seed
 from .state import HANDS, OVER, State
+from .views import seat_view
 
 __all__ = ["ConformanceFailure", "Check", "CHECKS", "run_checks", "MAX_ACTIONS"]
 
@@ -112,8 +114,19 @@ def check_games_end(edition: Edition, players: int, seed: int, games: int) -> No
                             game_seed, bots)
 
 
-def _conservation_problem(game: Game) -> str | None:
-    rules, s = game.rules, game.state
+def _random_play(edition: Edition, players: int, game_seed: int) -> Iterator[tuple[int, Rules, State]]:
+    """A game of random legal actions: yields (actions so far, rules, position) before each action and at the end."""
+    rng = random.Random(game_seed)
+    rules = edition.rules(players)
+    st = engine.new_state(rules, game_seed)
+    for step in range(MAX_ACTIONS):
+        yield step, rules, st
+        if st.phase == OVER:
+            return
+        engine.apply(rules, st, engine.sample_action(rules, st, rng))
+
+
+def _conservation_problem(rules: Rules, s: State) -> str | None:
     n, total_tiles = rules.players, len(rules.player_tiles)
     for caste in range(3):
         captured = sum(s.captured[seat * 3 + caste] for seat in range(n))
@@ -137,18 +150,10 @@ def check_conservation(edition: Edition, players: int, seed: int, games: int) ->
     """Figures and tiles are conserved after every action, and no hand grows past its size."""
     rule = "figures and tiles are conserved"
     for game_seed in _seeds(seed, games):
-        rng = random.Random(game_seed)
-        rules = edition.rules(players)
-        st = engine.new_state(rules, game_seed)
-        game = Game.__new__(Game)
-        game.rules, game.state = rules, st
-        for step in range(MAX_ACTIONS):
-            problem = _conservation_problem(game)
+        for step, rules, st in _random_play(edition, players, game_seed):
+            problem = _conservation_problem(rules, st)
             if problem is not None:
                 raise _fail(rule, edition, players, f"after {step} random actions: {problem}", game_seed, ("random",))
-            if st.phase == OVER:
-                break
-            engine.apply(rules, st, engine.sample_action(rules, st, rng))
 
 
 def check_records_round_trip(edition: Edition, players: int, seed: int, games: int) -> None:
@@ -187,20 +192,12 @@ def check_views_hide(edition: Edition, players: int, seed: int, games: int) -> N
     """A seat's view is the same however the tiles it cannot see lie (other hands, stack order, generator)."""
     rule = "views hide what they must"
     for game_seed in _seeds(seed, games):
-        rng = random.Random(game_seed)
-        rules = edition.rules(players)
-        st = engine.new_state(rules, game_seed)
-        game = Game.__new__(Game)
-        game.rules = rules
-        while st.phase != OVER:
+        hidden = random.Random(game_seed + 1)
+        for _, rules, st in _random_play(edition, players, game_seed):
             for seat in range(players):
-                game.state = st
-                seen = game.view(seat)
-                game.state = _hidden_changed(st, seat, rng)
-                if game.view(seat) != seen:
+                if seat_view(rules, _hidden_changed(st, seat, hidden), seat) != seat_view(rules, st, seat):
                     raise _fail(rule, edition, players, f"seat {seat}'s view changed with tiles it cannot see "
                                 f"(turn {st.turn})", game_seed)
-            engine.apply(rules, st, engine.sample_action(rules, st, rng))
 
 
 def check_determinism(edition: Edition, players: int, seed: int, games: int) -> None:

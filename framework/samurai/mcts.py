@@ -2,8 +2,8 @@
 
 The bot searches its seat's information set, never the real position: each
 iteration draws a fresh position consistent with what the seat knows
-(``Knowledge.determinize``), walks one tree shared by all those positions, and
-plays the rest out with the game's own fast random policy. It speaks the game
+(``Knowledge.determinize``), walks one tree shared by all those positions,
+adds one node and scores it. It speaks the game
 protocol only (``samurai.protocol``), so it plays every phase (starting-hand
 choices, figure placement, several tiles and an end of turn per turn) and
 every edition, and any other game behind the protocol too.
@@ -17,10 +17,11 @@ every edition, and any other game behind the protocol too.
   opponent's move is chosen for that opponent's good (multi-player, max^n
   style); returns are the protocol's (1 a sole win, 1/k a shared win, 0 a loss).
 - A simulation ends where the tree ends: the new leaf's position is scored by
-  the game's own estimate (``GameState.evaluate``), or, with ``playout=None``,
-  played out to the end by the fast random policy (``sample_action``) and
-  scored by its returns. In Samurai the estimate wins far more often (README
-  "Bots"): random play after the leaf drowns what one tile changes.
+  the game's own estimate (``GameState.evaluate``), after ``playout`` random
+  actions (0 by default), or, with ``playout=None``, played out to the end by
+  the fast random policy (``sample_action``) and scored by its returns. In
+  Samurai the estimate wins far more often (README "Bots"): random play after
+  the leaf drowns what one tile changes.
 - The budget is a number of simulations (deterministic for the bot's seed) or
   a number of seconds (depends on the machine). The most visited action is
   played.
@@ -36,8 +37,10 @@ from .protocol import GameState, Knowledge, Move
 
 __all__ = ["MCTSBot", "DEFAULT_EXPLORATION"]
 
-DEFAULT_EXPLORATION = 0.7
-"""The UCT exploration constant for returns in [0, 1] (about 1/sqrt(2), Kocsis and Szepesvári)."""
+DEFAULT_EXPLORATION = 0.35
+"""The UCT exploration constant for returns in [0, 1]: half the textbook 1/sqrt(2) (Kocsis and Szepesvári).
+Against ``greedy`` (2 players, FFG 2015, 800 simulations, the same 40 seeded games) 0.35 won 31.5, 0.7 won
+25.5; 0.2 and 1.2 did worse in shorter runs."""
 
 _TIME_CHECK_EVERY = 16
 """With a time budget, the clock is read every this many simulations."""

@@ -106,8 +106,9 @@ class Estimate:
         return {"value": self.value, "low": self.low, "high": self.high, "n": self.n}
 
 
-def wilson_interval(successes: int, n: int) -> Estimate:
-    """The rate ``successes / n`` with its Wilson score interval (sensible at 0 and 1 too)."""
+def wilson_interval(successes: float, n: int) -> Estimate:
+    """The rate ``successes / n`` with its Wilson score interval (sensible at 0 and 1 too; a shared win may
+    count as a fraction of a success)."""
     if n == 0:
         return Estimate(math.nan, math.nan, math.nan, 0)
     p = successes / n

@@ -11,7 +11,9 @@
 The game runs through the engine's game protocol (``samurai.hexgame``):
 actions are the fixed numbering of ``samurai.action_space``, observations
 come from a seat's view (``samurai.pettingzoo_env.observation_vector``), and
-returns are the protocol's (1 for a sole win, 1/k each for a win shared by k).
+returns are the protocol's (1 for a sole win, 1/k each for a win shared by k),
+and ``resample_from_infostate`` (what OpenSpiel's IS-MCTS stands on) is the
+engine's ``determinize``.
 The engine's own randomness (refills, random setups) is drawn from the
 ``seed`` parameter, so the game is OpenSpiel's "sampled stochastic" kind: the
 same seed and actions always give the same game.
@@ -20,6 +22,7 @@ same seed and actions always give the same game.
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import numpy as np
@@ -117,6 +120,15 @@ class SamuraiState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         return str(action_of(self.position.rules, self.space.action(action)))
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SamuraiState:
+        """A state that agrees with everything ``player_id`` knows, the rest drawn at random: the engine's
+        ``determinize`` (other seats' hands and stacks, every stack's order, the generator), seeded from
+        ``probability_sampler``."""
+        rng = random.Random(int(probability_sampler() * 2**63))
+        sampled = SamuraiState(self.get_game(), self.position.determinize(player_id, rng))
+        sampled.seen = list(self.seen)
+        return sampled
 
     def is_terminal(self) -> bool:
         """True once the game has ended."""

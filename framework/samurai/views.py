@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .errors import DataError
 from .rules import Rules
 from .state import EMPTY, HANDS, OVER, PHASE_NAMES, State
 from .tiles import CASTES
@@ -22,8 +23,10 @@ __all__ = ["seat_view"]
 
 def seat_view(rules: Rules, st: State, seat: int) -> dict[str, Any]:
     """The view of ``seat`` (0..players-1) as plain dicts, lists, strings and ints."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.players:
-        raise ValueError(f"seat must be a whole number from 0 to {rules.players - 1}, not {seat!r}")
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise TypeError(f"seat must be a whole number from 0 to {rules.players - 1}, not {seat!r:.40}")
+    if not 0 <= seat < rules.players:
+        raise DataError(f"seat must be a whole number from 0 to {rules.players - 1}, not {seat}", source="seat")
     board = rules.board
     names = rules.tile_types
     captures_public = rules.public_captures or st.phase == OVER

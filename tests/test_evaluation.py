@@ -1,0 +1,43 @@
+"""The cheap estimate the MCTS bot scores its leaves with (samurai.evaluation)."""
+
+from __future__ import annotations
+
+import random
+
+from samurai.evaluation import estimate_returns
+from samurai.hexgame import start
+from samurai.state import PLAY
+
+
+def _in_play(players: int, seed: int):
+    state = start("ffg2015", players, seed=seed)
+    rng = random.Random(seed)
+    while state.state.phase != PLAY:
+        state.apply(state.sample_action(rng))
+    return state
+
+
+def test_captured_figures_put_a_seat_ahead():
+    state = _in_play(3, 1)
+    before = estimate_returns(state.rules, state.state)
+    state.state.captured[3:6] = [2, 2, 2]  # seat 1 has captured two of each caste
+    after = estimate_returns(state.rules, state.state)
+    assert after[1] > before[1] and after[1] == max(after)
+
+
+def test_each_strong_tile_of_a_seat_next_to_figures_raises_its_estimate():
+    state = _in_play(2, 3)
+    rules, st = state.rules, state.state
+    board = rules.board
+    settlement = next(s for s, mask in enumerate(st.figures) if mask)
+    hexes = [h for h in rules.settlement_neighbours[settlement] if h in board.land_hexes and st.tile_owner[h] < 0]
+    strong = max(range(len(rules.tile_types)), key=lambda t: sum(rules.tile_value[t * 3:t * 3 + 3]))
+    base = estimate_returns(rules, st)[0]
+    gains = []
+    for h in hexes[:-1]:  # seat 0's strong tiles one by one around the settlement, all but the last hex
+        st.tile_owner[h], st.tile_type[h] = 0, strong
+        st.empty_around[settlement] -= 1
+        now = estimate_returns(rules, st)[0]
+        gains.append(now - base)
+        base = now
+    assert all(gain > 0 for gain in gains)
