@@ -23,6 +23,7 @@ from samurai.cli import main
 from samurai.compare import compare
 from samurai.executors import make_executor
 from samurai.simulate import BATCHES, CHUNK, GameSummary, batches_of, cached_rules, derive_seed, play_game, simulate
+from samurai.tournament import tournament
 
 from helpers import ROOT, TINY_EDITION
 
@@ -84,6 +85,17 @@ def test_simulate_gives_the_same_summary_and_records_on_every_backend_as_one_gam
     assert files[1] == files[0] and files[2] == files[0]
     assert json.loads(files[0]["run.json"])["games"] == 105
     assert samurai.load(tmp_path / "2" / "game-00104.json").seed == derive_seed(8, 104)
+
+
+def test_a_tournament_gives_the_same_games_and_ratings_on_every_backend(scheduler):
+    timing = ("seconds", "workers", "cpu_seconds")  # how long it took and where, not what came out
+    runs = {name: tournament(("random", "greedy", "greedy"), players=(2, 3), games=12, seed=6, bootstrap=100, **kwargs)
+            for name, kwargs in backends(scheduler).items()}
+    reference = {k: v for k, v in runs["local, 1 worker"].to_dict().items() if k not in timing}
+    assert reference["games"] == len(reference["game_list"]) == 24  # 12 games at each table of 2 and of 3
+    for name, run in runs.items():
+        assert {k: v for k, v in run.to_dict().items() if k not in timing} == reference, name
+        assert run.games == runs["local, 1 worker"].games
 
 
 def test_the_command_gives_the_same_comparison_on_a_dask_cluster_as_locally(scheduler, tmp_path, capsys):
@@ -179,6 +191,14 @@ def test_a_bad_backend_is_one_line_and_loses_no_saved_run(tmp_path, capsys, comm
     assert main([*command, "--players", "2", "--games", "3", "--save-dir", str(folder), "--force", *argv]) == 2
     assert capsys.readouterr().err == message + "\n"
     assert saved_files(folder) == before
+
+
+def test_a_tournament_takes_the_same_backend_flags(capsys):
+    argv = ["tournament", "--bots", "random,greedy", "--games", "2", "--no-progress"]
+    assert main([*argv, "--backend", "nosuch"]) == 2
+    assert capsys.readouterr().err == "samurai: error: --backend: unknown backend 'nosuch'; backends are local, dask\n"
+    assert main([*argv, "--scheduler", "tcp://127.0.0.1:8786"]) == 2
+    assert capsys.readouterr().err == "samurai: error: --scheduler: --scheduler goes with --backend dask\n"
 
 
 def test_dask_without_the_dask_extra_is_one_line(monkeypatch, capsys):

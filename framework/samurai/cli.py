@@ -142,8 +142,6 @@ def _build_parser() -> _Parser:
                       help="games per table, a multiple of its seat orders (default 100)")
     tour.add_argument("--seed", type=_whole(0, MAX_SEED), default=1,
                       help="seed of the run; round r is dealt from a seed derived from it")
-    tour.add_argument("--workers", type=_whole(1, 256), default=None,
-                      help="worker processes (default: the machine's cores, at most 8)")
     tour.add_argument("--edition", default="ffg2015", help="edition id or manifest path (default ffg2015)")
     tour.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                       help="set an edition option (repeatable); VALUE is read as JSON when it can be")
@@ -155,6 +153,7 @@ def _build_parser() -> _Parser:
     tour.add_argument("--csv", metavar="FILE", help="write one row per seat of every game as CSV")
     tour.add_argument("--force", action="store_true", help="overwrite existing --json/--csv files")
     tour.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
+    _executor_args(tour)
     tour.set_defaults(run=_tournament)
 
     rep = commands.add_parser("replay", help="tell a saved game action by action",
@@ -448,11 +447,15 @@ def _tournament(args: argparse.Namespace) -> int:
     for count in counts:
         edition.rules(count, options)  # refuse bad players or options before the progress bar starts
     total = len(schedule(names, counts, args.games)[1])  # and a schedule that cannot be balanced
-    with _progress_bar("tournament", total, not args.no_progress) as advance:
-        result = tournament(names, players=counts, games=args.games, seed=args.seed,
-                            workers=args.workers or default_workers(), edition=args.edition,
-                            options=options, bootstrap=args.bootstrap, anchor=args.anchor,
-                            progress=advance)
+    executor = _executor(args)  # after every check: a cluster starts only for a run that can go
+    try:
+        with _progress_bar("tournament", total, not args.no_progress) as advance:
+            result = tournament(names, players=counts, games=args.games, seed=args.seed,
+                                workers=args.workers or default_workers(), edition=args.edition,
+                                options=options, bootstrap=args.bootstrap, anchor=args.anchor,
+                                progress=advance, executor=executor)
+    finally:
+        executor.close()
     print_tournament(result)
     if args.json:
         result.write_json(args.json)
