@@ -98,6 +98,32 @@ def test_a_signal_stops_the_run_keeping_every_finished_record(tmp_path, command,
         assert samurai.load(record).is_over
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="process groups are read from /proc")
+def test_ctrl_c_stops_a_run_on_a_local_dask_cluster_and_its_workers(tmp_path):
+    folder = tmp_path / "run"
+    process = start(["compare", "ffg2015", "original", "--backend", "dask", "--workers", "2"], folder)
+    try:
+        wait_for_records(process, folder, 2)
+        assert len(group_members(process.pid)) >= 3, "the cluster's worker processes should be running"
+        os.killpg(process.pid, signal.SIGINT)  # Ctrl-C reaches the workers too: they leave it to the command
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 130, err
+    assert err.count("\n") == 1 and err.startswith("samurai: interrupted; ") and "Traceback" not in err, err
+    # multiprocessing's resource tracker (Dask starts its workers with spawn) ends when it reads the end of its pipe
+    deadline = time.monotonic() + 10
+    while group_members(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")[:100] for pid in group_members(process.pid)]
+    assert left == [], "a process was left behind"
+    sides = [sorted(p.name for p in (folder / side).glob("game-*.json")) for side in "ab"]
+    assert sides[0] == sides[1] and f"keeps the {len(sides[0])} finished games" in err
+    assert [p.name for p in folder.rglob("*") if p.name.startswith(".") or p.suffix == ".tmp"] == []
+
+
 def test_deferred_interrupts_hold_a_signal_until_the_block_is_done():
     done = []
     with pytest.raises(KeyboardInterrupt), interruptible():

@@ -95,6 +95,7 @@ def _build_parser() -> _Parser:
                                                        "DIR/game-NNNNN.json (DIR must not hold a run already)")
     sim.add_argument("--force", action="store_true", help="replace the run already saved in --save-dir")
     sim.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
+    _executor_args(sim)
     sim.set_defaults(run=_simulate)
 
     cmp = commands.add_parser("compare", help="compare two editions on paired seeded games",
@@ -108,8 +109,7 @@ def _build_parser() -> _Parser:
                      help="set an option of edition A (repeatable; VALUE read as JSON when it can be)")
     cmp.add_argument("--option-b", action="append", default=[], metavar="NAME=VALUE",
                      help="set an option of edition B (repeatable)")
-    cmp.add_argument("--workers", type=_whole(1, 256), default=None,
-                     help="worker processes (default: the machine's cores, at most 8)")
+    _executor_args(cmp)
     _output_args(cmp)
     cmp.add_argument("--plot", metavar="FILE", help="draw the main metrics to FILE.png or FILE.svg (needs matplotlib)")
     cmp.add_argument("--save-dir", metavar="DIR", help="write DIR/run.json, then keep every game's record in "
@@ -142,8 +142,6 @@ def _build_parser() -> _Parser:
                       help="games per table, a multiple of its seat orders (default 100)")
     tour.add_argument("--seed", type=_whole(0, MAX_SEED), default=1,
                       help="seed of the run; round r is dealt from a seed derived from it")
-    tour.add_argument("--workers", type=_whole(1, 256), default=None,
-                      help="worker processes (default: the machine's cores, at most 8)")
     tour.add_argument("--edition", default="ffg2015", help="edition id or manifest path (default ffg2015)")
     tour.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                       help="set an edition option (repeatable); VALUE is read as JSON when it can be")
@@ -155,6 +153,7 @@ def _build_parser() -> _Parser:
     tour.add_argument("--csv", metavar="FILE", help="write one row per seat of every game as CSV")
     tour.add_argument("--force", action="store_true", help="overwrite existing --json/--csv files")
     tour.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
+    _executor_args(tour)
     tour.set_defaults(run=_tournament)
 
     rep = commands.add_parser("replay", help="tell a saved game action by action",
@@ -273,6 +272,19 @@ def _run_args(parser: argparse.ArgumentParser) -> None:
                              "mcts:N simulations, mcts:Xs seconds; default random)")
 
 
+def _executor_args(parser: argparse.ArgumentParser) -> None:
+    """Where a run's batches are played: ``--workers``, ``--backend``, ``--scheduler`` (see ``samurai.executors``)."""
+    parser.add_argument("--workers", type=_whole(1, 256), default=None,
+                        help="worker processes (default: the machine's cores, at most 8; with --backend dask and no "
+                             "--scheduler, the local cluster's)")
+    parser.add_argument("--backend", default="local", metavar="NAME",
+                        help="where the games are played: local worker processes (default), dask, or an executor a "
+                             "plugin contributes; the results are the same on every backend")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="with --backend dask: the scheduler of a running cluster, e.g. tcp://HOST:8786 "
+                             "(default: start a local cluster); see docs/scale.md")
+
+
 def _trust_args(parser: argparse.ArgumentParser) -> None:
     """``--trust``: the manifests and maps a record, scenario or folder may use beyond installed ones."""
     parser.add_argument("--trust", action="append", default=[], metavar="PATH",
@@ -344,14 +356,19 @@ def _simulate(args: argparse.Namespace) -> int:
     bots = parse_bots(args.bots)
     options = _options(args.option)
     edition.rules(args.players, options)  # refuse bad players or options before the progress bar starts
-    if args.save_dir is not None:
-        from .runs import prepare_save_dir
+    executor = _executor(args)  # and a backend that cannot start before a save folder is touched
+    try:
+        if args.save_dir is not None:
+            from .runs import prepare_save_dir
 
-        prepare_save_dir(args.save_dir, force=args.force)
-        args.prepared = True
-    with _progress_bar("simulating", args.games, not args.no_progress) as advance:
-        summary = edition.game.simulate(edition, args.players, args.games, args.seed, bots, options=options,
-                                        progress=advance, save_dir=args.save_dir)  # Knizia's: samurai.simulate
+            prepare_save_dir(args.save_dir, force=args.force)
+            args.prepared = True
+        with _progress_bar("simulating", args.games, not args.no_progress) as advance:
+            summary = edition.game.simulate(edition, args.players, args.games, args.seed, bots, options=options,
+                                            progress=advance, save_dir=args.save_dir,
+                                            executor=executor)  # Knizia's: samurai.simulate
+    finally:
+        executor.close()
     if args.json:
         print(json.dumps(summary.to_dict(), indent=2))
     else:
@@ -384,6 +401,13 @@ def _simulate_through_protocol(args: argparse.Namespace, edition: Any) -> int:
     return 0
 
 
+def _executor(args: argparse.Namespace) -> Any:
+    """The executor of ``--backend``, ``--workers`` and ``--scheduler``, started (a local pool starts lazily)."""
+    from .executors import default_workers, make_executor
+
+    return make_executor(args.backend, workers=args.workers or default_workers(), scheduler=args.scheduler)
+
+
 def _progress_bar(label: str, total: int, enabled: bool) -> Any:
     """A rich progress bar on stderr (only on a terminal), as a context manager with ``advance_to(k)``."""
     import contextlib
@@ -404,22 +428,32 @@ def _progress_bar(label: str, total: int, enabled: bool) -> Any:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from .compare import compare, default_workers
+    from .compare import compare
+    from .plugins import load_edition
+    from .simulate import parse_bots
 
     _check_outputs([("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)], force=args.force,
                    inputs=_manifest_paths(args.edition_a, args.edition_b), run_dir=args.save_dir)
     if args.plot:
         _check_plot(args.plot)
-    if args.save_dir is not None:
-        from .runs import prepare_save_dir
+    options_a, options_b = _options(args.option_a), _options(args.option_b)
+    # Refuse bad editions, options and bots before a cluster starts or a save folder is touched.
+    for name, options in ((args.edition_a, options_a), (args.edition_b, options_b)):
+        load_edition(name).rules(args.players, options)
+    parse_bots(args.bots.split(","))
+    executor = _executor(args)
+    try:
+        if args.save_dir is not None:
+            from .runs import prepare_save_dir
 
-        prepare_save_dir(args.save_dir, sides=("a", "b"), force=args.force)
-        args.prepared = True
-    with _progress_bar("comparing", args.games, not args.no_progress) as advance:
-        comparison = compare(args.edition_a, args.edition_b, players=args.players, games=args.games,
-                             seed=args.seed, bots=args.bots.split(","), workers=args.workers or default_workers(),
-                             save_dir=args.save_dir, options_a=_options(args.option_a),
-                             options_b=_options(args.option_b), progress=advance)
+            prepare_save_dir(args.save_dir, sides=("a", "b"), force=args.force)
+            args.prepared = True
+        with _progress_bar("comparing", args.games, not args.no_progress) as advance:
+            comparison = compare(args.edition_a, args.edition_b, players=args.players, games=args.games,
+                                 seed=args.seed, bots=args.bots.split(","), save_dir=args.save_dir,
+                                 options_a=options_a, options_b=options_b, progress=advance, executor=executor)
+    finally:
+        executor.close()
     _report(comparison, args)
     if args.plot:
         from .plot import plot_comparison
@@ -450,11 +484,15 @@ def _tournament(args: argparse.Namespace) -> int:
     for count in counts:
         edition.start(count, 0, options)  # refuse bad players or options before the progress bar starts
     total = len(schedule(names, counts, args.games)[1])  # and a schedule that cannot be balanced
-    with _progress_bar("tournament", total, not args.no_progress) as advance:
-        result = tournament(names, players=counts, games=args.games, seed=args.seed,
-                            workers=args.workers or default_workers(), edition=args.edition,
-                            options=options, bootstrap=args.bootstrap, anchor=args.anchor,
-                            progress=advance)
+    executor = _executor(args)  # after every check: a cluster starts only for a run that can go
+    try:
+        with _progress_bar("tournament", total, not args.no_progress) as advance:
+            result = tournament(names, players=counts, games=args.games, seed=args.seed,
+                                workers=args.workers or default_workers(), edition=args.edition,
+                                options=options, bootstrap=args.bootstrap, anchor=args.anchor,
+                                progress=advance, executor=executor)
+    finally:
+        executor.close()
     print_tournament(result)
     if args.json:
         result.write_json(args.json)

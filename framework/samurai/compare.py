@@ -2,44 +2,40 @@
 
 Game ``i`` is played under edition A and under edition B with the same seed
 (``derive_seed(seed, i)``) and the same bots, so what differs between the two
-comes from the rules. Games are played in worker processes, a chunk of game
-numbers per task; each worker loads the editions itself, so nothing but
-plain data crosses process boundaries, and the numbers do not depend on the
-number of workers. Every game becomes a record; the metrics are computed
+comes from the rules. Games are played on an executor (``samurai.executors``:
+local worker processes or a Dask cluster), a chunk of game numbers per task;
+each worker compiles the editions itself, once, so nothing but plain data
+crosses process boundaries, and the numbers do not depend on the backend or
+the number of workers. Every game becomes a record; the metrics are computed
 from the records (``samurai.metrics``), so a saved run can be analysed again.
 """
 
 from __future__ import annotations
 
 import csv
-import functools
 import json
 import math
-import os
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import attrs
 
 from .errors import DataError
+from .executors import Executor, default_workers, make_executor
 from .game import check_seed
 from .game_metrics import GameMetric
-from .hookcalls import PLUGIN_FAILURES, guarded, hook_failure, plugin_failure, wrong_hook_result
-from .interrupts import StoppableTask, deferred_interrupts, ignore_interrupts
+from .hookcalls import PLUGIN_FAILURES, guarded, hook_failure, wrong_hook_result
+from .interrupts import deferred_interrupts
 from .metrics import FactsWatch, GameFacts, Metric, compare_metrics, game_facts
 from .plugins import Edition, load_edition
 from .records import GameRecord, read_record, record_of, write_record
-from .rules import Rules
 from .runs import games_asked, write_run
-from .simulate import derive_seed, parse_bots, play_game
+from .simulate import CHUNK, batches_of, cached_rules, derive_seed, keep_rules, parse_bots, play_game
 from .trust import Trust, TrustLike
 
 __all__ = ["Comparison", "compare", "analyse_records", "contributed_metrics", "default_workers", "CHUNK"]
 
-CHUNK = 50
-"""Games per worker task: large enough to amortise loading the editions, small for a smooth progress bar."""
 
 
 @attrs.frozen
@@ -109,28 +105,10 @@ class _Task:
     options: tuple[dict[str, Any], dict[str, Any]]
 
 
-_worker_rules: tuple[Rules, Rules] | None = None
-"""In a worker process of ``compare``: the run's two compiled editions, loaded once when the process starts
-(the pool lives for one run) rather than for every chunk."""
-
-
-def _compiled(editions: tuple[str, str], players: int, options: tuple[dict[str, Any], dict[str, Any]]) \
-        -> tuple[Rules, Rules]:
-    a, b = (load_edition(name).rules(players, chosen) for name, chosen in zip(editions, options, strict=True))
-    return a, b
-
-
-def _start_worker(editions: tuple[str, str], players: int, options: tuple[dict[str, Any], dict[str, Any]]) -> None:
-    """Set up a worker process: interrupts left to the main process, the run's editions compiled once."""
-    global _worker_rules
-    ignore_interrupts()
-    _worker_rules = _compiled(editions, players, options)
-
-
-def _play_chunk(task: _Task, rules: tuple[Rules, Rules] | None = None) \
+def _play_chunk(task: _Task) \
         -> list[tuple[int, tuple[GameFacts, GameFacts], tuple[GameRecord, GameRecord] | None]]:
-    if rules is None:
-        rules = _worker_rules or _compiled(task.editions, task.players, task.options)
+    """Play a chunk of paired games (in any process), with the editions compiled once per process."""
+    rules = [cached_rules(name, task.players, chosen) for name, chosen in zip(task.editions, task.options, strict=True)]
     out = []
     for index in task.indices:
         game_seed = derive_seed(task.seed, index)
@@ -148,29 +126,24 @@ def _play_chunk(task: _Task, rules: tuple[Rules, Rules] | None = None) \
     return out
 
 
-def _play_chunk_reporting_plugins(task: _Task) -> Any:
-    """``_play_chunk`` in a worker: a plugin's failure crosses back as a ``DataError`` naming the plugin, since
-    the worker's traceback does not reach the main process."""
-    try:
-        return _play_chunk(task)
-    except Exception as exc:
-        failure = plugin_failure(exc)
-        if failure is None:
-            raise
-        raise failure from None
-
-
 def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: int = 1,
             bots: Sequence[str] = ("random",), workers: int = 1, save_dir: str | Path | None = None,
             options_a: Mapping[str, Any] | None = None, options_b: Mapping[str, Any] | None = None,
-            progress: Callable[[int], None] | None = None) -> Comparison:
+            progress: Callable[[int], None] | None = None, backend: str = "local",
+            scheduler: str | None = None, executor: Executor | None = None) -> Comparison:
     """Play ``games`` paired games under editions A and B (ids or manifest paths) and compare them.
 
     ``options_a`` and ``options_b`` set each side's edition options, so one
     edition can be compared with itself under another option value.
 
-    ``workers`` > 1 plays chunks of games in that many processes; the result
-    is the same for any number of workers. ``save_dir`` keeps every game's
+    Chunks of at most ``CHUNK`` games are played on the executor ``backend``
+    (``"local"`` worker processes, ``"dask"``, or one a plugin contributes;
+    see ``samurai.executors``) with ``workers`` workers, or on the Dask
+    cluster at ``scheduler``; the result is the same on every backend and for
+    any number of workers. ``executor`` (from ``samurai.executors.make_executor``,
+    closed by the caller) plays on workers already started instead, say
+    several comparisons on one cluster; then ``workers``, ``backend`` and
+    ``scheduler`` are not used. ``save_dir`` keeps every game's
     record as ``DIR/a/game-NNNNN.json`` and ``DIR/b/...``, after ``DIR/run.json``
     (the games asked for, see ``samurai.runs``), each finished chunk as it
     arrives: a run interrupted by ``KeyboardInterrupt`` keeps its finished pairs
@@ -186,25 +159,20 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
     # Compiling refuses a player count, option or broken edition before any process starts.
     compiled = (loaded[0].rules(players, options[0]), loaded[1].rules(players, options[1]))
     bot_names = parse_bots(bots)
-    tasks = [_Task((edition_a, edition_b), players, seed, bot_names, tuple(range(start, min(start + CHUNK, games))),
-                   save_dir is not None, options) for start in range(0, games, CHUNK)]
+    tasks = [_Task((edition_a, edition_b), players, seed, bot_names, indices, save_dir is not None, options)
+             for indices in batches_of(games)]
+    for name, chosen, rules in zip((edition_a, edition_b), options, compiled, strict=True):
+        keep_rules(name, players, chosen, rules)  # this process plays with the editions compiled above
     results: list[Any] = []
-    if save_dir is not None:
-        write_run(save_dir, command="compare", games=games, editions=[edition_a, edition_b], players=players,
-                  seed=seed, bots=list(bot_names), options=list(options))
-    if workers == 1 or len(tasks) == 1:
-        chunks: Any = map(functools.partial(_play_chunk, rules=compiled), tasks)
-        _collect(chunks, results, progress, save_dir)
-    else:
-        pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), initializer=_start_worker,
-                                   initargs=((edition_a, edition_b), players, options))
-        try:
-            _collect(pool.map(StoppableTask(_play_chunk_reporting_plugins), tasks), results, progress, save_dir)
-        except BaseException:  # interrupted, or a game failed: stop the other workers now, not after their chunks
-            with deferred_interrupts():  # a second Ctrl-C must not cut the clean-up short and orphan a worker
-                _stop_workers(pool)
-            raise
-        pool.shutdown()
+    runner = make_executor(backend, workers=workers, scheduler=scheduler) if executor is None else executor
+    try:
+        if save_dir is not None:
+            write_run(save_dir, command="compare", games=games, editions=[edition_a, edition_b], players=players,
+                      seed=seed, bots=list(bot_names), options=list(options))
+        _collect(runner.map(_play_chunk, tasks), results, progress, save_dir)
+    finally:  # interrupted, or a game failed: the executor stops the other workers now, not after their chunks
+        if executor is None:  # an executor of the caller's stays theirs to close
+            runner.close()
     results.sort(key=lambda item: item[0])
     facts_a = [facts[0] for _, facts, _ in results]
     facts_b = [facts[1] for _, facts, _ in results]
@@ -225,26 +193,6 @@ def _collect(chunks: Any, results: list[Any], progress: Callable[[int], None] | 
         results.extend(chunk)
         if progress is not None:
             progress(len(results))
-
-
-def _stop_workers(pool: ProcessPoolExecutor) -> None:
-    """Stop the pool's workers in the middle of their chunks and wait for them, so none is left behind.
-
-    SIGTERM ends a worker's chunk (``StoppableTask``) rather than the worker,
-    so no result is cut off half-sent; a worker that does not stop within
-    seconds (a plugin stuck in a loop) is killed.
-    """
-    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public handle before Python 3.14
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
-    for process in processes:
-        process.join(timeout=10)
-        if process.is_alive():
-            process.kill()
-            process.join()
-    pool.shutdown(wait=True)
 
 
 def _metrics(editions: Sequence[Edition], players: int, a: list[GameFacts], b: list[GameFacts],
@@ -345,8 +293,3 @@ def _check_one_run(records: Mapping[str, list[GameRecord]], files: Mapping[str, 
             if record.players != first.players:
                 raise DataError(f"a game of {record.players} players, but a/ holds games of {first.players}",
                                 source=str(file), key="players")
-
-
-def default_workers() -> int:
-    """The processes ``samurai compare`` uses by default: the machine's cores, at most 8."""
-    return max(1, min(8, os.cpu_count() or 1))

@@ -15,8 +15,14 @@ under a new name, and ``--backend NAME`` finds it.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
+import importlib.util
+import logging
 import os
+import signal
 import sys
+import threading
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Protocol, TypeVar
@@ -24,7 +30,9 @@ from typing import Any, Protocol, TypeVar
 import attrs
 
 from .errors import DataError
+from .hookcalls import plugin_failure
 from .hookspecs import hookimpl
+from .interrupts import StoppableTask, deferred_interrupts, ignore_interrupts
 
 __all__ = ["Executor", "ExecutorFactory", "LocalExecutor", "DaskExecutor", "make_executor", "executor_factories",
            "default_workers"]
@@ -68,33 +76,91 @@ class ExecutorFactory:
 
 
 class LocalExecutor:
-    """This machine: in this process for one worker, else a pool of worker processes."""
+    """This machine: in this process for one worker, else a pool of worker processes.
+
+    The pool's workers leave Ctrl-C to this process (``ignore_interrupts``);
+    ``close`` stops them in the middle of their batches when some are still
+    running (a run interrupted, or a batch that failed), so none is left behind.
+    """
 
     name = "local"
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
+        self._futures: deque[Future[Any]] = deque()
 
     def map(self, fn: Callable[[T], R], batches: Sequence[T]) -> Iterator[R]:
         """Run in this process (one worker or one batch) or in the pool, in order."""
         if self.workers == 1 or len(batches) <= 1:
             return map(fn, batches)
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=min(self.workers, len(batches)))
-        futures = [self._pool.submit(fn, batch) for batch in batches]
-        return _in_order(futures)
+            self._pool = ProcessPoolExecutor(max_workers=min(self.workers, len(batches)),
+                                             initializer=ignore_interrupts)
+        task = StoppableTask(_RemoteTask(fn))
+        self._futures = deque()  # filled as submitted: an interrupt in between still finds what runs
+        for batch in batches:
+            self._futures.append(self._pool.submit(task, batch))
+        return _in_order(self._futures)
 
     def close(self) -> None:
-        """Cancel what has not started and wait for the workers to stop."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        """Stop the workers: at once if batches are still running (their results are dropped), else when idle."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # A second Ctrl-C must not cut the clean-up short and orphan a worker: it is held until the end.
+        with deferred_interrupts():
+            if all(future.done() for future in self._futures):
+                pool.shutdown(wait=True)
+            else:
+                _stop_workers(pool)
+            self._futures = deque()
 
 
-def _in_order(futures: Sequence[Future[R]]) -> Iterator[R]:
-    for future in futures:
-        yield future.result()
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop the pool's workers in the middle of their batches and wait for them, so none is left behind.
+
+    SIGTERM ends a worker's batch (``StoppableTask``) rather than the worker,
+    so no result is cut off half-sent; a worker that does not stop within
+    seconds (a plugin stuck in a loop) is killed.
+    """
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public handle before Python 3.14
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=10)
+        if process.is_alive():
+            process.kill()
+            process.join()
+    pool.shutdown(wait=True)
+
+
+def _in_order(futures: deque[Any]) -> Iterator[Any]:
+    """The futures' results in order, each future dropped once its result is out (a long run keeps no results
+    here, and a cluster frees them); what is left is what ``close`` still has to stop."""
+    while futures:
+        result = futures[0].result()
+        futures.popleft()
+        yield result
+
+
+class _RemoteTask:
+    """A batch function run in another process or machine: a plugin's failure comes back as a ``DataError``
+    naming the plugin (its file, line and function), since the worker's traceback does not reach this process."""
+
+    def __init__(self, function: Callable[[Any], Any]) -> None:
+        self.function = function
+
+    def __call__(self, batch: Any) -> Any:
+        try:
+            return self.function(batch)
+        except Exception as exc:
+            failure = plugin_failure(exc)
+            if failure is None:
+                raise
+            raise failure from None
 
 
 class DaskExecutor:
@@ -103,17 +169,17 @@ class DaskExecutor:
     name = "dask"
 
     def __init__(self, workers: int, scheduler: str | None = None) -> None:
-        try:
-            # Imported as Any: distributed's constructors carry no type hints.
-            distributed: Any = importlib.import_module("distributed")
-        except ImportError:
-            raise DataError('the dask backend needs the dask extra: pip install "samurai-engine[dask]"',
-                            source="--backend") from None
+        distributed = _import_distributed()
         self._cluster: Any = None
+        self._futures: deque[Any] = deque()
         if scheduler is None:
             # One thread per worker process: games are pure Python, so threads would share one core.
+            # Ctrl-C reaches every process of the terminal's group; this process stops the cluster itself, so its
+            # workers ignore SIGINT (dask_setup below, run in each as it starts) rather than each print a traceback.
+            # Its web server on a free port of 127.0.0.1: a busy 8787 (another cluster) would print a warning.
             self._cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                         dashboard_address=None, host="127.0.0.1")
+                                                     dashboard_address="127.0.0.1:0", host="127.0.0.1",
+                                                     silence_logs=logging.ERROR, preload=[__name__])
             self._client: Any = distributed.Client(self._cluster)
         else:
             try:
@@ -121,18 +187,76 @@ class DaskExecutor:
             except (OSError, TimeoutError, ValueError) as exc:
                 raise DataError(f"cannot reach the Dask scheduler at {scheduler}: {exc}",
                                 source="--scheduler") from None
+            try:
+                _check_workers(self._client, scheduler)
+            except BaseException:
+                self._client.close()
+                raise
 
     def map(self, fn: Callable[[T], R], batches: Sequence[T]) -> Iterator[R]:
         """Submit every batch to the cluster; yield the results in the batches' order."""
         # pure=False: two equal batches are still two pieces of work (and keys never collide across runs).
-        futures = self._client.map(fn, list(batches), pure=False)
-        return (future.result() for future in futures)
+        # Tasks named after the batch function, as the dashboard shows them (samurai-_play_chunk-...).
+        self._futures = deque(self._client.map(_RemoteTask(fn), list(batches), pure=False,
+                                               key=f"samurai-{getattr(fn, '__name__', 'batch')}"))
+        return _in_order(self._futures)
 
     def close(self) -> None:
         """Cancel outstanding batches and close the client (and the local cluster, if this started one)."""
-        self._client.close()
-        if self._cluster is not None:
-            self._cluster.close()
+        with deferred_interrupts():  # a second Ctrl-C must not leave the local cluster's workers running
+            if self._futures:
+                self._client.cancel(list(self._futures))
+                self._futures = deque()
+            self._client.close()
+            if self._cluster is not None:
+                self._cluster.close()
+
+
+def dask_setup(worker: Any) -> None:
+    """Dask's preload hook, run in each worker of a local cluster as it starts: leave Ctrl-C to the main process.
+
+    A cluster on other machines is started by hand and stopped by its own signals; see docs/scale.md.
+    """
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def engine_version() -> tuple[str, str]:
+    """The Python (major.minor) and ``samurai-engine`` versions of this process, as a worker reports them."""
+    try:
+        engine = importlib.metadata.version("samurai-engine")
+    except importlib.metadata.PackageNotFoundError:
+        engine = "not installed"
+    return f"{sys.version_info.major}.{sys.version_info.minor}", engine
+
+
+def _check_workers(client: Any, scheduler: str) -> None:
+    """Refuse a cluster whose workers run another Python or samurai-engine, or cannot import the engine: their
+    games could differ from this machine's, or fail at the first batch."""
+    mine = engine_version()
+    try:
+        # Run on every worker connected now; the function travels by reference, so a worker imports samurai.
+        theirs = client.run(engine_version)
+    except Exception as exc:
+        raise DataError(f"a worker of the Dask cluster at {scheduler} cannot run the engine ({type(exc).__name__}: "
+                        f"{exc}): install samurai-engine and the editions on every worker (docs/scale.md)",
+                        source="--scheduler") from None
+    for address, version in sorted(theirs.items()):
+        if tuple(version) != mine:
+            raise DataError(f"worker {address} runs Python {version[0]} with samurai-engine {version[1]}, this machine "
+                            f"Python {mine[0]} with samurai-engine {mine[1]}: install the same on every worker "
+                            f"(docs/scale.md)", source="--scheduler")
+
+
+def _import_distributed() -> Any:
+    try:
+        # Imported as Any: distributed's constructors carry no type hints.
+        return importlib.import_module("distributed")
+    except ImportError:
+        raise DataError(DASK_MISSING, source="--backend") from None
+
+
+DASK_MISSING = 'the dask backend needs the dask extra: pip install "samurai-engine[dask]"'
 
 
 @hookimpl(trylast=True)
@@ -163,14 +287,22 @@ def executor_factories() -> dict[str, ExecutorFactory]:
     return found
 
 
-def make_executor(backend: str = "local", *, workers: int | None = None, scheduler: str | None = None) -> Executor:
-    """The executor named ``backend`` with ``workers`` workers (default: the machine's cores, at most 8)."""
-    count = default_workers() if workers is None else workers
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise DataError(f"workers must be a whole number of at least 1, not {count!r}", source="--workers")
+def _check_backend(backend: str, scheduler: str | None) -> None:
+    """Refuse (``DataError``) a backend no one contributes, ``scheduler`` with the local one, or ``dask`` without
+    ``distributed`` installed, before anything starts."""
     factories = executor_factories()
     if backend not in factories:
         raise DataError(f"unknown backend {backend!r}; backends are {', '.join(factories)}", source="--backend")
     if scheduler is not None and backend == "local":
         raise DataError("--scheduler goes with --backend dask", source="--scheduler")
-    return factories[backend].make(count, scheduler)
+    if backend == "dask" and importlib.util.find_spec("distributed") is None:
+        raise DataError(DASK_MISSING, source="--backend")
+
+
+def make_executor(backend: str = "local", *, workers: int | None = None, scheduler: str | None = None) -> Executor:
+    """The executor named ``backend`` with ``workers`` workers (default: the machine's cores, at most 8)."""
+    count = default_workers() if workers is None else workers
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise DataError(f"workers must be a whole number of at least 1, not {count!r}", source="--workers")
+    _check_backend(backend, scheduler)
+    return executor_factories()[backend].make(count, scheduler)

@@ -7,8 +7,9 @@ can be replayed alone and two rule sets can be compared game by game.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Sequence
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +18,12 @@ import attrs
 from . import engine
 from .bots import RandomBot, make_bot
 from .errors import DataError, IllegalAction
+from .executors import Executor, make_executor
 from .game import check_seed
+from .interrupts import deferred_interrupts
 from .knowledge import LeftGame, decide
-from .plugins import Edition
-from .records import record_of, write_record
+from .plugins import Edition, available_editions, load_edition
+from .records import GameRecord, record_of, write_record
 from .rules import Rules
 from .runs import write_run
 from .state import OVER, State
@@ -182,31 +185,138 @@ class SimulationSummary:
         }
 
 
+CHUNK = 50
+"""The most games in a batch of ``simulate`` or ``compare``: enough to amortise sending a batch, few enough for a
+smooth progress bar."""
+
+BATCHES = 16
+"""A run of fewer than ``CHUNK * BATCHES`` games is cut into this many batches (or one a game): a few slow games
+(strong bots) still spread over many workers."""
+
+
+def batches_of(games: int) -> list[tuple[int, ...]]:
+    """The game numbers ``0 .. games-1`` cut into batches of at most ``CHUNK`` (the numbers never depend on it)."""
+    size = max(1, min(CHUNK, games // BATCHES))
+    return [tuple(range(start, min(start + size, games))) for start in range(0, games, size)]
+
+
 def simulate(edition: Edition, players: int, games: int, seed: int, bots: Sequence[str], *,
              options: dict[str, Any] | None = None, progress: Callable[[int], None] | None = None,
-             save_dir: str | Path | None = None) -> SimulationSummary:
-    """Play ``games`` games and summarise them; ``progress(k)`` is called after each game.
+             save_dir: str | Path | None = None, workers: int = 1, backend: str = "local",
+             scheduler: str | None = None, executor: Executor | None = None) -> SimulationSummary:
+    """Play ``games`` games and summarise them; ``progress(k)`` is told how many games are done.
+
+    The games are played in batches (``batches_of``) on the executor ``backend``
+    (``"local"`` worker processes, ``"dask"``, or one a plugin contributes;
+    see ``samurai.executors``) with ``workers`` workers, or on the Dask
+    cluster at ``scheduler``; the summary is the same on every backend and
+    number of workers. Workers other than this process load the edition again
+    by its id, or by its manifest's path when it is not the installed one.
+    ``executor`` (from ``samurai.executors.make_executor``, closed by the
+    caller) plays on workers already started instead, say several runs on one
+    cluster; then ``workers``, ``backend`` and ``scheduler`` are not used.
 
     ``save_dir`` keeps each game's record as ``DIR/game-NNNNN.json`` (``samurai replay`` reads them),
-    after ``DIR/run.json`` saying how many games were asked for (see ``samurai.runs``).
+    after ``DIR/run.json`` saying how many games were asked for (see ``samurai.runs``), each batch's as it
+    arrives: a run interrupted by ``KeyboardInterrupt`` keeps its finished games and its workers are stopped.
     """
     if games < 1:
         raise DataError(f"games must be at least 1, not {games}", source="--games")
+    if workers < 1:
+        raise DataError(f"workers must be at least 1, not {workers}", source="--workers")
     check_seed(seed, source="--seed")
     rules = edition.rules(players, options)
     bots = parse_bots(bots)
-    if save_dir is not None:
-        write_run(save_dir, command="simulate", games=games, edition=edition.reference, players=players, seed=seed,
-                  bots=list(bots), options=dict(options or {}))
-    summaries = []
-    for index in range(games):
-        game_seed = derive_seed(seed, index)
-        actions: list[tuple[int, ...]] | None = [] if save_dir is not None else None
-        st = play_game(rules, game_seed, bots, actions=actions)
-        if save_dir is not None and actions is not None:
-            write_record(record_of(rules, game_seed, actions, final=st), Path(save_dir) / f"game-{index:05d}.json")
-        summaries.append(GameSummary.of(game_seed, st, players))
-        if progress is not None:
-            progress(index + 1)
+    name = loadable_name(edition)
+    chosen = dict(options or {})
+    keep_rules(name, players, chosen, rules)  # this process plays with the edition it was given
+    keep_records = save_dir is not None
+    batches = [_Batch(name, players, chosen, seed, bots, indices, keep_records) for indices in batches_of(games)]
+    runner = make_executor(backend, workers=workers, scheduler=scheduler) if executor is None else executor
+    try:
+        if save_dir is not None:
+            write_run(save_dir, command="simulate", games=games, edition=edition.reference, players=players,
+                      seed=seed, bots=list(bots), options=chosen)
+        summaries: list[GameSummary] = []
+        for played in runner.map(_play_batch, batches):
+            if save_dir is not None:
+                with deferred_interrupts():  # a finished batch is saved whole
+                    for index, _, record in played:
+                        assert record is not None
+                        write_record(record, Path(save_dir) / f"game-{index:05d}.json")
+            summaries.extend(summary for _, summary, _ in played)
+            if progress is not None:
+                progress(len(summaries))
+    finally:
+        if executor is None:  # an executor of the caller's stays theirs to close
+            runner.close()
     return SimulationSummary(edition.id, players, seed, tuple(bots[s % len(bots)] for s in range(players)),
                              tuple(summaries))
+
+
+@attrs.frozen
+class _Batch:
+    edition: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    bots: tuple[str, ...]
+    indices: tuple[int, ...]
+    keep_records: bool
+
+
+def _play_batch(batch: _Batch) -> list[tuple[int, GameSummary, GameRecord | None]]:
+    """Play a batch of a ``simulate`` run (in any process): each game's number, summary and record if kept."""
+    rules = cached_rules(batch.edition, batch.players, batch.options)
+    out: list[tuple[int, GameSummary, GameRecord | None]] = []
+    for index in batch.indices:
+        game_seed = derive_seed(batch.seed, index)
+        actions: list[tuple[int, ...]] | None = [] if batch.keep_records else None
+        st = play_game(rules, game_seed, batch.bots, actions=actions)
+        record = record_of(rules, game_seed, actions, final=st) if actions is not None else None
+        out.append((index, GameSummary.of(game_seed, st, batch.players), record))
+    return out
+
+
+def loadable_name(edition: Edition) -> str:
+    """How another process loads ``edition`` again: its id when it is the installed edition, else its manifest path."""
+    installed = available_editions().get(edition.id)
+    if installed is not None and str(installed) == edition.manifest.path:
+        return edition.id
+    return edition.manifest.path
+
+
+# The rules compiled in this process (a worker's, or the main one's), by edition name, players and options: a
+# worker compiles an edition once, not for every batch, and a Dask worker keeps it for the runs that follow.
+_compiled: OrderedDict[tuple[str, int, str], Rules] = OrderedDict()
+_compiled_lock = threading.Lock()  # a Dask worker may run batches in several threads
+_COMPILED_KEPT = 16
+
+
+def _rules_key(name: str, players: int, options: Mapping[str, Any]) -> tuple[str, int, str]:
+    # repr, not the dict: options are plain data, and two reprs are equal only for equal options.
+    return name, players, repr(sorted(options.items()))
+
+
+def cached_rules(name: str, players: int, options: Mapping[str, Any]) -> Rules:
+    """The rules of edition ``name`` (an id or a manifest path) for ``players`` and ``options``, compiled once per
+    process: what a batch plays with, wherever it runs."""
+    key = _rules_key(name, players, options)
+    with _compiled_lock:
+        if key in _compiled:
+            _compiled.move_to_end(key)
+            return _compiled[key]
+    rules = load_edition(name).rules(players, options)
+    keep_rules(name, players, options, rules)
+    return rules
+
+
+def keep_rules(name: str, players: int, options: Mapping[str, Any], rules: Rules) -> None:
+    """Remember ``rules`` as this process's compiled edition ``name`` for ``players`` and ``options``
+    (the main process keeps the edition it was given; worker processes forked from it inherit it)."""
+    key = _rules_key(name, players, options)
+    with _compiled_lock:
+        _compiled[key] = rules
+        _compiled.move_to_end(key)
+        while len(_compiled) > _COMPILED_KEPT:
+            _compiled.popitem(last=False)

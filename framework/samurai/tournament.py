@@ -38,8 +38,6 @@ import functools
 import itertools
 import json
 import math
-import multiprocessing
-import signal
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -50,11 +48,12 @@ import attrs
 
 from .bots import make_bot
 from .errors import DataError, IllegalAction
+from .executors import Executor, make_executor
 from .matches import check_bots_play
 from .metrics import Estimate, wilson_interval
 from .plugins import Edition, load_edition
 from .ratings import Rating, rate
-from .simulate import derive_seed, parse_bots
+from .simulate import batches_of, derive_seed, parse_bots
 
 __all__ = ["Table", "ScheduledGame", "GameOutcome", "Standing", "TournamentResult", "schedule", "tournament",
            "play_one", "print_tournament"]
@@ -273,6 +272,11 @@ def _play_task(task: _Task) -> tuple[GameOutcome, float]:
         time.process_time() - began
 
 
+def _play_tasks(tasks: list[_Task]) -> list[tuple[GameOutcome, float]]:
+    """A batch of games (in any process, on any executor): each one's outcome and the processor time it took."""
+    return [_play_task(task) for task in tasks]
+
+
 def play_one(edition: Edition, options: Mapping[str, Any], seed: int, seating: Sequence[str]) -> tuple[float, ...]:
     """Play one game through the protocol between bots by seat; returns each seat's return."""
     state = edition.start(len(seating), seed, options)
@@ -291,22 +295,23 @@ def play_one(edition: Edition, options: Mapping[str, Any], seed: int, seating: S
     return state.returns()
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the main process, which stops them all (no traceback from each worker)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def tournament(bots: Sequence[str], *, players: Sequence[int] = (2,), games: int = 100, seed: int = 1,
                workers: int = 1, edition: str = "ffg2015", options: Mapping[str, Any] | None = None,
                bootstrap: int = DEFAULT_BOOTSTRAP, anchor: str | None = None,
-               progress: Callable[[int], None] | None = None) -> TournamentResult:
+               progress: Callable[[int], None] | None = None, backend: str = "local", scheduler: str | None = None,
+               executor: Executor | None = None) -> TournamentResult:
     """Play a seat-balanced tournament (see the module docstring) and rate the bots.
 
     ``bots`` names bots as ``samurai.bots.make_bot`` knows them; ``games`` is
     games per table; ``anchor`` is the bot rated 0 (default: ``random`` when
-    it plays, else the first bot). ``workers`` > 1 plays in that many
-    processes with the same results. ``progress(k)`` is told how many games
-    are done. Ctrl-C stops the workers and raises ``KeyboardInterrupt``.
+    it plays, else the first bot). The games are played in batches
+    (``samurai.simulate.batches_of``) on the executor ``backend`` (``"local"``
+    worker processes, ``"dask"``, or one a plugin contributes; see
+    ``samurai.executors``) with ``workers`` workers, or on the Dask cluster at
+    ``scheduler``, with the same results on every backend; ``executor`` (closed
+    by the caller) plays on workers already started instead. ``progress(k)``
+    is told how many games are done. Ctrl-C stops the workers and raises
+    ``KeyboardInterrupt``.
     """
     names = parse_bots(bots)
     if workers < 1:
@@ -321,17 +326,19 @@ def tournament(bots: Sequence[str], *, players: Sequence[int] = (2,), games: int
     for count in players:
         _edition(edition).start(count, 0, chosen)  # refuse a player count or option before any game
     tables, scheduled = schedule(names, players, games)
-    # One game per task: a search bot's game takes seconds, so the progress bar moves game by game and the
-    # workers finish together; passing a task costs well under a millisecond.
+    # Batches of a few games (one each for a short tournament): a search bot's game takes seconds, so the progress
+    # bar moves and the workers finish together; sending a batch costs well under a millisecond locally.
     tasks = [_Task(edition, chosen, game, derive_seed(seed, game.round)) for game in scheduled]
+    batches = [[tasks[i] for i in indices] for indices in batches_of(len(tasks))]
     began = time.perf_counter()
     results: list[GameOutcome] = []
-    if workers == 1 or len(tasks) == 1:
-        cpu_seconds = _collect(map(_play_task, tasks), results, progress)
-    else:
-        with multiprocessing.Pool(min(workers, len(tasks)), initializer=_ignore_interrupts) as pool:
-            # Leaving the block (Ctrl-C included) terminates the workers at once.
-            cpu_seconds = _collect(pool.imap_unordered(_play_task, tasks), results, progress)
+    runner = make_executor(backend, workers=workers, scheduler=scheduler) if executor is None else executor
+    try:
+        cpu_seconds = _collect((played for batch in runner.map(_play_tasks, batches) for played in batch), results,
+                               progress)
+    finally:  # Ctrl-C, or a game that failed: the executor stops the other workers at once
+        if executor is None:
+            runner.close()
     seconds = time.perf_counter() - began
     results.sort(key=lambda g: g.index)
     rounds: dict[int, list[GameOutcome]] = {}
