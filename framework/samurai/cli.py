@@ -381,6 +381,9 @@ def _simulate_through_protocol(args: argparse.Namespace, edition: Any) -> int:
     fewest players its edition allows."""
     from .matches import check_bots_play, simulate_matches
 
+    if args.backend != "local" or args.scheduler is not None:
+        raise DataError(f"games of {edition.game.name!r} are played in this process for now (samurai.matches); only "
+                        f"the local backend runs them", source="--backend")
     bots = check_bots_play(edition.game.name, args.bots)
     options = _options(args.option)
     given = args.players is not _DEFAULT_PLAYERS or 4 in edition.player_counts
