@@ -144,9 +144,13 @@ def parse_manifest(data: Mapping[str, Any], *, path: str, text: str = "",
     """
     where = "the edition manifest"
     game = require(data, "game", str, source=path, where=where, text=text, default="knizia")
-    if game != "knizia":
-        return _parse_other_game(data, game, path=path, text=text, game_keys=game_keys)
-    check_keys(data, _TOP_KEYS, source=path, where=where, text=text)
+    if game == "knizia":
+        check_keys(data, _TOP_KEYS, source=path, where=where, text=text)
+    else:
+        if not game or not all(ch.isalnum() or ch in "-_" for ch in game):
+            raise DataError(f"game {game!r} must be letters, digits, '-' or '_'", source=path,
+                            line=key_line(text, "game"), key="game")
+        check_keys(data, _COMMON_KEYS | game_keys, source=path, where=where, text=text)
     ident = require(data, "id", str, source=path, where=where, text=text)
     if not ident or not all(ch.isalnum() or ch in "-_" for ch in ident):
         raise DataError(f"id {ident!r} must be letters, digits, '-' or '_'", source=path,
@@ -156,60 +160,31 @@ def parse_manifest(data: Mapping[str, Any], *, path: str, text: str = "",
         if not isinstance(plugin, str):
             raise DataError(f"plugins must be a list of plugin names, found {plugin!r}", source=path,
                             line=key_line(text, "plugins"), key="plugins")
+    common: dict[str, Any] = {
+        "id": ident,
+        "name": require(data, "name", str, source=path, where=where, text=text),
+        "version": require(data, "version", str, source=path, where=where, text=text),
+        "description": require(data, "description", str, source=path, where=where, text=text, default=""),
+        "source": require(data, "source", str, source=path, where=where, text=text, default=""),
+        "path": path,
+        "extends": require(data, "extends", str, source=path, where=where, text=text, default=None),
+        "plugins": tuple(plugins),
+        "map": require(data, "map", str, source=path, where=where, text=text),
+        "options": _parse_options(require(data, "options", dict, source=path, where=where, text=text, default={}),
+                                  path, text),
+        "game": game,
+    }
+    if game != "knizia":  # the hand size, player counts and tiles are Knizia's game's own keys
+        return EditionManifest(hand_size=0, players={}, tiles=(), **common)
     hand_size = require(data, "hand_size", int, source=path, where=where, text=text, default=5)
     if hand_size < 1:
         raise DataError("hand_size must be at least 1", source=path, line=key_line(text, "hand_size"),
                         key="hand_size")
     return EditionManifest(
-        id=ident,
-        name=require(data, "name", str, source=path, where=where, text=text),
-        version=require(data, "version", str, source=path, where=where, text=text),
-        description=require(data, "description", str, source=path, where=where, text=text, default=""),
-        source=require(data, "source", str, source=path, where=where, text=text, default=""),
-        path=path,
-        extends=require(data, "extends", str, source=path, where=where, text=text, default=None),
-        plugins=tuple(plugins),
-        map=require(data, "map", str, source=path, where=where, text=text),
         hand_size=hand_size,
         players=_parse_players(require(data, "players", dict, source=path, where=where, text=text), path, text),
         tiles=_parse_tiles(require(data, "tiles", dict, source=path, where=where, text=text), path, text),
-        options=_parse_options(require(data, "options", dict, source=path, where=where, text=text, default={}),
-                               path, text),
-    )
-
-
-def _parse_other_game(data: Mapping[str, Any], game: str, *, path: str, text: str,
-                      game_keys: frozenset[str]) -> EditionManifest:
-    """The common keys of a manifest whose ``game`` is not Knizia's (no players, tiles or hand size)."""
-    where = "the edition manifest"
-    if not game or not all(ch.isalnum() or ch in "-_" for ch in game):
-        raise DataError(f"game {game!r} must be letters, digits, '-' or '_'", source=path,
-                        line=key_line(text, "game"), key="game")
-    check_keys(data, _COMMON_KEYS | game_keys, source=path, where=where, text=text)
-    ident = require(data, "id", str, source=path, where=where, text=text)
-    if not ident or not all(ch.isalnum() or ch in "-_" for ch in ident):
-        raise DataError(f"id {ident!r} must be letters, digits, '-' or '_'", source=path,
-                        line=key_line(text, "id"), key="id")
-    plugins = require(data, "plugins", list, source=path, where=where, text=text, default=[])
-    if not all(isinstance(plugin, str) for plugin in plugins):
-        raise DataError(f"plugins must be a list of plugin names, not {plugins!r}", source=path,
-                        line=key_line(text, "plugins"), key="plugins")
-    return EditionManifest(
-        id=ident,
-        name=require(data, "name", str, source=path, where=where, text=text),
-        version=require(data, "version", str, source=path, where=where, text=text),
-        description=require(data, "description", str, source=path, where=where, text=text, default=""),
-        source=require(data, "source", str, source=path, where=where, text=text, default=""),
-        path=path,
-        extends=require(data, "extends", str, source=path, where=where, text=text, default=None),
-        plugins=tuple(plugins),
-        map=require(data, "map", str, source=path, where=where, text=text),
-        hand_size=0,
-        players={},
-        tiles=(),
-        options=_parse_options(require(data, "options", dict, source=path, where=where, text=text, default={}),
-                               path, text),
-        game=game,
+        **common,
     )
 
 
