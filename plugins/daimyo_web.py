@@ -25,10 +25,10 @@ from samurai.game_records import (
     position_check_of,
     replay_play_record,
 )
-from samurai.plugins import Edition, available_editions, load_edition
+from samurai.plugins import Edition
 from samurai.protocol import GameState, Move
 from samurai.render_daimyo import draw_daimyo_view
-from samurai.web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem
+from samurai.web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions
 
 from .daimyo import END_WORDS, FILES, FLIP, MOVE, PIECES, DaimyoState, square_name, tell
 
@@ -52,14 +52,7 @@ class DaimyoDefinition:
     title = "Daimyo and Shinobi"
 
     def __init__(self, manifests: Sequence[str] = ()) -> None:
-        installed = (load_edition(ident) for ident in available_editions())
-        self._editions: dict[str, Edition] = {ed.id: ed for ed in installed if ed.game.name == self.name}
-        for path in manifests:
-            edition = load_edition(path)
-            if edition.id in self._editions:
-                raise DataError(f"edition id {edition.id!r} is already served (installed or named twice); give "
-                                f"the manifest another id", source=path, key="id")
-            self._editions[edition.id] = edition
+        self._editions: dict[str, Edition] = served_editions(self.name, manifests)
 
     def editions(self) -> list[EditionChoice]:
         """Every served edition, by id."""

@@ -26,9 +26,25 @@ from typing import Any, Protocol
 
 import attrs
 
+from ..errors import DataError
+from ..plugins import Edition, available_editions, load_edition
 from ..protocol import GameState, Move
 
-__all__ = ["EditionChoice", "GameSetup", "TrayItem", "Controls", "GameDefinition", "Opened"]
+__all__ = ["EditionChoice", "GameSetup", "TrayItem", "Controls", "GameDefinition", "Opened", "served_editions"]
+
+
+def served_editions(game: str, manifests: Sequence[str] = ()) -> dict[str, Edition]:
+    """The editions of ``game`` a server offers, by id: every installed one, plus the manifests the person
+    running the server named (never a path a browser sends); an id offered twice is refused."""
+    installed = (load_edition(ident) for ident in available_editions())
+    editions: dict[str, Edition] = {ed.id: ed for ed in installed if ed.game.name == game}
+    for path in manifests:
+        edition = load_edition(path)
+        if edition.id in editions:
+            raise DataError(f"edition id {edition.id!r} is already served (installed or named twice); give "
+                            f"the manifest another id", source=path, key="id")
+        editions[edition.id] = edition
+    return editions
 
 
 @attrs.frozen

@@ -18,7 +18,7 @@ from ..bots import BOTS, LEVELS, make_bot
 from ..errors import DataError
 from ..games import KNIZIA
 from ..hexgame import HexGameState
-from ..plugins import Edition, available_editions, load_edition
+from ..plugins import Edition
 from ..protocol import GameState, Move
 from ..records import position_check, record_from_dict, record_of, record_to_dict, replay
 from ..render import draw_view
@@ -26,7 +26,7 @@ from ..result import END_REASONS
 from ..rules import Rules
 from ..state import FIGURES, HANDS, OVER
 from ..tiles import CASTES
-from .games import Controls, EditionChoice, GameSetup, Opened, TrayItem
+from .games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions
 
 __all__ = ["SamuraiDefinition"]
 
@@ -38,14 +38,7 @@ class SamuraiDefinition:
     title = "Samurai"
 
     def __init__(self, manifests: Sequence[str] = ()) -> None:
-        installed = (load_edition(ident) for ident in available_editions())
-        self._editions: dict[str, Edition] = {ed.id: ed for ed in installed if ed.game.name == KNIZIA}
-        for path in manifests:
-            edition = load_edition(path)
-            if edition.id in self._editions:
-                raise DataError(f"edition id {edition.id!r} is already served (installed or named twice); give "
-                                f"the manifest another id", source=path, key="id")
-            self._editions[edition.id] = edition
+        self._editions: dict[str, Edition] = served_editions(KNIZIA, manifests)
 
     # --- starting and bots -----------------------------------------------------------------
 
