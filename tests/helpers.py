@@ -9,6 +9,7 @@ position.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import pytest
 
 import samurai
 from samurai import Action, ChooseTile, EndTurn, Game, IllegalAction, PlaceFigure, PlaceTile
+from samurai.hexgame import HexGameState, start
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -129,3 +131,14 @@ def scripted_game(edition: samurai.Edition) -> Game:
             game.apply(EndTurn())
     assert game.is_over
     return game
+
+
+def randomly_played(edition: str, players: int, seed: int, actions: int) -> HexGameState:
+    """A protocol position reached by random play: ``actions`` random actions (fewer if the game ends first)."""
+    state = start(edition, players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(actions):
+        if state.is_over:
+            break
+        state.apply(state.sample_action(rng))
+    return state

@@ -16,21 +16,13 @@ from samurai.knowledge import LeftGame, SeatKnowledge, decide
 from samurai.state import HANDS, OVER, PLAY
 from samurai.views import seat_view
 
+from helpers import randomly_played
+
 EDITIONS = ("ffg2015", "ffg2015-beginner", "original")
 
 
-def _played(edition: str, players: int, seed: int, actions: int) -> HexGameState:
-    """A position reached by random play: ``actions`` random actions (fewer if the game ends first)."""
-    state = start(edition, players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(actions):
-        if state.is_over:
-            break
-        state.apply(state.sample_action(rng))
-    return state
 
-
-positions = st.builds(_played, st.sampled_from(EDITIONS), st.integers(2, 4), st.integers(0, 10_000),
+positions = st.builds(randomly_played, st.sampled_from(EDITIONS), st.integers(2, 4), st.integers(0, 10_000),
                       st.integers(0, 160))
 
 
@@ -93,7 +85,7 @@ def test_what_the_seat_cannot_know_does_not_change_what_is_drawn(state, draw):
 def test_the_true_hidden_tiles_are_not_favoured():
     # Across many draws, the tiles the opponent really holds in hand turn up in the drawn hand
     # no more often than the same number of its unseen tiles picked at random (a decoy hand).
-    state = _played("ffg2015", 2, seed=11, actions=60)
+    state = randomly_played("ffg2015", 2, seed=11, actions=60)
     assert state.state.phase == PLAY
     seat, other = state.to_act, 1 - state.to_act
     truth = Counter(state.state.hands[other])
@@ -118,7 +110,7 @@ def test_the_true_hidden_tiles_are_not_favoured():
 
 
 def test_knowledge_holds_no_path_to_another_seats_tiles_or_the_generator():
-    state = _played("ffg2015", 3, seed=4, actions=50)
+    state = randomly_played("ffg2015", 3, seed=4, actions=50)
     real = state.state
     secrets = {id(real), id(real.rng), *(id(x) for x in real.hands + real.stacks + real.pools)}
     for seat in range(3):
@@ -134,7 +126,7 @@ def test_knowledge_holds_no_path_to_another_seats_tiles_or_the_generator():
 
 
 def test_a_knowledge_is_a_value_that_does_not_follow_the_game():
-    state = _played("ffg2015", 2, seed=8, actions=40)
+    state = randomly_played("ffg2015", 2, seed=8, actions=40)
     knowledge = state.knowledge(state.to_act)
     board, view = knowledge.tile_owner[:], knowledge.view()
     rng = random.Random(1)
@@ -157,7 +149,7 @@ class _Keeper:
 
 
 def test_a_knowledge_kept_after_the_decision_is_detached_from_the_position():
-    state = _played("ffg2015", 2, seed=3, actions=30)
+    state = randomly_played("ffg2015", 2, seed=3, actions=30)
     keeper = _Keeper()
     views = []
     for _ in range(15):
@@ -168,7 +160,7 @@ def test_a_knowledge_kept_after_the_decision_is_detached_from_the_position():
 
 def test_the_random_bot_draws_the_same_from_its_knowledge_as_from_the_position():
     for edition in EDITIONS:
-        state = _played(edition, 3, seed=2, actions=0)
+        state = randomly_played(edition, 3, seed=2, actions=0)
         rng = random.Random(0)
         while not state.is_over:
             seat = state.to_act
@@ -181,7 +173,7 @@ def test_tiles_that_left_the_game_are_known_by_kind():
     rules = start("ffg2015", 2, seed=1).rules
     switch = rules.tile_index["switch"]
     for seed in range(40):
-        state = _played("ffg2015", 2, seed=seed, actions=200)
+        state = randomly_played("ffg2015", 2, seed=seed, actions=200)
         spent = state.state.spent
         if any(spent):
             break
@@ -211,7 +203,7 @@ def test_decide_asks_every_seat_with_its_own_knowledge_only():
 
 
 def test_a_view_of_the_knowledge_matches_the_engine_view():
-    state = _played("original", 2, seed=6, actions=70)
+    state = randomly_played("original", 2, seed=6, actions=70)
     for seat in range(2):
         assert SeatKnowledge(state.rules, state.state, seat).view() == seat_view(state.rules, state.state, seat)
 

@@ -10,21 +10,14 @@ from hypothesis import strategies as st
 
 from samurai import DataError
 from samurai.bots import LEVELS, MCTSBot, make_bot
-from samurai.hexgame import HexGameState, start
+from samurai.hexgame import start
 from samurai.plugins import load_edition
 from samurai.simulate import parse_bots, play_game
 
+from helpers import randomly_played
+
 EDITIONS = ("ffg2015", "ffg2015-beginner", "original")
 
-
-def _played(edition: str, players: int, seed: int, actions: int) -> HexGameState:
-    state = start(edition, players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(actions):
-        if state.is_over:
-            break
-        state.apply(state.sample_action(rng))
-    return state
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -56,7 +49,7 @@ bot_names = st.sampled_from(["random", "greedy", "mcts:12"])
 def test_a_bot_never_peeks(edition, players, seed, actions, name, twin_draw):
     # Two games identical in all the seat to act knows, different in what it cannot know
     # (other seats' tiles, the order of every stack, the game's generator): the same decision.
-    state = _played(edition, players, seed, actions)
+    state = randomly_played(edition, players, seed, actions)
     if state.is_over:
         return
     seat = state.to_act
@@ -71,13 +64,13 @@ def test_a_simulation_budget_makes_the_bot_deterministic_for_its_seed():
     first = play_game(rules, 5, ["mcts:10", "greedy"])
     second = play_game(rules, 5, ["mcts:10", "greedy"])
     assert first.fingerprint() == second.fingerprint()
-    state = _played("ffg2015", 2, 3, 40)
+    state = randomly_played("ffg2015", 2, 3, 40)
     decisions = {MCTSBot(seed, simulations=40).act(state.knowledge(state.to_act)) for seed in range(6)}
     assert len(decisions) > 1  # the seed does matter
 
 
 def test_a_time_budget_searches_until_the_time_is_up():
-    state = _played("ffg2015", 3, 2, 40)
+    state = randomly_played("ffg2015", 3, 2, 40)
     bot = make_bot("mcts:0.05s", 1)
     assert isinstance(bot, MCTSBot)
     action = bot.act(state.knowledge(state.to_act))

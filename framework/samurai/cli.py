@@ -749,10 +749,8 @@ def _print_summary(data: dict[str, Any]) -> None:
     figures.add_row("turns", f"mean {turns['mean']:.1f} (min {turns['min']}, max {turns['max']})")
     figures.add_row("tiles played", f"mean {data['tiles_played']['mean']:.1f}")
     figures.add_row("figures removed by ties", f"mean {data['removed_by_ties']['mean']:.2f}")
-    for reason, count in data["end_reasons"].items():
-        figures.add_row(f"ended: {END_REASONS.get(reason, reason)}", f"{count} ({count / games:.1%})")
-    for reason, count in data["win_reasons"].items():
-        figures.add_row(f"decided by: {reason.replace('_', ' ')}", f"{count} ({count / games:.1%})")
+    _share_rows(figures, "ended", {END_REASONS.get(r, r): n for r, n in data["end_reasons"].items()}, games)
+    _share_rows(figures, "decided by", {r.replace("_", " "): n for r, n in data["win_reasons"].items()}, games)
     console.print(figures)
 
 
@@ -777,9 +775,14 @@ def _print_match_summary(data: dict[str, Any]) -> None:
     figures.add_row("shared (drawn)", f"{data['shared_games']} games ({data['shared_games'] / games:.1%})")
     actions = data["actions"]
     figures.add_row("actions", f"mean {actions['mean']:.1f} (min {actions['min']}, max {actions['max']})")
-    for reason, count in data["end_reasons"].items():
-        figures.add_row(f"ended: {reason.replace('_', ' ')}", f"{count} ({count / games:.1%})")
+    _share_rows(figures, "ended", {r.replace("_", " "): n for r, n in data["end_reasons"].items()}, games)
     console.print(figures)
+
+
+def _share_rows(table: Any, label: str, counts: dict[str, int], games: int) -> None:
+    """One row per reason: ``label: reason`` and how many games, with their share."""
+    for reason, count in counts.items():
+        table.add_row(f"{label}: {reason}", f"{count} ({count / games:.1%})")
 
 
 def _score(args: argparse.Namespace) -> int:
