@@ -169,8 +169,8 @@ def test_simulate_saves_records_that_replay_and_render(tmp_path: Path, capsys: p
     (["simulate", "--edition", "daimyo", "--games", "2", "--option", "nobori=3"], "option 'nobori' must be bool"),
     (["simulate", "--edition", "daimyo", "--games", "2", "--option", "white_daimyo=\"a1\""],
      "has no option 'white_daimyo'"),
-    (["simulate", "--edition", "daimyo", "--games", "2", "--backend", "dask"], "--backend: games of 'daimyo' are "
-                                                                              "played in this process"),
+    (["simulate", "--edition", "daimyo", "--games", "2", "--backend", "nosuch"], "--backend: unknown backend "
+                                                                                "'nosuch'"),
 ])
 def test_bad_daimyo_commands_are_one_line_and_exit_2(args, message, capsys: pytest.CaptureFixture[str]):
     assert main(args) == 2

@@ -381,27 +381,34 @@ def _simulate_through_protocol(args: argparse.Namespace, edition: Any) -> int:
     fewest players its edition allows."""
     from .matches import check_bots_play, simulate_matches
 
-    if args.backend != "local" or args.scheduler is not None:
-        raise DataError(f"games of {edition.game.name!r} are played in this process for now (samurai.matches); only "
-                        f"the local backend runs them", source="--backend")
     bots = check_bots_play(edition.game.name, args.bots)
     options = _options(args.option)
-    given = args.players is not _DEFAULT_PLAYERS or 4 in edition.player_counts
-    players = args.players if given else min(edition.player_counts)
+    players = _players_of(args.players, edition)
     edition.start(players, 0, options)  # refuse bad players or options before the progress bar starts
-    if args.save_dir is not None:
-        from .runs import prepare_save_dir
+    executor = _executor(args)  # and a backend that cannot start before a save folder is touched
+    try:
+        if args.save_dir is not None:
+            from .runs import prepare_save_dir
 
-        prepare_save_dir(args.save_dir, force=args.force)
-        args.prepared = True
-    with _progress_bar("simulating", args.games, not args.no_progress) as advance:
-        summary = simulate_matches(edition, players, args.games, args.seed, bots, options=options, progress=advance,
-                                   save_dir=args.save_dir)
+            prepare_save_dir(args.save_dir, force=args.force)
+            args.prepared = True
+        with _progress_bar("simulating", args.games, not args.no_progress) as advance:
+            summary = simulate_matches(edition, players, args.games, args.seed, bots, options=options,
+                                       progress=advance, save_dir=args.save_dir, executor=executor)
+    finally:
+        executor.close()
     if args.json:
         print(json.dumps(summary.to_dict(), indent=2))
     else:
         _print_match_summary(summary.to_dict())
     return 0
+
+
+def _players_of(given: int, edition: Any) -> int:
+    """``--players`` as given, or by default 4 where the edition's game allows it, else the fewest it allows."""
+    if given is not _DEFAULT_PLAYERS or 4 in edition.player_counts:
+        return given
+    return int(min(edition.player_counts))
 
 
 def _executor(args: argparse.Namespace) -> Any:
@@ -431,19 +438,22 @@ def _progress_bar(label: str, total: int, enabled: bool) -> Any:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from .compare import compare
+    from .compare import compare, measures_of
+    from .matches import check_bots_play
     from .plugins import load_edition
-    from .simulate import parse_bots
 
     _check_outputs([("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)], force=args.force,
                    inputs=_manifest_paths(args.edition_a, args.edition_b), run_dir=args.save_dir)
     if args.plot:
         _check_plot(args.plot)
     options_a, options_b = _options(args.option_a), _options(args.option_b)
-    # Refuse bad editions, options and bots before a cluster starts or a save folder is touched.
-    for name, options in ((args.edition_a, options_a), (args.edition_b, options_b)):
-        load_edition(name).rules(args.players, options)
-    parse_bots(args.bots.split(","))
+    # Refuse bad editions (two games), options and bots before a cluster starts or a save folder is touched.
+    editions = [load_edition(args.edition_a), load_edition(args.edition_b)]
+    measures = measures_of(editions)
+    players = _players_of(args.players, editions[0])
+    for edition, options in zip(editions, (options_a, options_b), strict=True):
+        edition.start(players, 0, options)
+    check_bots_play(editions[0].game.name, args.bots.split(","))
     executor = _executor(args)
     try:
         if args.save_dir is not None:
@@ -452,7 +462,7 @@ def _compare(args: argparse.Namespace) -> int:
             prepare_save_dir(args.save_dir, sides=("a", "b"), force=args.force)
             args.prepared = True
         with _progress_bar("comparing", args.games, not args.no_progress) as advance:
-            comparison = compare(args.edition_a, args.edition_b, players=args.players, games=args.games,
+            comparison = compare(args.edition_a, args.edition_b, players=players, games=args.games,
                                  seed=args.seed, bots=args.bots.split(","), save_dir=args.save_dir,
                                  options_a=options_a, options_b=options_b, progress=advance, executor=executor)
     finally:
@@ -461,7 +471,7 @@ def _compare(args: argparse.Namespace) -> int:
     if args.plot:
         from .plot import plot_comparison
 
-        print(f"plot: {plot_comparison(comparison, args.plot)}")
+        print(f"plot: {plot_comparison(comparison, args.plot, measures.panels)}")
     return 0
 
 

@@ -8,6 +8,13 @@ each worker compiles the editions itself, once, so nothing but plain data
 crosses process boundaries, and the numbers do not depend on the backend or
 the number of workers. Every game becomes a record; the metrics are computed
 from the records (``samurai.metrics``), so a saved run can be analysed again.
+
+What is measured is the game's (``samurai.games.GameMeasures``, a game
+definition's ``measures``): Knizia's game plays on its fast engine and
+measures captures, ties and decisiveness; another game is played through
+the game protocol and measured by its own watch and metrics, or, when it
+supplies none, by what the protocol shows of any game (``PROTOCOL_MEASURES``).
+Both editions of a comparison must play the same game.
 """
 
 from __future__ import annotations
@@ -25,16 +32,23 @@ from .errors import DataError
 from .executors import Executor, default_workers, make_executor
 from .game import check_seed
 from .game_metrics import GameMetric
+from .game_records import (PlayRecord, is_play_record, play_record_of, position_check_of, read_play_record,
+                           replay_play_record, write_play_record)
+from .games import GameDefinition, GameMeasures
 from .hookcalls import PLUGIN_FAILURES, guarded, hook_failure, wrong_hook_result
 from .interrupts import deferred_interrupts
-from .metrics import FactsWatch, GameFacts, Metric, compare_metrics, game_facts
+from .matches import check_bots_play, play_match, result_reason
+from .metrics import FactsWatch, GameFacts, Metric, average_metrics, compare_metrics, game_facts
 from .plugins import Edition, load_edition
+from .protocol import GameState
 from .records import GameRecord, read_record, record_of, write_record
 from .runs import games_asked, write_run
-from .simulate import CHUNK, batches_of, cached_rules, derive_seed, keep_rules, parse_bots, play_game
+from .simulate import CHUNK, batches_of, cached_rules, derive_seed, edition_named, keep_edition, play_game
+from .tomlfile import read_data
 from .trust import Trust, TrustLike
 
-__all__ = ["Comparison", "compare", "analyse_records", "contributed_metrics", "default_workers", "CHUNK"]
+__all__ = ["Comparison", "compare", "analyse_records", "contributed_metrics", "default_workers", "CHUNK",
+           "measures_of", "knizia_metrics", "PROTOCOL_MEASURES"]
 
 
 
@@ -107,7 +121,8 @@ class _Task:
 
 def _play_chunk(task: _Task) \
         -> list[tuple[int, tuple[GameFacts, GameFacts], tuple[GameRecord, GameRecord] | None]]:
-    """Play a chunk of paired games (in any process), with the editions compiled once per process."""
+    """Play a chunk of paired games of Knizia's game (in any process), with the editions compiled once per
+    process (its ``GameMeasures.play_pairs``, through ``samurai.hexgame``)."""
     rules = [cached_rules(name, task.players, chosen) for name, chosen in zip(task.editions, task.options, strict=True)]
     out = []
     for index in task.indices:
@@ -126,6 +141,40 @@ def _play_chunk(task: _Task) \
     return out
 
 
+def _play_protocol_pairs(task: _Task) -> list[tuple[int, tuple[Any, Any], tuple[PlayRecord, PlayRecord] | None]]:
+    """Play a chunk of paired games of a game on the protocol (in any process): each pair's number, the facts
+    its game's watch collected, and both records when they are kept."""
+    editions = [edition_named(name) for name in task.editions]
+    measures = measures_of(editions)
+    out: list[tuple[int, tuple[Any, Any], tuple[PlayRecord, PlayRecord] | None]] = []
+    for index in task.indices:
+        game_seed = derive_seed(task.seed, index)
+        facts, records = [], []
+        for edition, chosen in zip(editions, task.options, strict=True):
+            watch = measures.watch(edition, task.players)
+            final, actions = play_match(edition, task.players, game_seed, task.bots, options=chosen, watch=watch.see)
+            facts.append(watch.facts(final))
+            if task.keep_records:
+                records.append(play_record_of(edition, task.players, game_seed, chosen, actions, final))
+        out.append((index, (facts[0], facts[1]), (records[0], records[1]) if task.keep_records else None))
+    return out
+
+
+def measures_of(editions: Sequence[Edition]) -> GameMeasures:
+    """What a comparison of ``editions`` measures: their game's ``GameMeasures`` (``PROTOCOL_MEASURES`` for a game
+    that supplies none); ``DataError`` in one line when the editions play different games."""
+    games = [edition.game for edition in editions]
+    if len({game.name for game in games}) > 1:
+        plays = " and ".join(f"{edition.id} plays {edition.game.name!r}" for edition in editions)
+        raise DataError(f"compare pairs games of one game, but {plays}: compare two editions of the same game",
+                        source="compare")
+    return _measures(games[0])
+
+
+def _measures(game: GameDefinition) -> GameMeasures:
+    return game.measures if game.measures is not None else PROTOCOL_MEASURES
+
+
 def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: int = 1,
             bots: Sequence[str] = ("random",), workers: int = 1, save_dir: str | Path | None = None,
             options_a: Mapping[str, Any] | None = None, options_b: Mapping[str, Any] | None = None,
@@ -133,8 +182,10 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
             scheduler: str | None = None, executor: Executor | None = None) -> Comparison:
     """Play ``games`` paired games under editions A and B (ids or manifest paths) and compare them.
 
-    ``options_a`` and ``options_b`` set each side's edition options, so one
-    edition can be compared with itself under another option value.
+    Both editions play one game (Knizia's, or one a plugin contributes); what
+    is measured is that game's (``measures_of``). ``options_a`` and ``options_b``
+    set each side's edition options, so one edition can be compared with itself
+    under another option value.
 
     Chunks of at most ``CHUNK`` games are played on the executor ``backend``
     (``"local"`` worker processes, ``"dask"``, or one a plugin contributes;
@@ -155,28 +206,29 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
         raise DataError(f"workers must be at least 1, not {workers}", source="--workers")
     check_seed(seed, source="--seed")
     loaded = [load_edition(edition_a), load_edition(edition_b)]
+    measures = measures_of(loaded)
     options = (dict(options_a or {}), dict(options_b or {}))
-    # Compiling refuses a player count, option or broken edition before any process starts.
-    compiled = (loaded[0].rules(players, options[0]), loaded[1].rules(players, options[1]))
-    bot_names = parse_bots(bots)
+    for name, edition, chosen in zip((edition_a, edition_b), loaded, options, strict=True):
+        # Starting a game refuses a player count, option or broken edition before any process starts.
+        edition.start(players, seed, chosen)
+        keep_edition(name, edition)  # this process plays with the editions loaded here (workers forked inherit them)
+    bot_names = check_bots_play(loaded[0].game.name, bots)
     tasks = [_Task((edition_a, edition_b), players, seed, bot_names, indices, save_dir is not None, options)
              for indices in batches_of(games)]
-    for name, chosen, rules in zip((edition_a, edition_b), options, compiled, strict=True):
-        keep_rules(name, players, chosen, rules)  # this process plays with the editions compiled above
     results: list[Any] = []
     runner = make_executor(backend, workers=workers, scheduler=scheduler) if executor is None else executor
     try:
         if save_dir is not None:
             write_run(save_dir, command="compare", games=games, editions=[edition_a, edition_b], players=players,
                       seed=seed, bots=list(bot_names), options=list(options))
-        _collect(runner.map(_play_chunk, tasks), results, progress, save_dir)
+        _collect(runner.map(measures.play_pairs or _play_protocol_pairs, tasks), results, progress, save_dir)
     finally:  # interrupted, or a game failed: the executor stops the other workers now, not after their chunks
         if executor is None:  # an executor of the caller's stays theirs to close
             runner.close()
     results.sort(key=lambda item: item[0])
     facts_a = [facts[0] for _, facts, _ in results]
     facts_b = [facts[1] for _, facts, _ in results]
-    metrics = _metrics(loaded, players, facts_a, facts_b, options)
+    metrics = measures.metrics(loaded, players, options, facts_a, facts_b)
     return Comparison(edition_a, edition_b, players, games, seed,
                       tuple(bot_names[s % len(bot_names)] for s in range(players)), tuple(metrics), *options)
 
@@ -189,16 +241,22 @@ def _collect(chunks: Any, results: list[Any], progress: Callable[[int], None] | 
             with deferred_interrupts():  # a finished chunk is saved whole, both records of each pair
                 for index, _, records in chunk:
                     for side, record in zip("ab", records, strict=True):
-                        write_record(record, Path(save_dir) / side / f"game-{index:05d}.json")
+                        target = Path(save_dir) / side / f"game-{index:05d}.json"
+                        if isinstance(record, PlayRecord):
+                            write_play_record(record, target)
+                        else:
+                            write_record(record, target)
         results.extend(chunk)
         if progress is not None:
             progress(len(results))
 
 
-def _metrics(editions: Sequence[Edition], players: int, a: list[GameFacts], b: list[GameFacts],
-             options: Sequence[Mapping[str, Any]]) -> list[Metric]:
+def knizia_metrics(editions: Sequence[Edition], players: int, options: Sequence[Mapping[str, Any]],
+                   a: Sequence[GameFacts], b: Sequence[GameFacts]) -> list[Metric]:
+    """The metrics of Knizia's game (its ``GameMeasures.metrics``): the engine's per-game metrics and those the
+    editions' plugins contribute (``contributed_metrics``), then decisiveness and scoring disagreement."""
     rules_a, rules_b = (edition.rules(players, chosen) for edition, chosen in zip(editions, options, strict=True))
-    return compare_metrics(a, b, score_a=rules_a.scorer, score_b=rules_b.scorer,
+    return compare_metrics(list(a), list(b), score_a=rules_a.scorer, score_b=rules_b.scorer,
                            game_metrics=contributed_metrics(editions, players, rules_a.setup.first_player))
 
 
@@ -262,6 +320,9 @@ def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b:
     if asked is not None and held < asked and not partial:
         raise DataError(f"holds {held} of the {asked} paired games its run asked for (the run was cut short); "
                         f"pass --partial to analyse the games it holds", source=str(root))
+    first, _ = read_data(files["a"][0])
+    if is_play_record(first):  # a game other than Knizia's, recorded through the protocol
+        return _analyse_play_records(files, edition_a, edition_b, vouched, root, asked)
     records = {side: [read_record(f, trust=vouched) for f in files[side]] for side in "ab"}
     _check_one_run(records, files)
     names = (edition_a or records["a"][0].edition, edition_b or records["b"][0].edition)
@@ -275,11 +336,50 @@ def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b:
     changed = [{k: v for k, v in chosen.items() if k in ed.manifest.options and v != ed.manifest.options[k].default}
                for chosen, ed in zip(options, editions, strict=True)]
     return Comparison(names[0], names[1], players, len(files["a"]), None, (),
-                      tuple(_metrics(editions, players, facts["a"], facts["b"], options)), options_a=changed[0],
+                      tuple(measures_of(editions).metrics(editions, players, options, facts["a"], facts["b"])),
+                      options_a=changed[0],
                       options_b=changed[1], games_asked=asked)
 
 
-def _check_one_run(records: Mapping[str, list[GameRecord]], files: Mapping[str, list[Path]]) -> None:
+def _analyse_play_records(files: Mapping[str, list[Path]], edition_a: str | None, edition_b: str | None,
+                          vouched: Trust, root: Path, asked: int | None) -> Comparison:
+    """``analyse_records`` for the records of a game played through the protocol (``samurai.game_records``)."""
+    records = {side: [read_play_record(f) for f in files[side]] for side in "ab"}
+    _check_one_run(records, files)
+    names = (edition_a or records["a"][0].edition, edition_b or records["b"][0].edition)
+    editions = [load_edition(given) if given else vouched.edition(name, source=str(files[side][0]), folder=root / side)
+                for given, name, side in zip((edition_a, edition_b), names, "ab", strict=True)]
+    measures = measures_of(editions)
+    players = records["a"][0].players
+    facts = {side: [_play_record_facts(record, edition, measures, str(file))
+                    for record, file in zip(records[side], files[side], strict=True)]
+             for side, edition in zip("ab", editions, strict=True)}
+    options = [dict(records[side][0].options) for side in "ab"]
+    changed = [{k: v for k, v in chosen.items() if k in ed.manifest.options and v != ed.manifest.options[k].default}
+               for chosen, ed in zip(options, editions, strict=True)]
+    return Comparison(names[0], names[1], players, len(files["a"]), None, (),
+                      tuple(measures.metrics(editions, players, options, facts["a"], facts["b"])),
+                      options_a=changed[0], options_b=changed[1], games_asked=asked)
+
+
+def _play_record_facts(record: PlayRecord, edition: Edition, measures: GameMeasures, source: str) -> Any:
+    """Replay a finished game's record through the protocol and give what its game's watch collects."""
+    watch = measures.watch(edition, record.players)
+    final: GameState | None = None
+    for final, _ in replay_play_record(record, source=source, edition=edition):
+        watch.see(final)
+    assert final is not None
+    if record.check is not None and position_check_of(final) != record.check:
+        raise DataError("the replayed game does not match the record's check (a changed seed, option or action)",
+                        source=source, key="check")
+    if not final.is_over:
+        raise DataError(f"the game is not over after its {len(record.actions)} actions", source=source,
+                        key="actions")
+    return watch.facts(final)
+
+
+def _check_one_run(records: Mapping[str, Sequence[GameRecord | PlayRecord]], files: Mapping[str, list[Path]]) \
+        -> None:
     """Every record of a side is a game of one edition, version, player count and options, as compare writes them."""
     first = records["a"][0]
     for side in "ab":
@@ -293,3 +393,45 @@ def _check_one_run(records: Mapping[str, list[GameRecord]], files: Mapping[str, 
             if record.players != first.players:
                 raise DataError(f"a game of {record.players} players, but a/ holds games of {first.players}",
                                 source=str(file), key="players")
+
+
+# --- what the protocol shows of any game ---------------------------------------------------------
+
+class ProtocolWatch:
+    """The facts the protocol shows of a finished game: each seat's return, why it ended, how many actions."""
+
+    def see(self, state: GameState) -> None:
+        """Nothing to note on the way: the finished position says it all."""
+
+    def facts(self, state: GameState) -> dict[str, Any]:
+        """``{"returns": [...], "reason": ..., "actions": n}`` of the finished game in ``state``."""
+        return {"returns": list(state.returns()), "reason": result_reason(state), "actions": state.move_number}
+
+
+def _protocol_metrics(editions: Sequence[Edition], players: int, options: Sequence[Mapping[str, Any]],
+                      a: Sequence[Any], b: Sequence[Any]) -> list[Metric]:
+    """Wins by seat, shared results (draws), game length and each way a game ended (those seen in these games)."""
+    reasons = sorted({g["reason"] for g in (*a, *b)})
+    metrics = [GameMetric(f"win_rate_seat_{seat}", f"seat {seat} wins alone", "rate", _sole_winner(seat))
+               for seat in range(players)]
+    metrics += [GameMetric("shared_win_rate", "shared result (a draw)", "rate",
+                           lambda g: float(max(g["returns"]) < 1.0)),
+                GameMetric("actions", "actions per game", "mean", lambda g: g["actions"])]
+    metrics += [GameMetric(f"end_{reason}", f"ended: {reason.replace('_', ' ')}", "rate", _ended_by(reason))
+                for reason in reasons]
+    return average_metrics(metrics, a, b)
+
+
+def _sole_winner(seat: int) -> Callable[[Any], float]:
+    return lambda g: float(g["returns"][seat] == 1.0)
+
+
+def _ended_by(reason: str) -> Callable[[Any], float]:
+    return lambda g: float(g["reason"] == reason)
+
+
+PROTOCOL_MEASURES = GameMeasures(
+    watch=lambda edition, players: ProtocolWatch(), metrics=_protocol_metrics,
+    panels=(("Who wins (share of games)", ("win_rate_seat_", "shared_win_rate")), ("How games end", ("end_",)),
+            ("Game length (per game)", ("actions",))))
+"""What ``samurai compare`` measures in a game that supplies no ``GameMeasures``: what the protocol shows."""

@@ -10,6 +10,7 @@ through the ``samurai_game_metrics`` hook, like any plugin's.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import attrs
 
@@ -55,7 +56,8 @@ class GameMetric:
     name: str
     label: str
     kind: str
-    value: Callable[[GameFacts], float]
+    value: Callable[[Any], float]
+    """One game's facts (``GameFacts`` for Knizia's game, what its watch gives for another) as a number."""
 
 
 def core_game_metrics(players: int, first_player: int = 0) -> list[GameMetric]:

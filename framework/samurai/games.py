@@ -4,7 +4,8 @@ A ``GameDefinition`` is everything the layers above the games (records,
 ``simulate``, ``compare``, the conformance kit, ``render``) need from one game
 beyond the game protocol (``samurai.protocol``): how its manifests and boards
 are checked, how a position starts, how a seat's view is drawn, how
-``samurai serve`` offers it, and the game's own conformance checks. The engine contributes Knizia's
+``samurai serve`` offers it, what ``samurai compare`` measures in it (``GameMeasures``), and the game's own
+conformance checks. The engine contributes Knizia's
 hex tile-placement game (``KNIZIA``, the game of every manifest without a
 ``game`` key); a plugin contributes another by returning its definition from
 ``samurai_games()`` (``samurai_plugins.daimyo`` is the worked example, see
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from .plugins import Edition
     from .protocol import GameState, Move
 
-__all__ = ["KNIZIA", "GameDefinition", "game_of", "games_of"]
+__all__ = ["KNIZIA", "GameDefinition", "GameMeasures", "game_of", "games_of"]
 
 KNIZIA = "knizia"
 """The name of Knizia's hex tile-placement game: the game of a manifest that names none."""
@@ -39,6 +40,36 @@ def _no_checks() -> Sequence[Any]:
 
 def _no_keys(manifest: EditionManifest, data: Mapping[str, Any], text: str) -> None:
     return None
+
+
+@attrs.frozen
+class GameMeasures:
+    """What ``samurai compare`` measures in the games of one game's editions (``GameDefinition.measures``).
+
+    Game ``i`` of a comparison is played under edition A and under edition B
+    with the same seed and bots; a *watch* collects each game's facts as it is
+    played (or as its record is replayed by ``samurai analyse``), and
+    ``metrics`` turns the paired facts into ``samurai.metrics.Metric`` values
+    with their intervals (``samurai.metrics.average_metrics`` averages per-game
+    ``GameMetric`` values). Facts travel from worker processes and machines:
+    they are plain data (numbers, strings, tuples, lists, dicts).
+    """
+
+    watch: Callable[[Edition, int], Any]
+    """``(edition, players) -> watch``: a new watch for one game, with ``see(position)``, called before the first
+    action and after each one, and ``facts(final position)``, the finished game's facts. Positions are the game
+    protocol's ``GameState`` (a game with its own runner, ``play_pairs``, shows its watch what it plays on)."""
+    metrics: Callable[[Sequence[Edition], int, Sequence[Mapping[str, Any]], Sequence[Any], Sequence[Any]],
+                      Sequence[Any]]
+    """``(editions A and B, players, options A and B, facts of A's games, facts of B's games) -> metrics``: a list
+    of ``samurai.metrics.Metric``; ``facts[i]`` of both sides are game ``i``, played with the same seed and bots."""
+    panels: Sequence[tuple[str, Sequence[str]]] = ()
+    """What ``samurai compare --plot`` draws: each panel's title and its metric names (a name ending in ``_`` is a
+    prefix); empty: every metric in one panel."""
+    play_pairs: Callable[[Any], Any] | None = None
+    """The game's own player of a chunk of paired games, a module-level function run on the executors (Knizia's
+    game plays on its fast engine and keeps its own records, ``samurai.records``); None: the games are played
+    through the protocol (``samurai.matches.play_match``) and recorded as ``samurai.game_records`` records."""
 
 
 @attrs.frozen
@@ -80,6 +111,9 @@ class GameDefinition:
     simulate: Callable[..., Any] | None = None
     """The game's own batch runner for ``samurai simulate`` (Knizia's game: ``samurai.simulate.simulate``, which
     reads that game's facts); None: games are played through the protocol (``samurai.matches``)."""
+    measures: GameMeasures | None = None
+    """What ``samurai compare`` and ``samurai analyse`` measure in this game's games; None: what the protocol
+    shows of any game (``samurai.compare.PROTOCOL_MEASURES``: wins by seat, draws, length, how games ended)."""
 
 
 def games_of(pm: pluggy.PluginManager) -> dict[str, GameDefinition]:

@@ -16,14 +16,14 @@ from . import engine
 from .errors import DataError
 from .evaluation import estimate_returns
 from .game import Game, action_of, edition_of
-from .games import KNIZIA, GameDefinition
+from .games import KNIZIA, GameDefinition, GameMeasures
 from .knowledge import LeftGame, SeatBot, SeatKnowledge, decide
 from .plugins import Edition
 from .rules import Rules
 from .state import EMPTY, OVER, State
 from .views import seat_view
 
-__all__ = ["HexGameState", "start", "returns_of", "GAME"]
+__all__ = ["HexGameState", "start", "returns_of", "GAME", "MEASURES", "PANELS"]
 
 
 _SHAPES = {engine.CHOOSE: 2, engine.FIGURE: 3, engine.PLACE: 3, engine.END: 1, engine.SPECIAL: 0}
@@ -194,6 +194,41 @@ def _simulate(edition: Edition, players: int, games: int, seed: int, bots: Any, 
     return simulate(edition, players, games, seed, bots, **kwargs)
 
 
+def _facts_watch(edition: Edition, players: int) -> Any:
+    from .metrics import FactsWatch
+
+    return FactsWatch(players)
+
+
+def _metrics(editions: Sequence[Edition], players: int, options: Sequence[Mapping[str, Any]], a: Sequence[Any],
+             b: Sequence[Any]) -> Any:
+    from .compare import knizia_metrics
+
+    return knizia_metrics(editions, players, options, a, b)
+
+
+def _play_pairs(task: Any) -> Any:
+    """A chunk of paired games of ``samurai compare`` on the fast engine (``samurai.compare._play_chunk``)."""
+    from .compare import _play_chunk
+
+    return _play_chunk(task)
+
+
+PANELS = (
+    ("Who wins (share of games; first player's edge)", ("win_rate_seat_", "first_player_advantage",
+                                                         "shared_win_rate")),
+    ("How games end (share of games)", ("end_",)),
+    ("Game length (per game)", ("turns", "tiles_played")),
+    ("Figures (per game)", ("figures_captured", "figures_removed")),
+    ("Decisiveness and scoring (share)", ("decisiveness", "scoring_disagreement")),
+)
+"""What ``samurai compare --plot`` draws of Knizia's game: each panel's title and its metric names (or prefixes)."""
+
+MEASURES = GameMeasures(watch=_facts_watch, metrics=_metrics, panels=PANELS, play_pairs=_play_pairs)
+"""What ``samurai compare`` measures in Knizia's game: its facts (``samurai.metrics.FactsWatch``, on the engine's
+states), the engine's and the plugins' per-game metrics, decisiveness and scoring disagreement
+(``samurai.compare.knizia_metrics``); the paired games are played on the fast engine."""
+
 GAME = GameDefinition(
     name=KNIZIA,
     title="Samurai (Reiner Knizia): hex tile placement",
@@ -203,6 +238,7 @@ GAME = GameDefinition(
     render=_render,
     manifest_keys=frozenset({"hand_size", "players", "tiles"}),
     simulate=_simulate,
+    measures=MEASURES,
     web=_web,
     checks=_checks,
 )

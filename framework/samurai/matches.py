@@ -13,15 +13,20 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
 from .bots import make_bot
 from .errors import DataError
+from .executors import Executor, make_executor
+from .interrupts import deferred_interrupts
 from .plugins import Edition
 from .protocol import Bot, GameState, Move
-from .simulate import derive_seed, parse_bots
+from .simulate import batches_of, derive_seed, edition_named, keep_edition, loadable_name, parse_bots
+
+if TYPE_CHECKING:
+    from .game_records import PlayRecord
 
 __all__ = ["MAX_ACTIONS", "check_bots_play", "play_match", "MatchGame", "MatchSummary", "simulate_matches",
            "result_reason"]
@@ -52,11 +57,15 @@ def result_reason(state: GameState) -> str:
 
 
 def play_match(edition: Edition, players: int, seed: int, bots: Sequence[str], *,
-               options: Mapping[str, Any] | None = None) -> tuple[GameState, list[Move]]:
+               options: Mapping[str, Any] | None = None,
+               watch: Callable[[GameState], None] | None = None) -> tuple[GameState, list[Move]]:
     """Play one game of ``edition`` between bots (seat ``k`` gets ``bots[k % len(bots)]``, seeded from ``seed``);
-    the final position and the actions played."""
+    the final position and the actions played. ``watch(position)`` is called before the first action and after
+    each one (``samurai compare`` collects a game's facts so)."""
     names = check_bots_play(edition.game.name, bots)
     state = edition.start(players, seed, options)
+    if watch is not None:
+        watch(state)
     # make_bot's bots are typed for Knizia's knowledge; random and MCTS use only the protocol's Knowledge.
     seated = [cast(Bot, make_bot(names[seat % len(names)], derive_seed(seed, 1_000 + seat))) for seat in range(players)]
     actions: list[Move] = []
@@ -74,6 +83,8 @@ def play_match(edition: Edition, players: int, seed: int, bots: Sequence[str], *
                 raise DataError(f"bot {bot.name!r} played {list(action)}: {reason}", source="--bots")
         state.apply(action)
         actions.append(action)
+        if watch is not None:
+            watch(state)
     return state, actions
 
 
@@ -118,32 +129,78 @@ class MatchSummary:
 
 def simulate_matches(edition: Edition, players: int, games: int, seed: int, bots: Sequence[str], *,
                      options: Mapping[str, Any] | None = None, progress: Callable[[int], None] | None = None,
-                     save_dir: str | Path | None = None) -> MatchSummary:
-    """Play ``games`` seeded games of any game's edition and sum them up; ``progress(k)`` after each game.
+                     save_dir: str | Path | None = None, workers: int = 1, backend: str = "local",
+                     scheduler: str | None = None, executor: Executor | None = None) -> MatchSummary:
+    """Play ``games`` seeded games of any game's edition and sum them up; ``progress(k)`` as games are done.
 
     Game ``i`` uses ``derive_seed(seed, i)`` (as ``samurai simulate`` does for
-    every game). ``save_dir`` keeps each game's record as
-    ``DIR/game-NNNNN.json`` (``samurai replay`` and ``samurai render`` read them).
+    every game). The games are played in batches (``samurai.simulate.batches_of``)
+    on the executor ``backend`` (``"local"`` worker processes, ``"dask"``, or one
+    a plugin contributes; see ``samurai.executors``) with ``workers`` workers, or
+    on the Dask cluster at ``scheduler``; the summary is the same on every backend
+    and for any number of workers. ``executor`` (closed by the caller) plays on
+    workers already started instead. ``save_dir`` keeps each game's record as
+    ``DIR/game-NNNNN.json`` (``samurai replay`` and ``samurai render`` read them),
+    after ``DIR/run.json``, each batch's as it arrives: a run interrupted by
+    ``KeyboardInterrupt`` keeps its finished games and its workers are stopped.
     """
-    from .game_records import play_record_of, write_play_record
+    from .game_records import write_play_record
     from .runs import write_run
 
     if games < 1:
         raise DataError(f"games must be at least 1, not {games}", source="--games")
+    if workers < 1:
+        raise DataError(f"workers must be at least 1, not {workers}", source="--workers")
     names = check_bots_play(edition.game.name, bots)
     edition.start(players, seed, options)  # bad players or options are refused before the first game
-    if save_dir is not None:
-        write_run(save_dir, command="simulate", games=games, edition=edition.reference, players=players, seed=seed,
-                  bots=list(names), options=dict(options or {}))
-    played = []
-    for index in range(games):
-        game_seed = derive_seed(seed, index)
-        state, actions = play_match(edition, players, game_seed, names, options=options)
+    name = loadable_name(edition)
+    keep_edition(name, edition)  # this process plays with the edition it was given
+    chosen = dict(options or {})
+    batches = [_Batch(name, players, chosen, seed, names, indices, save_dir is not None)
+               for indices in batches_of(games)]
+    played: list[MatchGame] = []
+    runner = make_executor(backend, workers=workers, scheduler=scheduler) if executor is None else executor
+    try:
         if save_dir is not None:
-            write_play_record(play_record_of(edition, players, game_seed, options, actions, state),
-                              Path(save_dir) / f"game-{index:05d}.json")
-        played.append(MatchGame(game_seed, tuple(state.returns()), result_reason(state), len(actions)))
-        if progress is not None:
-            progress(index + 1)
+            write_run(save_dir, command="simulate", games=games, edition=edition.reference, players=players,
+                      seed=seed, bots=list(names), options=chosen)
+        for batch in runner.map(_play_batch, batches):
+            if save_dir is not None:
+                with deferred_interrupts():  # a finished batch is saved whole
+                    for index, _, record in batch:
+                        assert record is not None
+                        write_play_record(record, Path(save_dir) / f"game-{index:05d}.json")
+            played.extend(game for _, game, _ in batch)
+            if progress is not None:
+                progress(len(played))
+    finally:
+        if executor is None:  # an executor of the caller's stays theirs to close
+            runner.close()
     return MatchSummary(edition.id, edition.game.name, players, seed,
                         tuple(names[seat % len(names)] for seat in range(players)), tuple(played))
+
+
+@attrs.frozen
+class _Batch:
+    edition: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    bots: tuple[str, ...]
+    indices: tuple[int, ...]
+    keep_records: bool
+
+
+def _play_batch(batch: _Batch) -> list[tuple[int, MatchGame, PlayRecord | None]]:
+    """Play a batch of a run (in any process): each game's number, summary and record if kept."""
+    from .game_records import play_record_of
+
+    edition = edition_named(batch.edition)
+    out: list[tuple[int, MatchGame, PlayRecord | None]] = []
+    for index in batch.indices:
+        game_seed = derive_seed(batch.seed, index)
+        state, actions = play_match(edition, batch.players, game_seed, batch.bots, options=batch.options)
+        record = (play_record_of(edition, batch.players, game_seed, batch.options, actions, state)
+                  if batch.keep_records else None)
+        out.append((index, MatchGame(game_seed, tuple(state.returns()), result_reason(state), len(actions)), record))
+    return out

@@ -29,7 +29,7 @@ from .result import Result
 from .state import State
 
 __all__ = ["Z95", "GameFacts", "GameMetric", "Estimate", "Metric", "game_facts", "FactsWatch", "compare_metrics",
-           "wilson_interval", "mean_interval", "paired_difference", "scoring_disagreement"]
+           "wilson_interval", "mean_interval", "paired_difference", "scoring_disagreement", "average_metrics"]
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the normal distribution."""
@@ -214,7 +214,15 @@ def compare_metrics(a: Sequence[GameFacts], b: Sequence[GameFacts], *,
     return metrics
 
 
-def _averaged(metric: GameMetric, a: Sequence[GameFacts], b: Sequence[GameFacts]) -> Metric:
+def average_metrics(game_metrics: Sequence[GameMetric], a: Sequence[Any], b: Sequence[Any]) -> list[Metric]:
+    """Each per-game metric averaged over paired games ``a[i]``/``b[i]`` (the facts of any game): a rate with
+    its Wilson interval, a mean with its normal interval, and the paired difference B − A."""
+    if len(a) != len(b) or not a:
+        raise ValueError(f"compare needs the same number of games on both sides, at least one ({len(a)}, {len(b)})")
+    return [_averaged(metric, a, b) for metric in game_metrics]
+
+
+def _averaged(metric: GameMetric, a: Sequence[Any], b: Sequence[Any]) -> Metric:
     xs = [float(metric.value(g)) for g in a]
     ys = [float(metric.value(g)) for g in b]
     if metric.kind == "rate":

@@ -11,25 +11,24 @@ from typing import Any
 
 from .compare import Comparison
 from .errors import DataError
+from .hexgame import PANELS as KNIZIA_PANELS
 from .metrics import Metric
 
 __all__ = ["plot_comparison", "PANELS"]
 
-PANELS = (
-    ("Who wins (share of games; first player's edge)", ("win_rate_seat_", "first_player_advantage",
-                                                         "shared_win_rate")),
-    ("How games end (share of games)", ("end_",)),
-    ("Game length (per game)", ("turns", "tiles_played")),
-    ("Figures (per game)", ("figures_captured", "figures_removed")),
-    ("Decisiveness and scoring (share)", ("decisiveness", "scoring_disagreement")),
-)
-"""Each panel's title and the metric names (or name prefixes) it shows."""
+PANELS = KNIZIA_PANELS
+"""Each panel's title and the metric names (or name prefixes) it shows, for Knizia's game (its
+``GameMeasures.panels``; another game's comparison is drawn with its own panels)."""
 
 _FORMATS = (".png", ".svg")
 
 
-def plot_comparison(comparison: Comparison, path: str | Path) -> Path:
-    """Save a figure of grouped bars (A and B) with interval whiskers to a ``.png`` or ``.svg`` file."""
+def plot_comparison(comparison: Comparison, path: str | Path,
+                    panels: Sequence[tuple[str, Sequence[str]]] | None = None) -> Path:
+    """Save a figure of grouped bars (A and B) with interval whiskers to a ``.png`` or ``.svg`` file.
+
+    ``panels`` (each one's title and metric names or prefixes) are the game's, from its ``GameMeasures``; by
+    default Knizia's (``PANELS``); empty: every metric in one panel. A panel no metric fills is left out."""
     target = Path(path)
     if target.suffix.lower() not in _FORMATS:
         raise DataError(f"the plot is saved as {' or '.join(_FORMATS)}, not {target.suffix or 'no suffix'!r}",
@@ -42,9 +41,12 @@ def plot_comparison(comparison: Comparison, path: str | Path) -> Path:
     except ImportError:
         raise DataError('--plot needs matplotlib: pip install "samurai-engine[plot]"', source="--plot") from None
 
-    figure, axes = plt.subplots(len(PANELS), 1, figsize=(9, 3.2 * len(PANELS)))
-    for ax, (title, names) in zip(axes, PANELS, strict=True):
-        _panel(ax, title, [m for m in comparison.metrics if _shown(m.name, names)], comparison)
+    chosen = PANELS if panels is None else panels
+    filled = [(title, [m for m in comparison.metrics if _shown(m.name, names)]) for title, names in chosen]
+    filled = [(title, metrics) for title, metrics in filled if metrics] or [("Metrics", list(comparison.metrics))]
+    figure, axes = plt.subplots(len(filled), 1, figsize=(9, 3.2 * len(filled)), squeeze=False)
+    for ax, (title, metrics) in zip(axes[:, 0], filled, strict=True):
+        _panel(ax, title, metrics, comparison)
     figure.suptitle(f"{comparison.side('a')} (A) against {comparison.side('b')} (B): {comparison.players} players, "
                     f"{comparison.games} paired games")
     figure.tight_layout(rect=(0, 0, 1, 0.98))

@@ -29,7 +29,8 @@ from .runs import write_run
 from .state import OVER, State
 from .tiles import CASTES
 
-__all__ = ["derive_seed", "play_game", "play_out", "GameSummary", "SimulationSummary", "simulate", "parse_bots"]
+__all__ = ["derive_seed", "play_game", "play_out", "GameSummary", "SimulationSummary", "simulate", "parse_bots",
+           "edition_named", "keep_edition"]
 
 _MASK64 = (1 << 64) - 1
 
@@ -306,7 +307,7 @@ def cached_rules(name: str, players: int, options: Mapping[str, Any]) -> Rules:
         if key in _compiled:
             _compiled.move_to_end(key)
             return _compiled[key]
-    rules = load_edition(name).rules(players, options)
+    rules = edition_named(name).rules(players, options)
     keep_rules(name, players, options, rules)
     return rules
 
@@ -320,3 +321,36 @@ def keep_rules(name: str, players: int, options: Mapping[str, Any], rules: Rules
         _compiled.move_to_end(key)
         while len(_compiled) > _COMPILED_KEPT:
             _compiled.popitem(last=False)
+
+
+# The editions loaded in this process (a worker's, or the main one's), by the name another process loads them by:
+# a worker loads an edition once, not for every batch, and a Dask worker keeps it for the runs that follow.
+_loaded: OrderedDict[str, Edition] = OrderedDict()
+_loaded_lock = threading.Lock()
+_LOADED_KEPT = 16
+
+
+def edition_named(name: str) -> Edition:
+    """The edition ``name`` (an id or a manifest path), loaded once per process: what a batch plays, wherever it
+    runs."""
+    with _loaded_lock:
+        if name in _loaded:
+            _loaded.move_to_end(name)
+            return _loaded[name]
+    edition = load_edition(name)
+    keep_edition(name, edition)
+    return edition
+
+
+def keep_edition(name: str, edition: Edition) -> None:
+    """Remember ``edition`` as this process's edition ``name`` (the main process keeps the edition it was given;
+    worker processes forked from it inherit it)."""
+    with _loaded_lock:
+        if _loaded.get(name) is not edition:
+            with _compiled_lock:  # rules compiled from an edition loaded earlier under this name are not its
+                for key in [key for key in _compiled if key[0] == name]:
+                    del _compiled[key]
+        _loaded[name] = edition
+        _loaded.move_to_end(name)
+        while len(_loaded) > _LOADED_KEPT:
+            _loaded.popitem(last=False)
