@@ -217,3 +217,37 @@ def test_an_unreachable_scheduler_is_one_line(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("samurai: error: --scheduler: cannot reach the Dask scheduler at "
                                                    "tcp://127.0.0.1:9"), err
+
+
+def test_daimyo_simulate_compare_and_tournament_give_the_same_results_on_every_backend(scheduler, tmp_path):
+    """Issue 12: a game played through the protocol runs on the executors too, with the same numbers and records."""
+    from samurai.matches import simulate_matches
+
+    edition = samurai.load_edition("daimyo")
+    runs = {name: simulate_matches(edition, 2, 18, 5, ["random"], save_dir=tmp_path / f"s{number}", **kwargs)
+            for number, (name, kwargs) in enumerate(backends(scheduler).items())}
+    for name, run in runs.items():
+        assert run.to_dict() == runs["local, 1 worker"].to_dict(), name
+    simulated = [saved_files(tmp_path / f"s{number}") for number in range(len(runs))]
+    assert len(simulated[0]) == 18 + 1 and simulated[1] == simulated[0] and simulated[2] == simulated[0]
+    compared = {name: compare("daimyo", "daimyo-shinobi", players=2, games=10, seed=2, **kwargs)
+                for name, kwargs in backends(scheduler).items()}
+    for name, comparison in compared.items():
+        assert comparison.to_dict() == compared["local, 1 worker"].to_dict(), name
+    timing = ("seconds", "workers", "cpu_seconds")
+    tournaments = {name: tournament(("random", "mcts:4"), players=(2,), games=4, seed=6, bootstrap=50,
+                                    edition="daimyo", **kwargs)
+                   for name, kwargs in backends(scheduler).items()}
+    reference = {k: v for k, v in tournaments["local, 1 worker"].to_dict().items() if k not in timing}
+    assert reference["games"] == 4 and reference["edition"] == "daimyo"
+    for name, run in tournaments.items():
+        assert {k: v for k, v in run.to_dict().items() if k not in timing} == reference, name
+
+
+def test_the_daimyo_simulate_command_prints_the_same_summary_on_a_dask_cluster(scheduler, capsys):
+    argv = ["simulate", "--edition", "daimyo", "--games", "12", "--seed", "3", "--json", "--no-progress"]
+    assert main([*argv, "--workers", "1"]) == 0
+    local = capsys.readouterr().out
+    assert main([*argv, "--backend", "dask", "--scheduler", scheduler]) == 0
+    assert capsys.readouterr().out == local
+    assert json.loads(local)["game"] == "daimyo"

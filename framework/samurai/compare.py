@@ -32,8 +32,15 @@ from .errors import DataError
 from .executors import Executor, default_workers, make_executor
 from .game import check_seed
 from .game_metrics import GameMetric
-from .game_records import (PlayRecord, is_play_record, play_record_of, position_check_of, read_play_record,
-                           replay_play_record, write_play_record)
+from .game_records import (
+    PlayRecord,
+    is_play_record,
+    play_record_of,
+    position_check_of,
+    read_play_record,
+    replay_play_record,
+    write_play_record,
+)
 from .games import GameDefinition, GameMeasures
 from .hookcalls import PLUGIN_FAILURES, guarded, hook_failure, wrong_hook_result
 from .interrupts import deferred_interrupts
