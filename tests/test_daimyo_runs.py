@@ -13,9 +13,8 @@ from daimyo_helpers import flip, move, position
 
 from samurai import DataError
 from samurai.cli import main
-from samurai.compare import PROTOCOL_MEASURES, analyse_records, compare, measures_of
+from samurai.compare import analyse_records, compare
 from samurai.game_records import read_play_record
-from samurai.hexgame import MEASURES as KNIZIA_MEASURES
 from samurai.matches import play_match, simulate_matches
 from samurai.plugins import load_edition
 from samurai.simulate import derive_seed
@@ -135,12 +134,6 @@ def test_analyse_refuses_a_folder_whose_sides_are_two_different_games(tmp_path):
         analyse_records(tmp_path / "daimyo")
 
 
-def test_each_game_is_measured_by_its_own_definition():
-    assert measures_of([load_edition("daimyo"), load_edition("daimyo-nobori")]) is d.MEASURES
-    assert measures_of([load_edition("ffg2015"), load_edition("original")]) is KNIZIA_MEASURES
-    assert d.GAME.measures is d.MEASURES
-
-
 def test_the_daimyo_watch_counts_flips_heiya_engun_ki_pairs_and_moves_of_a_game():
     """RULES-DAIMYO.md: a Heiya is removed and another tile flipped; two identical army tiles are Engun; two Ki
     on two turns in a row lose the game (Yonhon no ki). The watch counts each from the game's public log."""
@@ -177,21 +170,6 @@ def test_the_daimyo_facts_of_random_games_agree_with_their_actions_and_the_tile_
         # Tiles leave the board only as removed Heiya and Engun pairs: 38 = left + Heiya + 2 per Engun.
         assert facts["tiles_left"] + facts["heiya_removed"] + 2 * facts["engun"] == len(d.TILE_SET)
         assert facts["turns"] >= facts["moves"] + facts["engun"] + facts["shinobi_gained"]
-
-
-def test_a_game_without_measures_of_its_own_is_measured_by_what_the_protocol_shows():
-    edition = load_edition("daimyo")
-    facts = []
-    for seed in range(4):
-        watch = PROTOCOL_MEASURES.watch(edition, 2)
-        final, actions = play_match(edition, 2, seed, ["random"], watch=watch.see)
-        facts.append(watch.facts(final))
-        assert facts[-1]["actions"] == len(actions) and facts[-1]["reason"] == final.reason
-    metrics = {m.name: m for m in PROTOCOL_MEASURES.metrics([edition, edition], 2, [{}, {}], facts, facts)}
-    reasons = sorted({f["reason"] for f in facts})
-    assert list(metrics) == ["win_rate_seat_0", "win_rate_seat_1", "shared_win_rate", "actions",
-                             *(f"end_{reason}" for reason in reasons)]
-    assert metrics["actions"].a.value == sum(f["actions"] for f in facts) / 4
 
 
 # --- simulate on the executors ------------------------------------------------------------------

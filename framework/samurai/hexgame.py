@@ -207,11 +207,11 @@ def _metrics(editions: Sequence[Edition], players: int, options: Sequence[Mappin
     return knizia_metrics(editions, players, options, a, b)
 
 
-def _play_pairs(task: Any) -> Any:
+def _play_chunk(task: Any) -> Any:
     """A chunk of paired games of ``samurai compare`` on the fast engine (``samurai.compare._play_chunk``)."""
-    from .compare import _play_chunk
+    from .compare import _play_chunk as play_chunk
 
-    return _play_chunk(task)
+    return play_chunk(task)
 
 
 PANELS = (
@@ -224,7 +224,7 @@ PANELS = (
 )
 """What ``samurai compare --plot`` draws of Knizia's game: each panel's title and its metric names (or prefixes)."""
 
-MEASURES = GameMeasures(watch=_facts_watch, metrics=_metrics, panels=PANELS, play_pairs=_play_pairs)
+MEASURES = GameMeasures(watch=_facts_watch, metrics=_metrics, panels=PANELS, play_pairs=_play_chunk)
 """What ``samurai compare`` measures in Knizia's game: its facts (``samurai.metrics.FactsWatch``, on the engine's
 states), the engine's and the plugins' per-game metrics, decisiveness and scoring disagreement
 (``samurai.compare.knizia_metrics``); the paired games are played on the fast engine."""
