@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FLIP", "MOVE", "DaimyoState", "DaimyoKnowledge", "new_state", "DEFAULT_OPTIONS", "FILES", "RANKS",
            "PIECES", "FACES", "square_name", "square_of", "Battlefield", "load_battlefield", "GAME", "samurai_games",
-           "tell", "END_WORDS", "MEASURES", "DaimyoWatch"]
+           "tell", "END_WORDS", "MEASURES", "DaimyoWatch", "GAME_METRICS"]
 
 FLIP, MOVE = 0, 1
 FILES, RANKS = 6, 7
