@@ -130,7 +130,8 @@ def test_analyse_refuses_a_folder_whose_sides_are_two_different_games(tmp_path):
     compare("ffg2015", "ffg2015", players=2, games=2, seed=1, save_dir=tmp_path / "knizia")
     (tmp_path / "daimyo" / "b").rename(tmp_path / "moved")
     (tmp_path / "knizia" / "b").rename(tmp_path / "daimyo" / "b")
-    with pytest.raises(DataError, match="game-00000.json"):
+    with pytest.raises(DataError, match="a/ holds records of game 'daimyo' and b/ of game 'knizia': the two "
+                                        "sides of a comparison play one game"):
         analyse_records(tmp_path / "daimyo")
 
 

@@ -327,8 +327,12 @@ def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b:
     if asked is not None and held < asked and not partial:
         raise DataError(f"holds {held} of the {asked} paired games its run asked for (the run was cut short); "
                         f"pass --partial to analyse the games it holds", source=str(root))
-    first, _ = read_data(files["a"][0])
-    if is_play_record(first):  # a game other than Knizia's, recorded through the protocol
+    first = {side: read_data(files[side][0])[0] for side in "ab"}
+    if is_play_record(first["a"]) != is_play_record(first["b"]):
+        games = {side: first[side].get("game") if is_play_record(first[side]) else "knizia" for side in "ab"}
+        raise DataError(f"a/ holds records of game {games['a']!r} and b/ of game {games['b']!r}: the two sides of a "
+                        f"comparison play one game", source=str(files["b"][0]))
+    if is_play_record(first["a"]):  # a game other than Knizia's, recorded through the protocol
         return _analyse_play_records(files, edition_a, edition_b, vouched, root, asked)
     records = {side: [read_record(f, trust=vouched) for f in files[side]] for side in "ab"}
     _check_one_run(records, files)
