@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 
 from .maps import LAND, SEA
 from .rules import LAND_TILE, SEA_TILE, SPECIAL_TILE, Rules
-from .setup_rules import choose_tile, figure_placement_is_feasible, figure_stage, legal_figure_placements, place_figure
+from .setup_rules import (choose_tile, figure_placement_is_feasible, figure_stage, legal_figure_placements, place_figure,
+                          place_figure_if_feasible)
 from .state import EMPTY, FIGURES, HANDS, OVER, PLAY, State
 from .tiles import CASTES
 
@@ -567,8 +568,9 @@ def _place_random_figures(rules: Rules, st: State, rngs: Sequence[random.Random]
                           after: Callable[[tuple[int, ...]], None] | None) -> None:
     """``play_random`` through a figures phase under the fit ruling: ``_sample_figure`` and ``apply``
     of each ``FIGURE`` written out, drawing in the same order."""
-    capacities, stage_of, players = rules.capacities, rules.stage_of, rules.players
+    capacities, stage_of, players, castes_in = rules.capacities, rules.stage_of, rules.players, _CASTES_IN
     supply, figures, open_by_stage = st.supply, st.figures, st.open_by_stage
+    tries = range(_FIGURE_SAMPLE_TRIES)
     while st.phase == FIGURES:
         seat = st.current
         draw = rngs[seat].random
@@ -578,17 +580,17 @@ def _place_random_figures(rules: Rules, st: State, rngs: Sequence[random.Random]
         else:
             stage = []
         in_supply = (supply[0] > 0) | (supply[1] > 0) << 1 | (supply[2] > 0) << 2
-        for _ in range(_FIGURE_SAMPLE_TRIES):
+        for _ in tries:
             s = stage[int(draw() * len(stage))]
-            castes = _CASTES_IN[in_supply & ~figures[s]]
+            castes = castes_in[in_supply & ~figures[s]]
             if castes:
                 c = castes[int(draw() * len(castes))]
-                if figure_placement_is_feasible(st, capacities[s], s, c):
+                if place_figure_if_feasible(st, capacities, stage_of, c, s):
                     break
         else:
             moves = legal_figure_placements(st, capacities)
             c, s = moves[int(draw() * len(moves))]
-        place_figure(st, capacities, stage_of, c, s)
+            place_figure(st, capacities, stage_of, c, s)
         if supply[0] or supply[1] or supply[2]:  # _figures_to_place under the fit ruling
             st.current = (seat + 1) % players
         else:

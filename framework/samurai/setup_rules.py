@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from .rules import Rules
 
 __all__ = ["SetupProcedure", "SETUP_PHASES", "CUT_CONTRIBUTION", "figure_placement_is_feasible",
-           "figures_fit", "legal_figure_placements", "place_figure", "choose_tile", "figure_stage", "initial_state"]
+           "figures_fit", "legal_figure_placements", "place_figure", "place_figure_if_feasible",
+           "choose_tile", "figure_stage", "initial_state"]
 
 SETUP_PHASES = {"hands": HANDS, "figures": FIGURES}
 
@@ -139,6 +140,31 @@ def place_figure(st: State, capacities: tuple[int, ...], stage_of: tuple[int, ..
     if open_before == 1:
         stage = st.open_by_stage[stage_of[settlement]]
         stage.remove(settlement)
+
+
+def place_figure_if_feasible(st: State, capacities: tuple[int, ...], stage_of: tuple[int, ...], caste: int,
+                             settlement: int) -> bool:
+    """``place_figure`` when ``figure_placement_is_feasible`` allows it, else False and nothing changes.
+
+    The same check and the same placement in one step (a random setup tries
+    placements one after the other), sharing what both read.
+    """
+    figures, supply, cut = st.figures, st.supply, st.cut
+    present = figures[settlement]
+    open_before = capacities[settlement] - _POPCOUNT[present]
+    a, b, only_a, only_b, both = _OTHER_TWO[caste]
+    need_a, need_b = supply[a], supply[b]
+    if not (need_a <= cut[only_a] - (_POPCOUNT[only_a & ~present] >= open_before)
+            and need_b <= cut[only_b] - (_POPCOUNT[only_b & ~present] >= open_before)
+            and need_a + need_b <= cut[both] - (_POPCOUNT[both & ~present] >= open_before)):
+        return False
+    st.cut = list(map(add, cut, _CUT_CHANGE[open_before][present][caste]))
+    figures[settlement] = present | 1 << caste
+    supply[caste] -= 1
+    st.on_board[caste] += 1
+    if open_before == 1:
+        st.open_by_stage[stage_of[settlement]].remove(settlement)
+    return True
 
 
 def choose_tile(st: State, seat: int, tile_type: int) -> None:
