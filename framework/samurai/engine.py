@@ -618,13 +618,12 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random],
     empty_sea, empty_sea_pos = st.empty_sea, st.empty_sea_pos
     empty_around, figures = st.empty_around, st.figures
     game_random = st.rng.random
+    seat, played, normal_played, turn = st.current, st.played, st.normal_played, st.turn
+    # While land and sea have room and the hand holds no special tile, a tile's target is an empty hex,
+    # and playable_tiles is the hand (or its fast tiles); the hand only shrinks during a turn.
+    plain = special_tiles.isdisjoint(hands[seat])
     while True:  # one turn
-        seat = st.current
         hand, draw = hands[seat], rngs[seat].random
-        played, normal_played, turn = st.played, st.normal_played, st.turn
-        # Without a special tile in hand (the hand only shrinks during a turn), a tile's target is an
-        # empty hex, and playable_tiles is the hand (or its fast tiles) while land and sea have room.
-        plain = special_tiles.isdisjoint(hand)
         while True:  # one action of the turn: sample_action, then apply
             if plain and empty_land and empty_sea:
                 options = [tile for tile in hand if tile_fast[tile]] if normal_played else hand
@@ -713,18 +712,22 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random],
             if after is not None:
                 after((END,))
             return
-        st.turn += 1
-        st.played = 0
-        st.normal_played = False
+        st.turn = turn = turn + 1
+        st.played = played = 0
+        st.normal_played = normal_played = False
         following = seat + 1 if seat + 1 < players else 0
         upcoming = hands[following]
-        # can_play(following), at once when no special tile is in hand and land and sea have room
-        if upcoming and empty_land and empty_sea and special_tiles.isdisjoint(upcoming) \
-                or can_play(rules, st, following):
-            st.current = following
-        elif not _seek_player(rules, st, following):
+        plain = special_tiles.isdisjoint(upcoming)
+        # can_play(following), at once when the hand holds no special tile and land and sea have room
+        if plain and upcoming and empty_land and empty_sea or can_play(rules, st, following):
+            st.current = seat = following
+        elif _seek_player(rules, st, following):
+            seat = st.current
+            plain = special_tiles.isdisjoint(hands[seat])
+        else:
             _finish(rules, st, "no_tiles")
+            if after is not None:
+                after((END,))
+            return
         if after is not None:
             after((END,))
-        if st.phase == OVER:
-            return
