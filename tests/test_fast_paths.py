@@ -11,6 +11,7 @@ import random
 from pathlib import Path
 
 import attrs
+import pytest
 
 import samurai
 from samurai import engine
@@ -238,3 +239,14 @@ def _copy_of(rng: random.Random) -> random.Random:
     twin = random.Random()
     twin.setstate(rng.getstate())
     return twin
+
+
+def test_a_played_out_game_leaves_its_explanation_unwritten_until_read(ffg, original):
+    from samurai.simulate import play_game
+
+    for edition in (ffg, original):
+        final = play_game(edition.rules(3), 5, ("random",))
+        assert final.result is not None and callable(final.result._explanation)  # checked, not written
+        assert final.result.explanation and isinstance(final.result._explanation, str)  # written once read
+    with pytest.raises(TypeError, match="explanation function returned 42, not text"):
+        samurai.Result((0,), "most_figures", lambda: 42).explanation  # type: ignore[arg-type,return-value]
