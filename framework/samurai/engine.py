@@ -569,17 +569,16 @@ def _place_random_figures(rules: Rules, st: State, rngs: Sequence[random.Random]
     """``play_random`` through a figures phase under the fit ruling: ``_sample_figure`` and ``apply``
     of each ``FIGURE`` written out, drawing in the same order."""
     capacities, stage_of, players, castes_in = rules.capacities, rules.stage_of, rules.players, _CASTES_IN
-    supply, figures, open_by_stage = st.supply, st.figures, st.open_by_stage
+    supply, figures = st.supply, st.figures
     tries = range(_FIGURE_SAMPLE_TRIES)
+    # figure_stage(st) and the castes left in the supply, kept up to date: stages and supply only shrink.
+    stage: list[int] = []
+    in_supply = (supply[0] > 0) | (supply[1] > 0) << 1 | (supply[2] > 0) << 2
     while st.phase == FIGURES:
         seat = st.current
         draw = rngs[seat].random
-        for stage in open_by_stage:  # figure_stage(st)
-            if stage:
-                break
-        else:
-            stage = []
-        in_supply = (supply[0] > 0) | (supply[1] > 0) << 1 | (supply[2] > 0) << 2
+        if not stage:
+            stage = figure_stage(st)
         for _ in tries:
             s = stage[int(draw() * len(stage))]
             castes = castes_in[in_supply & ~figures[s]]
@@ -591,7 +590,9 @@ def _place_random_figures(rules: Rules, st: State, rngs: Sequence[random.Random]
             moves = legal_figure_placements(st, capacities)
             c, s = moves[int(draw() * len(moves))]
             place_figure(st, capacities, stage_of, c, s)
-        if supply[0] or supply[1] or supply[2]:  # _figures_to_place under the fit ruling
+        if not supply[c]:
+            in_supply &= ~(1 << c)
+        if in_supply:  # _figures_to_place under the fit ruling: a figure is left in the supply
             st.current = (seat + 1) % players
         else:
             _leave_setup_phase(rules, st)

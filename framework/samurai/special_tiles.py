@@ -146,10 +146,9 @@ class MoveBehaviour:
     action_type = MoveTile
 
     def _sources(self, rules: Rules, st: State, seat: int) -> list[int]:
-        kind, placed, movable, turn, land = st.tile_type, st.tile_turn, rules.tile_movable, st.turn, rules.board.land_hexes
-        # The seat's own tiles, picked out of every land hex at C speed (in board order), then checked one by one.
-        own = compress(land, map(seat.__eq__, map(st.tile_owner.__getitem__, land)))
-        return [h for h in own if movable[kind[h]] and placed[h] < turn]
+        owner, kind, placed, movable = st.tile_owner, st.tile_type, st.tile_turn, rules.tile_movable
+        return [h for h in rules.board.land_hexes
+                if owner[h] == seat and movable[kind[h]] and placed[h] < st.turn]
 
     def can_play(self, rules: Rules, st: State, seat: int, tile: int) -> bool:
         # Move is a normal tile, so it is only asked about before this turn's normal tile;
