@@ -10,7 +10,6 @@ of castes, kept up to date incrementally so it costs a few additions.
 
 from __future__ import annotations
 
-from operator import add
 from typing import TYPE_CHECKING
 
 import attrs
@@ -72,10 +71,12 @@ CUT_CONTRIBUTION = tuple(
 ``S`` a settlement with ``open`` free slots and castes ``present`` can still take."""
 
 _CUT_CHANGE = tuple(tuple(tuple(
-    tuple(CUT_CONTRIBUTION[open_slots - 1][present | 1 << caste][subset] - CUT_CONTRIBUTION[open_slots][present][subset]
-          for subset in range(8)) if open_slots else (0,) * 8
+    tuple((subset, change) for subset in range(8)
+          if (change := CUT_CONTRIBUTION[open_slots - 1][present | 1 << caste][subset]
+              - CUT_CONTRIBUTION[open_slots][present][subset])) if open_slots else ()
     for caste in range(3)) for present in range(8)) for open_slots in range(4))
-"""How ``st.cut`` changes when a caste joins a settlement with ``open_slots`` free and ``present`` castes."""
+"""How ``st.cut`` changes when a caste joins a settlement with ``open_slots`` free and ``present`` castes:
+the ``(subset, change)`` of each subset that changes, commonly a few of the eight, so ``st.cut`` is updated in place."""
 
 _SUBSET_CASTES = tuple(tuple(c for c in range(3) if s >> c & 1) for s in range(8))
 _OTHER_TWO = tuple((a, b, 1 << a, 1 << b, 1 << a | 1 << b) for a, b in ((1, 2), (0, 2), (0, 1)))
@@ -133,7 +134,9 @@ def place_figure(st: State, capacities: tuple[int, ...], stage_of: tuple[int, ..
     """Put a figure from the supply into a settlement (legality already checked)."""
     present = st.figures[settlement]
     open_before = capacities[settlement] - _POPCOUNT[present]
-    st.cut = list(map(add, st.cut, _CUT_CHANGE[open_before][present][caste]))
+    cut = st.cut
+    for subset, change in _CUT_CHANGE[open_before][present][caste]:
+        cut[subset] += change
     st.figures[settlement] = present | 1 << caste
     st.supply[caste] -= 1
     st.on_board[caste] += 1
@@ -158,7 +161,8 @@ def place_figure_if_feasible(st: State, capacities: tuple[int, ...], stage_of: t
             and need_b <= cut[only_b] - (_POPCOUNT[only_b & ~present] >= open_before)
             and need_a + need_b <= cut[both] - (_POPCOUNT[both & ~present] >= open_before)):
         return False
-    st.cut = list(map(add, cut, _CUT_CHANGE[open_before][present][caste]))
+    for subset, change in _CUT_CHANGE[open_before][present][caste]:
+        cut[subset] += change
     figures[settlement] = present | 1 << caste
     supply[caste] -= 1
     st.on_board[caste] += 1
