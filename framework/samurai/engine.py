@@ -611,8 +611,8 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random],
     # Everything the loop reads per action, looked up once (the rules change these lists in place).
     players, hand_size, removed_limit = rules.players, rules.hand_size, rules.removed_limit
     tile_on, tile_fast, tile_movable = rules.tile_on, rules.tile_fast, rules.tile_movable
-    special_tiles, adjacent_settlements = rules.special_tiles, rules.board.adjacent_settlements
-    resolve_each_tile = rules.resolve_each_tile
+    special_tiles, behaviours = rules.special_tiles, rules.behaviours
+    adjacent_settlements, resolve_each_tile = rules.board.adjacent_settlements, rules.resolve_each_tile
     hands, stacks, on_board = st.hands, st.stacks, st.on_board
     tile_owner, tile_type, tile_turn, movable_count = st.tile_owner, st.tile_type, st.tile_turn, st.movable_count
     empty_land, empty_land_pos = st.empty_land, st.empty_land_pos
@@ -626,10 +626,21 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random],
     while True:  # one turn
         hand, draw = hands[seat], rngs[seat].random
         while True:  # one action of the turn: sample_action, then apply
-            if plain and empty_land and empty_sea:
-                options = [tile for tile in hand if tile_fast[tile]] if normal_played else hand
-            else:
+            if not (empty_land and empty_sea):
                 options = playable_tiles(rules, st, seat, normal_played)
+            elif plain and not normal_played:
+                options = hand
+            else:
+                # playable_tiles written out (a loop, not a comprehension, which would turn the names it
+                # reads into slower cells throughout this function): after the normal tile only fast
+                # tiles, and a special tile only with a target its behaviour accepts
+                options = []
+                for tile in hand:
+                    if normal_played and not tile_fast[tile]:
+                        continue
+                    if plain or tile_on[tile] != SPECIAL_TILE or behaviours[tile].can_play(  # type: ignore[union-attr]
+                            rules, st, seat, tile):
+                        options.append(tile)
             count = len(options)
             k = int(draw() * (count + 1 if played else count))
             if k == count:
@@ -660,7 +671,7 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random],
                     empty_sea_pos[last] = i
                 empty_sea_pos[h] = EMPTY
             else:  # a special tile (rare): the general path
-                params = rules.behaviours[tile].sample(rules, st, seat, tile, rngs[seat])  # type: ignore[union-attr]
+                params = behaviours[tile].sample(rules, st, seat, tile, rngs[seat])  # type: ignore[union-attr]
                 action: tuple[int, ...] = (SPECIAL, tile, *params)  # type: ignore[misc]
                 apply(rules, st, action)
                 if after is not None:
