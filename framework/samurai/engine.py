@@ -618,13 +618,13 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random],
     empty_land, empty_land_pos = st.empty_land, st.empty_land_pos
     empty_sea, empty_sea_pos = st.empty_sea, st.empty_sea_pos
     empty_around, figures = st.empty_around, st.figures
-    game_random = st.rng.random
+    game_random, draws = st.rng.random, [rng.random for rng in rngs]
     seat, played, normal_played, turn = st.current, st.played, st.normal_played, st.turn
     # While land and sea have room and the hand holds no special tile, a tile's target is an empty hex,
     # and playable_tiles is the hand (or its fast tiles); the hand only shrinks during a turn.
     plain = special_tiles.isdisjoint(hands[seat])
     while True:  # one turn
-        hand, draw = hands[seat], rngs[seat].random
+        hand, draw = hands[seat], draws[seat]
         while True:  # one action of the turn: sample_action, then apply
             if not (empty_land and empty_sea):
                 options = playable_tiles(rules, st, seat, normal_played)
