@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from .maps import LAND, SEA
 from .rules import LAND_TILE, SEA_TILE, SPECIAL_TILE, Rules
 from .setup_rules import (choose_tile, figure_placement_is_feasible, figure_stage, legal_figure_placements, place_figure,
-                          place_figure_if_feasible)
+                          place_random_figures)
 from .state import EMPTY, FIGURES, HANDS, OVER, PLAY, State
 from .tiles import CASTES
 
@@ -531,13 +531,14 @@ def play_random(rules: Rules, st: State, rngs: Sequence[random.Random], *,
     Setup, special tiles and resolution go through the general functions. ``after(action)`` is
     called after each action, the position then as ``apply`` would leave it.
     """
+    draws = [rng.random for rng in rngs]
     while st.phase != OVER:
         if st.phase == PLAY:
-            _play_random_turns(rules, st, rngs, after)
-        elif st.phase == FIGURES and rules.setup.figures_must_fit:
-            _place_random_figures(rules, st, rngs, after)
+            _play_random_turns(rules, st, rngs, draws, after)
+        elif st.phase == FIGURES and rules.setup.figures_must_fit and any(st.supply):
+            _place_random_figures(rules, st, draws, after)
         elif st.phase == HANDS:
-            _choose_random_hands(rules, st, rngs, after)
+            _choose_random_hands(rules, st, draws, after)
         else:
             action = sample_action(rules, st, rngs[st.current])
             apply(rules, st, action)
@@ -545,14 +546,14 @@ def play_random(rules: Rules, st: State, rngs: Sequence[random.Random], *,
                 after(action)
 
 
-def _choose_random_hands(rules: Rules, st: State, rngs: Sequence[random.Random],
+def _choose_random_hands(rules: Rules, st: State, draws: list[Callable[[], float]],
                          after: Callable[[tuple[int, ...]], None] | None) -> None:
     """``play_random`` through the hands phase: ``sample_action`` and ``apply`` of each ``CHOOSE`` written out."""
     pools, hands, hand_size, players, first = st.pools, st.hands, rules.hand_size, rules.players, rules.setup.first_player
     while st.phase == HANDS:
         seat = st.current
         pool, hand = pools[seat], hands[seat]
-        tile = pool[int(rngs[seat].random() * len(pool))]
+        tile = pool[int(draws[seat]() * len(pool))]
         pool.remove(tile)  # choose_tile
         hand.append(tile)
         if len(hand) == hand_size:
@@ -564,44 +565,19 @@ def _choose_random_hands(rules: Rules, st: State, rngs: Sequence[random.Random],
             after((CHOOSE, tile))
 
 
-def _place_random_figures(rules: Rules, st: State, rngs: Sequence[random.Random],
+def _place_random_figures(rules: Rules, st: State, draws: list[Callable[[], float]],
                           after: Callable[[tuple[int, ...]], None] | None) -> None:
-    """``play_random`` through a figures phase under the fit ruling: ``_sample_figure`` and ``apply``
-    of each ``FIGURE`` written out, drawing in the same order."""
-    capacities, stage_of, players, castes_in = rules.capacities, rules.stage_of, rules.players, _CASTES_IN
-    supply, figures = st.supply, st.figures
-    tries = range(_FIGURE_SAMPLE_TRIES)
-    # figure_stage(st) and the castes left in the supply, kept up to date: stages and supply only shrink.
-    stage: list[int] = []
-    in_supply = (supply[0] > 0) | (supply[1] > 0) << 1 | (supply[2] > 0) << 2
-    while st.phase == FIGURES:
-        seat = st.current
-        draw = rngs[seat].random
-        if not stage:
-            stage = figure_stage(st)
-        for _ in tries:
-            s = stage[int(draw() * len(stage))]
-            castes = castes_in[in_supply & ~figures[s]]
-            if castes:
-                c = castes[int(draw() * len(castes))]
-                if place_figure_if_feasible(st, capacities, stage_of, c, s):
-                    break
-        else:
-            moves = legal_figure_placements(st, capacities)
-            c, s = moves[int(draw() * len(moves))]
-            place_figure(st, capacities, stage_of, c, s)
-        if not supply[c]:
-            in_supply &= ~(1 << c)
-        if in_supply:  # _figures_to_place under the fit ruling: a figure is left in the supply
-            st.current = (seat + 1) % players
-        else:
-            _leave_setup_phase(rules, st)
-            _run_automatic_setup(rules, st)
-        if after is not None:
-            after((FIGURE, c, s))
+    """``play_random`` through a figures phase under the fit ruling (``setup_rules.place_random_figures``
+    draws as ``_sample_figure`` does, and places as ``apply`` does)."""
+    placed = None if after is None else lambda caste, settlement: after((FIGURE, caste, settlement))
+    caste, settlement = place_random_figures(st, rules.capacities, rules.stage_of, draws, _FIGURE_SAMPLE_TRIES, placed)
+    _leave_setup_phase(rules, st)  # the supply is empty (apply: _figures_to_place is False)
+    _run_automatic_setup(rules, st)
+    if after is not None:
+        after((FIGURE, caste, settlement))
 
 
-def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random],
+def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random], draws: list[Callable[[], float]],
                        after: Callable[[tuple[int, ...]], None] | None) -> None:
     """``play_random`` through the play phase: turn after turn until the game is over.
 
@@ -618,7 +594,7 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random],
     empty_land, empty_land_pos = st.empty_land, st.empty_land_pos
     empty_sea, empty_sea_pos = st.empty_sea, st.empty_sea_pos
     empty_around, figures = st.empty_around, st.figures
-    game_random, draws = st.rng.random, [rng.random for rng in rngs]
+    game_random = st.rng.random
     seat, played, normal_played, turn = st.current, st.played, st.normal_played, st.turn
     # While land and sea have room and the hand holds no special tile, a tile's target is an empty hex,
     # and playable_tiles is the hand (or its fast tiles); the hand only shrinks during a turn.
