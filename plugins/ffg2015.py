@@ -121,9 +121,9 @@ def _leader_tokens(seats: list[int], rows: list[tuple[int, int, int]], *,
     most = max(map(len, tokens))
     if not most:
         best_total = max(totals)
-        winners = tuple(seat for seat, total in zip(seats, totals) if total == best_total)
+        winners = tuple(seat for seat, total in zip(seats, totals, strict=True) if total == best_total)
         if explain:
-            listing = ", ".join(f"seat {seat} {total}" for seat, total in zip(seats, totals))
+            listing = ", ".join(f"seat {seat} {total}" for seat, total in zip(seats, totals, strict=True))
             text = (f"{text} Nobody holds a Leader token, so all compare total figures ({listing}): "
                     + (f"seat {winners[0]} wins." if len(winners) == 1
                        else f"seats {seats_text(winners)} tie and share the win."))

@@ -14,8 +14,14 @@ from collections.abc import Callable, Sequence
 
 from .maps import LAND, SEA
 from .rules import LAND_TILE, SEA_TILE, SPECIAL_TILE, Rules
-from .setup_rules import (choose_tile, figure_placement_is_feasible, figure_stage, legal_figure_placements, place_figure,
-                          place_random_figures)
+from .setup_rules import (
+    choose_tile,
+    figure_placement_is_feasible,
+    figure_stage,
+    legal_figure_placements,
+    place_figure,
+    place_random_figures,
+)
 from .state import EMPTY, FIGURES, HANDS, OVER, PLAY, State
 from .tiles import CASTES
 
@@ -526,10 +532,11 @@ def play_random(rules: Rules, st: State, rngs: Sequence[random.Random], *,
 
     The same game, draw for draw, as ``apply(rules, st, sample_action(rules, st, rngs[st.current]))``
     repeated until the game is over (``tests/test_fast_paths.py`` pins this down), only faster: the
-    most frequent actions of play, placing a land or sea tile and ending the turn, are sampled and
-    carried out in one loop on local names, without building an action or calling per action.
-    Setup, special tiles and resolution go through the general functions. ``after(action)`` is
-    called after each action, the position then as ``apply`` would leave it.
+    frequent actions (choosing a starting tile, placing a figure under the fit ruling, placing a land
+    or sea tile, ending the turn) are drawn and carried out in loops on local names, without building
+    an action or calling per action; special tiles, resolution, the end and the rare cases go through
+    the general functions. ``after(action)`` is called after each action, the position then as
+    ``apply`` would leave it.
     """
     draws = [rng.random for rng in rngs]
     while st.phase != OVER:
@@ -549,7 +556,8 @@ def play_random(rules: Rules, st: State, rngs: Sequence[random.Random], *,
 def _choose_random_hands(rules: Rules, st: State, draws: list[Callable[[], float]],
                          after: Callable[[tuple[int, ...]], None] | None) -> None:
     """``play_random`` through the hands phase: ``sample_action`` and ``apply`` of each ``CHOOSE`` written out."""
-    pools, hands, hand_size, players, first = st.pools, st.hands, rules.hand_size, rules.players, rules.setup.first_player
+    pools, hands, hand_size, players = st.pools, st.hands, rules.hand_size, rules.players
+    first = rules.setup.first_player
     while st.phase == HANDS:
         seat = st.current
         pool, hand = pools[seat], hands[seat]

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from itertools import compress
 from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
@@ -118,13 +117,6 @@ _SWAPS = tuple(tuple(tuple((c1, c2) for c1 in range(3) if m1 >> c1 & 1 and not m
 settlements holding castes ``m1`` and ``m2`` may exchange, in the order c1, then c2, by caste."""
 
 
-_SWITCHABLE = {frozenset(m for m in range(8) if present >> m & 1):
-               any(m1 & ~m2 and m2 & ~m1 for m1 in range(1, 8) if present >> m1 & 1 for m2 in range(1, 8) if present >> m2 & 1)
-               for present in range(256)}
-"""Whether some two settlements may exchange figures, by the set of caste masks the settlements hold
-(every subset of the eight masks): some two masks must each hold a caste the other lacks."""
-
-
 def _random_caste(mask: int, rng: random.Random) -> int:
     castes = _CASTES_IN[mask]
     return castes[int(rng.random() * len(castes))]
@@ -220,8 +212,14 @@ class SwitchBehaviour:
 
     def can_play(self, rules: Rules, st: State, seat: int, tile: int) -> bool:
         # Two settlements can swap when some caste of one is missing from the other and the other way
-        # round; settlements holding the same castes never can, so the distinct masks decide (_SWITCHABLE).
-        return _SWITCHABLE[frozenset(st.figures)]
+        # round; settlements holding the same castes never can, so compare the distinct masks only.
+        masks = set(st.figures)
+        masks.discard(0)
+        for m1 in masks:
+            for m2 in masks:
+                if m1 & ~m2 and m2 & ~m1:
+                    return True
+        return False
 
     def check(self, rules: Rules, st: State, seat: int, tile: int, params: tuple[int, ...]) -> str | None:
         s1, c1, s2, c2 = params
@@ -242,7 +240,7 @@ class SwitchBehaviour:
 
     def sample(self, rules: Rules, st: State, seat: int, tile: int, rng: random.Random) -> tuple[int, ...] | None:
         figures = st.figures
-        occupied = list(compress(range(len(figures)), figures))  # the settlements holding a figure, in order
+        occupied = [s for s, m in enumerate(figures) if m]
         if len(occupied) > 1:
             # Pick two figures at random and keep them if they may swap; listing every
             # pair is the fallback for the rare board where few pairs are legal.
