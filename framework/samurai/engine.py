@@ -365,15 +365,13 @@ def _resolve_pending(rules: Rules, st: State) -> None:
     events = st.events
     for s in st.pending:
         mask = st.figures[s]
-        # (owner, row of the tile type in tile_value) of every tile around, read once for all castes
-        tiles = []
-        for h in rules.settlement_neighbours[s]:
-            if owner[h] >= 0:
-                tiles.append((owner[h], kind[h] * 3))
-        for caste in _CASTES_IN[mask]:
+        around = rules.settlement_neighbours[s]
+        for caste in _CASTES_IN[mask]:  # mostly one figure (villages hold one): read the tiles around per figure
             influence = [0] * n
-            for o, row in tiles:
-                influence[o] += value[row + caste]
+            for h in around:
+                o = owner[h]
+                if o >= 0:
+                    influence[o] += value[kind[h] * 3 + caste]
             best = max(influence)
             st.on_board[caste] -= 1
             mask &= ~(1 << caste)
