@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from samurai.editions import EditionManifest
@@ -77,78 +78,91 @@ def score_leader_tokens(captured: Mapping[int, Mapping[str, int]]) -> Result:
     4. Nobody holds a token: everyone compares total figures; a tie is shared.
     """
     seats = sorted(captured)
-    count: dict[int, dict[str, int]] = {}
-    total: dict[int, int] = {}
-    tokens: dict[int, list[str]] = {}
+    buddha, rice, castle = CASTES
+    rows = []
     for seat in seats:
         held = captured[seat]
-        count[seat] = row = {caste: int(held.get(caste, 0)) for caste in CASTES}
-        total[seat] = sum(row.values())
-        tokens[seat] = []
-    leads = []
-    for caste in CASTES:
-        first = seats[0]
-        best, top = count[first][caste], [first]  # the highest count of the caste and the seats holding it
-        for seat in seats[1:]:
-            held_count = count[seat][caste]
-            if held_count > best:
-                best, top = held_count, [seat]
-            elif held_count == best:
-                top.append(seat)
+        rows.append((int(held.get(buddha, 0)), int(held.get(rice, 0)), int(held.get(castle, 0))))
+    winners, reason, _ = _leader_tokens(seats, rows, explain=False)
+    # The explanation is written only when read (playouts never read it), by the same steps.
+    return Result(winners, reason, partial(_leader_tokens_explanation, seats, rows))
+
+
+def _leader_tokens_explanation(seats: list[int], rows: list[tuple[int, int, int]]) -> str:
+    return _leader_tokens(seats, rows, explain=True)[2]
+
+
+def _leader_tokens(seats: list[int], rows: list[tuple[int, int, int]], *,
+                   explain: bool) -> tuple[tuple[int, ...], str, str]:
+    """The winners, the reason code and, when ``explain``, the explanation of ``score_leader_tokens``.
+
+    ``rows[i]`` holds the figures of seat ``seats[i]`` by caste (``CASTES`` order); seats are
+    compared by position in these lists, and named by their number in the text.
+    """
+    totals = [sum(row) for row in rows]
+    tokens: list[list[int]] = [[] for _ in rows]  # the castes whose Leader token each seat takes
+    steps = []
+    for caste in range(3):
+        best, top = rows[0][caste], [0]  # the highest count of the caste and the positions holding it
+        for i in range(1, len(rows)):
+            held = rows[i][caste]
+            if held > best:
+                best, top = held, [i]
+            elif held == best:
+                top.append(i)
         if len(top) == 1:
             tokens[top[0]].append(caste)
-        leads.append((caste, best, top))
+        if explain:
+            steps.append(f"seat {seats[top[0]]} leads {CASTES[caste]} with {best} and takes its Leader token"
+                         if len(top) == 1 else f"{CASTES[caste]} is tied at {best} between seats "
+                         f"{seats_text([seats[i] for i in top])}, so nobody takes its token")
+    text = _sentence("; ".join(steps)) if explain else ""
 
-    # The explanation is written only when read (playouts never read it): each step's text is a function.
-    def story() -> str:
-        return _sentence("; ".join(
-            f"seat {top[0]} leads {caste} with {best} and takes its Leader token" if len(top) == 1 else
-            f"{caste} is tied at {best} between seats {seats_text(top)}, so nobody takes its token"
-            for caste, best, top in leads))
+    most = max(map(len, tokens))
+    if not most:
+        best_total = max(totals)
+        winners = tuple(seat for seat, total in zip(seats, totals, strict=True) if total == best_total)
+        if explain:
+            listing = ", ".join(f"seat {seat} {total}" for seat, total in zip(seats, totals, strict=True))
+            text = (f"{text} Nobody holds a Leader token, so all compare total figures ({listing}): "
+                    + (f"seat {winners[0]} wins." if len(winners) == 1
+                       else f"seats {seats_text(winners)} tie and share the win."))
+        return winners, "no_tokens_total" if len(winners) == 1 else "no_tokens_shared", text
 
-    if not any(tokens.values()):
-        best_total = max(total.values())
-        winners = tuple(seat for seat in seats if total[seat] == best_total)
-
-        def compared() -> str:
-            listing = ", ".join(f"seat {seat} {total[seat]}" for seat in seats)
-            return f"{story()} Nobody holds a Leader token, so all compare total figures ({listing}): "
-
-        if len(winners) == 1:
-            return Result(winners, "no_tokens_total", lambda: f"{compared()}seat {winners[0]} wins.")
-        return Result(winners, "no_tokens_shared",
-                      lambda: f"{compared()}seats {seats_text(winners)} tie and share the win.")
-
-    most = max(len(t) for t in tokens.values())
-    leaders = [seat for seat in seats if len(tokens[seat]) == most]
+    leaders = [i for i, held in enumerate(tokens) if len(held) == most]
     if len(leaders) == 1:
-        winner = leaders[0]
-        return Result((winner,), "most_leader_tokens",
-                      lambda: f"{story()} Seat {winner} holds {most} Leader token{'s' if most > 1 else ''}, more "
-                              f"than every opponent, and wins.")
+        winner = seats[leaders[0]]
+        if explain:
+            text = (f"{text} Seat {winner} holds {most} Leader token{'s' if most > 1 else ''}, more than every "
+                    f"opponent, and wins.")
+        return (winner,), "most_leader_tokens", text
 
-    others = {seat: total[seat] - sum(count[seat][c] for c in tokens[seat]) for seat in leaders}
-
-    def set_aside() -> str:
-        listing = ", ".join(f"seat {seat} {others[seat]} (without {'/'.join(tokens[seat])})" for seat in leaders)
-        return (f"{story()} Seats {seats_text(leaders)} hold {most} token{'s' if most > 1 else ''} each; each sets "
-                f"aside its own token's caste and compares the rest: {listing}.")
-
+    others = {i: totals[i] - sum(rows[i][caste] for caste in tokens[i]) for i in leaders}
+    if explain:
+        listing = ", ".join(f"seat {seats[i]} {others[i]} (without {'/'.join(CASTES[c] for c in tokens[i])})"
+                            for i in leaders)
+        text = (f"{text} Seats {seats_text([seats[i] for i in leaders])} hold {most} token{'s' if most > 1 else ''} "
+                f"each; each sets aside its own token's caste and compares the rest: {listing}.")
     best_other = max(others.values())
-    contenders = [seat for seat in leaders if others[seat] == best_other]
+    contenders = [i for i in leaders if others[i] == best_other]
     if len(contenders) == 1:
-        return Result((contenders[0],), "other_castes", lambda: f"{set_aside()} Seat {contenders[0]} wins.")
+        if explain:
+            text = f"{text} Seat {seats[contenders[0]]} wins."
+        return (seats[contenders[0]],), "other_castes", text
 
-    def all_castes() -> str:
-        listing = ", ".join(f"seat {seat} {total[seat]}" for seat in contenders)
-        return f"{set_aside()} Still tied, so seats {seats_text(contenders)} compare all three castes: {listing}."
-
-    best_total = max(total[seat] for seat in contenders)
-    winners = tuple(seat for seat in contenders if total[seat] == best_total)
+    if explain:
+        listing = ", ".join(f"seat {seats[i]} {totals[i]}" for i in contenders)
+        text = (f"{text} Still tied, so seats {seats_text([seats[i] for i in contenders])} compare all three "
+                f"castes: {listing}.")
+    best_total = max(totals[i] for i in contenders)
+    winners = tuple(seats[i] for i in contenders if totals[i] == best_total)
     if len(winners) == 1:
-        return Result(winners, "all_castes", lambda: f"{all_castes()} Seat {winners[0]} wins.")
-    return Result(winners, "shared_win",
-                  lambda: f"{all_castes()} Still tied: seats {seats_text(winners)} share the win.")
+        if explain:
+            text = f"{text} Seat {winners[0]} wins."
+        return winners, "all_castes", text
+    if explain:
+        text = f"{text} Still tied: seats {seats_text(winners)} share the win."
+    return winners, "shared_win", text
 
 
 def _sentence(text: str) -> str:

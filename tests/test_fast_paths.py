@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import pickle
 import random
+from collections.abc import Callable
+from pathlib import Path
 
 import attrs
+import pytest
 
 import samurai
 from samurai import engine
@@ -154,3 +157,113 @@ def test_the_shortcut_checks_agree_with_the_full_lists(ffg, original):
                 assert engine.can_play(rules, st, seat) == bool(engine.playable_tiles(rules, st, seat, False))
                 checked += 1
     assert checked > 50
+
+
+def _plain_random_game(rules: samurai.Rules, seed: int) -> tuple[engine.State, list[tuple[int, ...]], list]:
+    """A game between random bots played the straightforward way, through the game protocol: every
+    action drawn by ``sample_action`` with the seat's bot generator (seeded as ``play_out`` seeds it),
+    checked legal, then applied."""
+    from samurai.hexgame import HexGameState
+    from samurai.simulate import derive_seed
+
+    state = HexGameState(rules, engine.new_state(rules, seed, trace=True))
+    rngs = [random.Random(derive_seed(seed, seat)) for seat in range(rules.players)]
+    actions = []
+    while not state.is_over:
+        action = state.sample_action(rngs[state.to_act])
+        assert state.check(action) is None
+        state.apply(action)
+        actions.append(action)
+    return state.state, actions, [rng.getstate() for rng in rngs]
+
+
+def _everything(st: engine.State) -> dict[str, object]:
+    """Every field of a position as it is now (lists frozen into tuples) but its generator, which is
+    compared by its state; the result with its text."""
+    def frozen(value: object) -> object:
+        return tuple(map(frozen, value)) if isinstance(value, list) else value
+
+    fields = {name: frozen(getattr(st, name)) for name in engine.State.__slots__ if name != "rng"}
+    fields["explanation"] = st.result.explanation if st.result is not None else None
+    return fields
+
+
+def _editions_to_pin(ffg, original, tiny, tiny_core, tiny_original):
+    """Every shipped edition, the tiny maps (land or sea runs out, seats pass, nobody can play), and
+    options that end games early through ties or set up at random."""
+    few_tiles = samurai.load_edition(str(Path(__file__).parent / "data" / "tiny-few-tiles.toml"))
+    beginner = samurai.load_edition("ffg2015-beginner")
+    for edition in (ffg, beginner, original, tiny, tiny_core, tiny_original, few_tiles):
+        for players in edition.manifest.players:
+            yield edition.rules(players)
+    yield ffg.rules(3, {"removed_to_end": 1, "first_player": 2})
+    yield original.rules(4, {"removed_to_end": 2})
+
+
+def test_fused_random_games_are_the_straightforward_games(ffg, original, tiny, tiny_core, tiny_original):
+    from samurai.bots import RandomBot
+    from samurai.simulate import derive_seed, play_game
+
+    reasons = set()
+    for rules in _editions_to_pin(ffg, original, tiny, tiny_core, tiny_original):
+        for index in range(12):
+            seed = derive_seed(11, index)
+            plain, plain_actions, plain_rngs = _plain_random_game(rules, seed)
+            # play_game with random bots at every seat takes the fused path (engine.play_random)
+            recorded: list[tuple[int, ...]] = []
+            fast = play_game(rules, seed, ("random",), trace=True, actions=recorded)
+            assert recorded == plain_actions
+            assert _everything(fast) == _everything(plain)  # events (captures, refills, passes) included
+            assert fast.rng.getstate() == plain.rng.getstate()
+            reasons.add(fast.end_reason)
+            # The bare loop (what bench and compare run) and the generators it leaves behind.
+            rngs = [RandomBot(derive_seed(seed, seat)).rng for seat in range(rules.players)]
+            bare = engine.new_state(rules, seed)
+            engine.play_random(rules, bare, rngs)
+            bare.events = plain.events  # traced only in the games above
+            assert _everything(bare) == _everything(plain) and bare.rng.getstate() == plain.rng.getstate()
+            assert [rng.getstate() for rng in rngs] == plain_rngs
+    assert reasons >= {"caste_exhausted", "removed_by_ties", "no_tiles"}
+
+
+def test_a_fused_game_shows_each_position_as_apply_leaves_it(ffg, original):
+    # Started anywhere (setup, mid-turn, after a special tile), the fused loop goes on as apply would,
+    # and what its caller watches after each action is the very position apply leaves.
+    for edition, players, seed in ((ffg, 4, 3), (original, 3, 8), (ffg, 2, 21)):
+        rules = edition.rules(players)
+        for start in (0, 9, 40, 75, 90):
+            st = engine.new_state(rules, seed)
+            rngs = [random.Random(seed * 10 + seat) for seat in range(players)]
+            for _ in range(start):
+                if st.phase != OVER:
+                    engine.apply(rules, st, engine.sample_action(rules, st, rngs[st.current]))
+            plain, plain_rngs = st.copy(), [_copy_of(rng) for rng in rngs]
+            seen_plain = []
+            while plain.phase != OVER:
+                engine.apply(rules, plain, engine.sample_action(rules, plain, plain_rngs[plain.current]))
+                seen_plain.append((plain.fingerprint(), _everything(plain)))
+            seen_fast: list[tuple[object, object]] = []
+            engine.play_random(rules, st, rngs, after=_watcher(st, seen_fast))
+            assert seen_fast == seen_plain
+
+
+def _watcher(st: engine.State, seen: list[tuple[object, object]]) -> Callable[[tuple[int, ...]], None]:
+    """A callback for ``play_random`` that notes the position after each action."""
+    return lambda action: seen.append((st.fingerprint(), _everything(st)))
+
+
+def _copy_of(rng: random.Random) -> random.Random:
+    twin = random.Random()
+    twin.setstate(rng.getstate())
+    return twin
+
+
+def test_a_played_out_game_leaves_its_explanation_unwritten_until_read(ffg, original):
+    from samurai.simulate import play_game
+
+    for edition in (ffg, original):
+        final = play_game(edition.rules(3), 5, ("random",))
+        assert final.result is not None and callable(final.result._explanation)  # checked, not written
+        assert final.result.explanation and isinstance(final.result._explanation, str)  # written once read
+    with pytest.raises(TypeError, match="explanation function returned 42, not text"):
+        _ = samurai.Result((0,), "most_figures", lambda: 42).explanation  # type: ignore[arg-type,return-value]

@@ -10,15 +10,23 @@ and "End") have their one home here; setup procedures live in
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 
 from .maps import LAND, SEA
 from .rules import LAND_TILE, SEA_TILE, SPECIAL_TILE, Rules
-from .setup_rules import choose_tile, figure_placement_is_feasible, figure_stage, legal_figure_placements, place_figure
+from .setup_rules import (
+    choose_tile,
+    figure_placement_is_feasible,
+    figure_stage,
+    legal_figure_placements,
+    place_figure,
+    place_random_figures,
+)
 from .state import EMPTY, FIGURES, HANDS, OVER, PLAY, State
 from .tiles import CASTES
 
 __all__ = ["CHOOSE", "FIGURE", "PLACE", "SPECIAL", "END", "new_state", "legal_actions", "check", "apply",
-           "sample_action", "can_play", "playable_tiles", "put_tile", "end_trigger", "begin_play"]
+           "sample_action", "play_random", "can_play", "playable_tiles", "put_tile", "end_trigger", "begin_play"]
 
 CHOOSE, FIGURE, PLACE, SPECIAL, END = range(5)
 """Action tuples: ``(CHOOSE, tile)``, ``(FIGURE, caste, settlement)``, ``(PLACE, tile, hex)``,
@@ -357,15 +365,13 @@ def _resolve_pending(rules: Rules, st: State) -> None:
     events = st.events
     for s in st.pending:
         mask = st.figures[s]
-        # (owner, row of the tile type in tile_value) of every tile around, read once for all castes
-        tiles = []
-        for h in rules.settlement_neighbours[s]:
-            if owner[h] >= 0:
-                tiles.append((owner[h], kind[h] * 3))
-        for caste in _CASTES_IN[mask]:
+        around = rules.settlement_neighbours[s]
+        for caste in _CASTES_IN[mask]:  # mostly one figure (villages hold one): read the tiles around per figure
             influence = [0] * n
-            for o, row in tiles:
-                influence[o] += value[row + caste]
+            for h in around:
+                o = owner[h]
+                if o >= 0:
+                    influence[o] += value[kind[h] * 3 + caste]
             best = max(influence)
             st.on_board[caste] -= 1
             mask &= ~(1 << caste)
@@ -516,3 +522,206 @@ def _sample_figure(rules: Rules, st: State, rng: random.Random) -> tuple[int, ..
     moves = legal_figure_placements(st, rules.capacities)
     c, s = moves[int(rng.random() * len(moves))]
     return FIGURE, c, s
+
+
+def play_random(rules: Rules, st: State, rngs: Sequence[random.Random], *,
+                after: Callable[[tuple[int, ...]], None] | None = None) -> None:
+    """Play the game in ``st`` to its end, seat ``k`` drawing ``sample_action`` from ``rngs[k]``.
+
+    The same game, draw for draw, as ``apply(rules, st, sample_action(rules, st, rngs[st.current]))``
+    repeated until the game is over (``tests/test_fast_paths.py`` pins this down), only faster: the
+    frequent actions (choosing a starting tile, placing a figure under the fit ruling, placing a land
+    or sea tile, ending the turn) are drawn and carried out in loops on local names, without building
+    an action or calling per action; special tiles, resolution, the end and the rare cases go through
+    the general functions. ``after(action)`` is called after each action, the position then as
+    ``apply`` would leave it.
+    """
+    draws = [rng.random for rng in rngs]
+    while st.phase != OVER:
+        if st.phase == PLAY:
+            _play_random_turns(rules, st, rngs, draws, after)
+        elif st.phase == FIGURES and rules.setup.figures_must_fit and any(st.supply):
+            _place_random_figures(rules, st, draws, after)
+        elif st.phase == HANDS:
+            _choose_random_hands(rules, st, draws, after)
+        else:
+            action = sample_action(rules, st, rngs[st.current])
+            apply(rules, st, action)
+            if after is not None:
+                after(action)
+
+
+def _choose_random_hands(rules: Rules, st: State, draws: list[Callable[[], float]],
+                         after: Callable[[tuple[int, ...]], None] | None) -> None:
+    """``play_random`` through the hands phase: ``sample_action`` and ``apply`` of each ``CHOOSE`` written out."""
+    pools, hands, hand_size, players = st.pools, st.hands, rules.hand_size, rules.players
+    first = rules.setup.first_player
+    while st.phase == HANDS:
+        seat = st.current
+        pool, hand = pools[seat], hands[seat]
+        tile = pool[int(draws[seat]() * len(pool))]
+        pool.remove(tile)  # choose_tile
+        hand.append(tile)
+        if len(hand) == hand_size:
+            st.current = (seat + 1) % players
+            if st.current == first:
+                _leave_setup_phase(rules, st)
+                _run_automatic_setup(rules, st)
+        if after is not None:
+            after((CHOOSE, tile))
+
+
+def _place_random_figures(rules: Rules, st: State, draws: list[Callable[[], float]],
+                          after: Callable[[tuple[int, ...]], None] | None) -> None:
+    """``play_random`` through a figures phase under the fit ruling (``setup_rules.place_random_figures``
+    draws as ``_sample_figure`` does, and places as ``apply`` does)."""
+    placed = None if after is None else lambda caste, settlement: after((FIGURE, caste, settlement))
+    caste, settlement = place_random_figures(st, rules.capacities, rules.stage_of, draws, _FIGURE_SAMPLE_TRIES, placed)
+    _leave_setup_phase(rules, st)  # the supply is empty (apply: _figures_to_place is False)
+    _run_automatic_setup(rules, st)
+    if after is not None:
+        after((FIGURE, caste, settlement))
+
+
+def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random], draws: list[Callable[[], float]],
+                       after: Callable[[tuple[int, ...]], None] | None) -> None:
+    """``play_random`` through the play phase: turn after turn until the game is over.
+
+    Each step below is the line of ``sample_action``, ``apply``, ``put_tile`` or ``_end_turn`` it
+    stands for, in the same order, so the generators are drawn from exactly as those would draw.
+    """
+    # Everything the loop reads per action, looked up once (the rules change these lists in place).
+    players, hand_size, removed_limit = rules.players, rules.hand_size, rules.removed_limit
+    tile_on, tile_fast, tile_movable = rules.tile_on, rules.tile_fast, rules.tile_movable
+    special_tiles, behaviours = rules.special_tiles, rules.behaviours
+    adjacent_settlements, resolve_each_tile = rules.board.adjacent_settlements, rules.resolve_each_tile
+    hands, stacks, on_board = st.hands, st.stacks, st.on_board
+    tile_owner, tile_type, tile_turn, movable_count = st.tile_owner, st.tile_type, st.tile_turn, st.movable_count
+    empty_land, empty_land_pos = st.empty_land, st.empty_land_pos
+    empty_sea, empty_sea_pos = st.empty_sea, st.empty_sea_pos
+    empty_around, figures = st.empty_around, st.figures
+    game_random = st.rng.random
+    seat, played, normal_played, turn = st.current, st.played, st.normal_played, st.turn
+    # While land and sea have room and the hand holds no special tile, a tile's target is an empty hex,
+    # and playable_tiles is the hand (or its fast tiles); the hand only shrinks during a turn.
+    plain = special_tiles.isdisjoint(hands[seat])
+    while True:  # one turn
+        hand, draw = hands[seat], draws[seat]
+        while True:  # one action of the turn: sample_action, then apply
+            if not (empty_land and empty_sea):
+                options = playable_tiles(rules, st, seat, normal_played)
+            elif plain and not normal_played:
+                options = hand
+            else:
+                # playable_tiles written out (a loop, not a comprehension, which would turn the names it
+                # reads into slower cells throughout this function): after the normal tile only fast
+                # tiles, and a special tile only with a target its behaviour accepts
+                options = []
+                for tile in hand:
+                    if normal_played and not tile_fast[tile]:
+                        continue
+                    if plain or tile_on[tile] != SPECIAL_TILE or behaviours[tile].can_play(  # type: ignore[union-attr]
+                            rules, st, seat, tile):
+                        options.append(tile)
+            count = len(options)
+            k = int(draw() * (count + 1 if played else count))
+            if k == count:
+                break  # ending the turn, below
+            tile = options[k]
+            on = tile_on[tile]
+            if on == LAND_TILE:
+                h = empty_land[int(draw() * len(empty_land))]
+                hand.remove(tile)
+                # put_tile on land, with _take written out
+                last = empty_land.pop()
+                if last != h:
+                    i = empty_land_pos[h]
+                    empty_land[i] = last
+                    empty_land_pos[last] = i
+                empty_land_pos[h] = EMPTY
+                for s in adjacent_settlements[h]:
+                    empty_around[s] -= 1
+                    if not empty_around[s] and figures[s]:
+                        st.pending.append(s)
+            elif on == SEA_TILE:
+                h = empty_sea[int(draw() * len(empty_sea))]
+                hand.remove(tile)
+                last = empty_sea.pop()
+                if last != h:
+                    i = empty_sea_pos[h]
+                    empty_sea[i] = last
+                    empty_sea_pos[last] = i
+                empty_sea_pos[h] = EMPTY
+            else:  # a special tile (rare): the general path
+                params = behaviours[tile].sample(rules, st, seat, tile, rngs[seat])  # type: ignore[union-attr]
+                action: tuple[int, ...] = (SPECIAL, tile, *params)  # type: ignore[misc]
+                apply(rules, st, action)
+                if after is not None:
+                    after(action)
+                if st.phase == OVER:
+                    return
+                played, normal_played = st.played, st.normal_played
+                continue
+            tile_owner[h] = seat
+            tile_type[h] = tile
+            tile_turn[h] = turn
+            if tile_movable[tile]:
+                movable_count[seat] += 1
+            # _after_tile
+            played += 1
+            st.played = played
+            st.tiles_played += 1
+            if not tile_fast[tile]:
+                normal_played = st.normal_played = True
+            if resolve_each_tile and st.pending:
+                _resolve_pending(rules, st)
+                if st.phase == OVER:
+                    if after is not None:
+                        after((PLACE, tile, h))
+                    return
+            if after is not None:
+                after((PLACE, tile, h))
+        # _end_turn
+        if st.pending:
+            _resolve_pending(rules, st)
+            if st.phase == OVER:
+                if after is not None:
+                    after((END,))
+                return
+        stack = stacks[seat]
+        held = before = len(hand)
+        while held < hand_size and stack:
+            i = int(game_random() * len(stack))
+            last = stack.pop()
+            if i < len(stack):
+                hand.append(stack[i])
+                stack[i] = last
+            else:
+                hand.append(last)
+            held += 1
+        if st.events is not None:
+            st.events.append(("refill", seat, held - before))
+        if not on_board[0] or not on_board[1] or not on_board[2] or st.removed_total >= removed_limit:
+            _finish(rules, st, end_trigger(rules, st))  # type: ignore[arg-type]
+            if after is not None:
+                after((END,))
+            return
+        st.turn = turn = turn + 1
+        st.played = played = 0
+        st.normal_played = normal_played = False
+        following = seat + 1 if seat + 1 < players else 0
+        upcoming = hands[following]
+        plain = special_tiles.isdisjoint(upcoming)
+        # can_play(following), at once when the hand holds no special tile and land and sea have room
+        if plain and upcoming and empty_land and empty_sea or can_play(rules, st, following):
+            st.current = seat = following
+        elif _seek_player(rules, st, following):
+            seat = st.current
+            plain = special_tiles.isdisjoint(hands[seat])
+        else:
+            _finish(rules, st, "no_tiles")
+            if after is not None:
+                after((END,))
+            return
+        if after is not None:
+            after((END,))

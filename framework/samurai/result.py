@@ -46,6 +46,8 @@ class Result:
         text = self._explanation
         if not isinstance(text, str):
             text = text()
+            if not isinstance(text, str):
+                raise TypeError(f"the scoring's explanation function returned {text!r}, not text")
             object.__setattr__(self, "_explanation", text)
         return text
 

@@ -185,10 +185,15 @@ def _ask(manifest: EditionManifest, hook: Any, name: str, **arguments: Any) -> A
 
 
 def _is_result(result: Any, captured: Mapping[int, Any]) -> bool:
-    """Whether a scoring hook returned a ``Result`` whose winners are seats of the scored game."""
+    """Whether a scoring hook returned a ``Result`` whose winners are seats of the scored game.
+
+    The explanation must be text or a function writing it; reading ``explanation`` here would write
+    the text of every playout's result, which nobody reads (``Result.explanation`` checks the text).
+    """
     return (isinstance(result, Result) and isinstance(result.winners, tuple) and bool(result.winners)
             and all(type(seat) is int and seat in captured for seat in result.winners)
-            and isinstance(result.reason, str) and isinstance(result.explanation, str))
+            and isinstance(result.reason, str)
+            and (isinstance(result._explanation, str) or callable(result._explanation)))
 
 
 def _compile_tiles(rules: Rules, manifest: EditionManifest, hook: Any) -> None:

@@ -10,7 +10,7 @@ of castes, kept up to date incrementally so it costs a few additions.
 
 from __future__ import annotations
 
-from operator import add
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import attrs
@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from .rules import Rules
 
 __all__ = ["SetupProcedure", "SETUP_PHASES", "CUT_CONTRIBUTION", "figure_placement_is_feasible",
-           "figures_fit", "legal_figure_placements", "place_figure", "choose_tile", "figure_stage", "initial_state"]
+           "figures_fit", "legal_figure_placements", "place_figure", "place_random_figures",
+           "choose_tile", "figure_stage", "initial_state"]
 
 SETUP_PHASES = {"hands": HANDS, "figures": FIGURES}
 
@@ -71,10 +72,12 @@ CUT_CONTRIBUTION = tuple(
 ``S`` a settlement with ``open`` free slots and castes ``present`` can still take."""
 
 _CUT_CHANGE = tuple(tuple(tuple(
-    tuple(CUT_CONTRIBUTION[open_slots - 1][present | 1 << caste][subset] - CUT_CONTRIBUTION[open_slots][present][subset]
-          for subset in range(8)) if open_slots else (0,) * 8
+    tuple((subset, change) for subset in range(8)
+          if (change := CUT_CONTRIBUTION[open_slots - 1][present | 1 << caste][subset]
+              - CUT_CONTRIBUTION[open_slots][present][subset])) if open_slots else ()
     for caste in range(3)) for present in range(8)) for open_slots in range(4))
-"""How ``st.cut`` changes when a caste joins a settlement with ``open_slots`` free and ``present`` castes."""
+"""How ``st.cut`` changes when a caste joins a settlement with ``open_slots`` free and ``present`` castes:
+the ``(subset, change)`` of each subset that changes, commonly a few of the eight, so ``st.cut`` is updated in place."""
 
 _SUBSET_CASTES = tuple(tuple(c for c in range(3) if s >> c & 1) for s in range(8))
 _OTHER_TWO = tuple((a, b, 1 << a, 1 << b, 1 << a | 1 << b) for a, b in ((1, 2), (0, 2), (0, 1)))
@@ -132,13 +135,71 @@ def place_figure(st: State, capacities: tuple[int, ...], stage_of: tuple[int, ..
     """Put a figure from the supply into a settlement (legality already checked)."""
     present = st.figures[settlement]
     open_before = capacities[settlement] - _POPCOUNT[present]
-    st.cut = list(map(add, st.cut, _CUT_CHANGE[open_before][present][caste]))
+    cut = st.cut
+    for subset, change in _CUT_CHANGE[open_before][present][caste]:
+        cut[subset] += change
     st.figures[settlement] = present | 1 << caste
     st.supply[caste] -= 1
     st.on_board[caste] += 1
     if open_before == 1:
         stage = st.open_by_stage[stage_of[settlement]]
         stage.remove(settlement)
+
+
+def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple[int, ...],
+                         draws: Sequence[Callable[[], float]], tries: int,
+                         placed: Callable[[int, int], None] | None = None) -> tuple[int, int]:
+    """Place every figure of the supply at random under the fit ruling; returns the last ``(caste, settlement)``.
+
+    Seats take turns from ``st.current``, seat ``k`` drawing from ``draws[k]`` exactly as the engine's
+    random figure placement draws (``samurai.engine.sample_action``): up to ``tries`` times a random
+    open settlement and a random caste of the supply it lacks, kept when ``figure_placement_is_feasible``,
+    else a random one of ``legal_figure_placements``. The check and ``place_figure`` are written out
+    here, as a random setup repeats them for every figure. ``placed(caste, settlement)`` is called after
+    each figure but the last (the caller ends the phase first). The supply must hold a figure.
+    """
+    figures, supply, on_board, cut, open_by_stage = st.figures, st.supply, st.on_board, st.cut, st.open_by_stage
+    players, attempts = len(draws), range(tries)
+    # figure_stage(st) and the castes left in the supply, kept up to date: stages and supply only shrink.
+    stage: list[int] = []
+    in_supply = (supply[0] > 0) | (supply[1] > 0) << 1 | (supply[2] > 0) << 2
+    while True:
+        seat = st.current
+        draw = draws[seat]
+        if not stage:
+            stage = figure_stage(st)
+        for _ in attempts:
+            s = stage[int(draw() * len(stage))]
+            present = figures[s]
+            castes = _SUBSET_CASTES[in_supply & ~present]  # in the supply and not yet in s, in caste order
+            if castes:
+                c = castes[int(draw() * len(castes))]
+                open_before = capacities[s] - _POPCOUNT[present]
+                a, b, only_a, only_b, both = _OTHER_TWO[c]
+                need_a, need_b = supply[a], supply[b]
+                if (need_a <= cut[only_a] - (_POPCOUNT[only_a & ~present] >= open_before)
+                        and need_b <= cut[only_b] - (_POPCOUNT[only_b & ~present] >= open_before)
+                        and need_a + need_b <= cut[both] - (_POPCOUNT[both & ~present] >= open_before)):
+                    break
+        else:  # rare (near the end of a tight distribution): the full list
+            moves = legal_figure_placements(st, capacities)
+            c, s = moves[int(draw() * len(moves))]
+            present = figures[s]
+            open_before = capacities[s] - _POPCOUNT[present]
+        for subset, change in _CUT_CHANGE[open_before][present][c]:
+            cut[subset] += change
+        figures[s] = present | 1 << c
+        supply[c] -= 1
+        on_board[c] += 1
+        if open_before == 1:
+            open_by_stage[stage_of[s]].remove(s)
+        if not supply[c]:
+            in_supply &= ~(1 << c)
+            if not in_supply:
+                return c, s
+        st.current = (seat + 1) % players
+        if placed is not None:
+            placed(c, s)
 
 
 def choose_tile(st: State, seat: int, tile_type: int) -> None:

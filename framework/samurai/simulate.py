@@ -79,14 +79,14 @@ def play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], *,
         # Random bots only: draw each action straight from the engine with the seat's bot generator, as
         # RandomBot.act does from its knowledge (the sampler reads only what the seat to act may know).
         rngs = [bot.rng for bot in players]  # type: ignore[attr-defined]
-        sample = engine.sample_action
-        while st.phase != OVER:
-            action = sample(rules, st, rngs[st.current])
-            apply(rules, st, action)
-            if actions is not None:
-                actions.append(action)
-            if watch is not None:
-                watch(st)
+        after = None
+        if actions is not None or watch is not None:
+            def after(action: tuple[int, ...]) -> None:
+                if actions is not None:
+                    actions.append(action)
+                if watch is not None:
+                    watch(st)
+        engine.play_random(rules, st, rngs, after=after)
         return st
     checked = [not getattr(bot, "trusted", False) for bot in players]
     left_game = LeftGame()
