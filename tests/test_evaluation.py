@@ -41,3 +41,13 @@ def test_each_strong_tile_of_a_seat_next_to_figures_raises_its_estimate():
         gains.append(now - base)
         base = now
     assert all(gain > 0 for gain in gains)
+
+
+def test_a_lead_in_an_open_settlement_counts_for_less_the_more_opponents_may_answer():
+    from samurai.evaluation import _SLOPES, INFLUENCE_SHARPNESS, OPPONENT_DAMPING
+
+    for empty in range(1, 65):
+        assert _SLOPES[2][empty - 1] > _SLOPES[3][empty - 1] > _SLOPES[4][empty - 1] > 0
+    assert _SLOPES[2][0] == INFLUENCE_SHARPNESS  # two players: the slope the 2-player levels were measured with
+    assert _SLOPES[4][0] == INFLUENCE_SHARPNESS * (1 - 2 * OPPONENT_DAMPING)
+    assert _SLOPES[2][2] == INFLUENCE_SHARPNESS / 2  # halved with every two more empty hexes
