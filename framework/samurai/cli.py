@@ -12,7 +12,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from .errors import DataError, SamuraiError
@@ -356,19 +356,10 @@ def _simulate(args: argparse.Namespace) -> int:
     bots = parse_bots(args.bots)
     options = _options(args.option)
     edition.rules(args.players, options)  # refuse bad players or options before the progress bar starts
-    executor = _executor(args)  # and a backend that cannot start before a save folder is touched
-    try:
-        if args.save_dir is not None:
-            from .runs import prepare_save_dir
-
-            prepare_save_dir(args.save_dir, force=args.force)
-            args.prepared = True
-        with _progress_bar("simulating", args.games, not args.no_progress) as advance:
-            summary = edition.game.simulate(edition, args.players, args.games, args.seed, bots, options=options,
-                                            progress=advance, save_dir=args.save_dir,
-                                            executor=executor)  # Knizia's: samurai.simulate
-    finally:
-        executor.close()
+    simulate = edition.game.simulate  # Knizia's: samurai.simulate
+    summary = _simulating(args, lambda advance, executor: simulate(
+        edition, args.players, args.games, args.seed, bots, options=options, progress=advance,
+        save_dir=args.save_dir, executor=executor))
     if args.json:
         print(json.dumps(summary.to_dict(), indent=2))
     else:
@@ -385,7 +376,21 @@ def _simulate_through_protocol(args: argparse.Namespace, edition: Any) -> int:
     options = _options(args.option)
     players = _players_of(args.players, edition)
     edition.start(players, 0, options)  # refuse bad players or options before the progress bar starts
-    executor = _executor(args)  # and a backend that cannot start before a save folder is touched
+    summary = _simulating(args, lambda advance, executor: simulate_matches(
+        edition, players, args.games, args.seed, bots, options=options, progress=advance, save_dir=args.save_dir,
+        executor=executor))
+    if args.json:
+        print(json.dumps(summary.to_dict(), indent=2))
+    else:
+        _print_match_summary(summary.to_dict())
+    return 0
+
+
+def _simulating(args: argparse.Namespace, run: Callable[[Any, Any], Any]) -> Any:
+    """``run(progress, executor)`` on the executor of the arguments, after preparing ``--save-dir``, with a
+    progress bar; the executor starts before the save folder is touched (a backend that cannot start loses
+    nothing) and is closed whatever happens."""
+    executor = _executor(args)
     try:
         if args.save_dir is not None:
             from .runs import prepare_save_dir
@@ -393,15 +398,9 @@ def _simulate_through_protocol(args: argparse.Namespace, edition: Any) -> int:
             prepare_save_dir(args.save_dir, force=args.force)
             args.prepared = True
         with _progress_bar("simulating", args.games, not args.no_progress) as advance:
-            summary = simulate_matches(edition, players, args.games, args.seed, bots, options=options,
-                                       progress=advance, save_dir=args.save_dir, executor=executor)
+            return run(advance, executor)
     finally:
         executor.close()
-    if args.json:
-        print(json.dumps(summary.to_dict(), indent=2))
-    else:
-        _print_match_summary(summary.to_dict())
-    return 0
 
 
 def _players_of(given: int, edition: Any) -> int:
