@@ -22,7 +22,7 @@ from .setup_rules import (
     place_figure,
     place_random_figures,
 )
-from .state import EMPTY, FIGURES, HANDS, OVER, PLAY, State
+from .state import EMPTY, FIGURES, HANDS, OVER, PLAY, State, seeded_random
 from .tiles import CASTES
 
 __all__ = ["CHOOSE", "FIGURE", "PLACE", "SPECIAL", "END", "new_state", "legal_actions", "check", "apply",
@@ -45,7 +45,7 @@ def new_state(rules: Rules, seed: int, *, trace: bool = False) -> State:
     ``trace`` keeps a list of events (captures, removals, refills, passes) in
     ``State.events`` for people to read; playouts leave it off.
     """
-    st = rules.template.copy(rng=random.Random(seed))
+    st = rules.template.copy(rng=seeded_random(seed))
     st.events = [] if trace else None
     _run_automatic_setup(rules, st)
     return st
@@ -360,25 +360,27 @@ def _resolve_pending(rules: Rules, st: State) -> None:
     before an immediate end check; "play stops at once" then stops the turn
     (no more tiles, no refill), never half a settlement.
     """
-    n = rules.players
+    nobody = [0] * rules.players
     owner, kind, value = st.tile_owner, st.tile_type, rules.tile_value
+    # Every random game resolves some twenty figures here: the lists it changes are read into locals once.
+    figures, on_board, captured, neighbours = st.figures, st.on_board, st.captured, rules.settlement_neighbours
     events = st.events
     for s in st.pending:
-        mask = st.figures[s]
-        around = rules.settlement_neighbours[s]
+        mask = figures[s]
+        around = neighbours[s]
         for caste in _CASTES_IN[mask]:  # mostly one figure (villages hold one): read the tiles around per figure
-            influence = [0] * n
+            influence = nobody[:]
             for h in around:
                 o = owner[h]
                 if o >= 0:
                     influence[o] += value[kind[h] * 3 + caste]
             best = max(influence)
-            st.on_board[caste] -= 1
+            on_board[caste] -= 1
             mask &= ~(1 << caste)
-            st.figures[s] = mask
+            figures[s] = mask
             if influence.count(best) == 1:
                 winner = influence.index(best)
-                st.captured[winner * 3 + caste] += 1
+                captured[winner * 3 + caste] += 1
                 if events is not None:
                     events.append(("capture", s, caste, winner, tuple(influence)))
             else:
