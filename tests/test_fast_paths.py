@@ -159,6 +159,37 @@ def test_the_shortcut_checks_agree_with_the_full_lists(ffg, original):
     assert checked > 50
 
 
+def test_switch_can_play_exactly_when_some_two_settlements_may_exchange(ffg):
+    """Every set of distinct figure masks on the board, with and without two villages of different castes
+    (``can_play``'s quick answer), against the full list of exchanges."""
+    from samurai.special_tiles import SwitchBehaviour
+
+    switch = SwitchBehaviour()
+    game = _positions(ffg, 4, seed=9, every=1000)[0]
+    rules, st = game.rules, game.state.copy()
+    settlements = len(st.figures)
+    answers = set()
+    for chosen in range(1 << 7):
+        masks = [mask for mask in range(1, 8) if chosen >> (mask - 1) & 1]
+        for copies in (1, 2):  # one or two settlements holding each mask
+            st.figures = (masks * copies + [0] * settlements)[:settlements]
+            expected = bool(switch.legal(rules, st, 0, 0))
+            assert switch.can_play(rules, st, 0, 0) == expected, st.figures
+            answers.add(expected)
+    assert answers == {True, False}
+
+
+def test_seeded_random_is_random_random():
+    """The games' and random seats' generators (``state.seeded_random``) are seeded as ``random.Random`` seeds."""
+    from samurai.state import seeded_random
+
+    for seed in (0, 1, 7, 2**31, 2**62 + 12345, 2**63 - 1, 2**80 + 3, "text", 2.5):
+        made, plain = seeded_random(seed), random.Random(seed)  # type: ignore[arg-type]
+        assert type(made) is random.Random and made.getstate() == plain.getstate()
+        assert [made.random() for _ in range(3)] == [plain.random() for _ in range(3)]
+        assert made.gauss(0, 1) == plain.gauss(0, 1) and made.getstate() == plain.getstate()
+
+
 def _plain_random_game(rules: samurai.Rules, seed: int) -> tuple[engine.State, list[tuple[int, ...]], list]:
     """A game between random bots played the straightforward way, through the game protocol: every
     action drawn by ``sample_action`` with the seat's bot generator (seeded as ``play_out`` seeds it),

@@ -560,9 +560,16 @@ def _choose_random_hands(rules: Rules, st: State, draws: list[Callable[[], float
     first = rules.setup.first_player
     while st.phase == HANDS:
         seat = st.current
-        pool, hand = pools[seat], hands[seat]
-        tile = pool[int(draws[seat]() * len(pool))]
-        pool.remove(tile)  # choose_tile
+        pool, hand, draw = pools[seat], hands[seat], draws[seat]
+        # The seat goes on choosing until its hand is full: all but its last tile here, without the checks.
+        for _ in range(hand_size - 1 - len(hand)):
+            tile = pool[int(draw() * len(pool))]
+            pool.remove(tile)  # choose_tile
+            hand.append(tile)
+            if after is not None:
+                after((CHOOSE, tile))
+        tile = pool[int(draw() * len(pool))]
+        pool.remove(tile)
         hand.append(tile)
         if len(hand) == hand_size:
             st.current = (seat + 1) % players
@@ -654,10 +661,13 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random], d
                     empty_sea[i] = last
                     empty_sea_pos[last] = i
                 empty_sea_pos[h] = EMPTY
-            else:  # a special tile (rare): the general path
-                params = behaviours[tile].sample(rules, st, seat, tile, rngs[seat])  # type: ignore[union-attr]
+            else:  # a special tile: its behaviour draws and carries it out (apply's SPECIAL branch written out)
+                behaviour = behaviours[tile]
+                params = behaviour.sample(rules, st, seat, tile, rngs[seat])  # type: ignore[union-attr]
                 action: tuple[int, ...] = (SPECIAL, tile, *params)  # type: ignore[misc]
-                apply(rules, st, action)
+                hand.remove(tile)
+                behaviour.apply(rules, st, seat, tile, action[2:])  # type: ignore[union-attr]
+                _after_tile(rules, st, tile)
                 if after is not None:
                     after(action)
                 if st.phase == OVER:

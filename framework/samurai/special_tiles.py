@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import compress
 from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
@@ -212,8 +213,14 @@ class SwitchBehaviour:
 
     def can_play(self, rules: Rules, st: State, seat: int, tile: int) -> bool:
         # Two settlements can swap when some caste of one is missing from the other and the other way
-        # round; settlements holding the same castes never can, so compare the distinct masks only.
-        masks = set(st.figures)
+        # round. Two villages of different castes always can: on nearly every board a random game asks
+        # about (before nearly every action of a hand holding Switch) three scans in C answer at once,
+        # about ten times faster than the set of masks below.
+        figures = st.figures
+        if (1 in figures and (2 in figures or 4 in figures)) or (2 in figures and 4 in figures):
+            return True
+        # Otherwise settlements holding the same castes never can swap, so compare the distinct masks only.
+        masks = set(figures)
         masks.discard(0)
         for m1 in masks:
             for m2 in masks:
@@ -240,7 +247,7 @@ class SwitchBehaviour:
 
     def sample(self, rules: Rules, st: State, seat: int, tile: int, rng: random.Random) -> tuple[int, ...] | None:
         figures = st.figures
-        occupied = [s for s, m in enumerate(figures) if m]
+        occupied = list(compress(range(len(figures)), figures))  # the settlements holding figures, in order (C)
         if len(occupied) > 1:
             # Pick two figures at random and keep them if they may swap; listing every
             # pair is the fallback for the rare board where few pairs are legal.
