@@ -251,10 +251,15 @@ class SwitchBehaviour:
         if len(occupied) > 1:
             # Pick two figures at random and keep them if they may swap; listing every
             # pair is the fallback for the rare board where few pairs are legal.
+            draw, count = rng.random, len(occupied)
             for _ in range(_SAMPLE_TRIES):
-                s1 = occupied[int(rng.random() * len(occupied))]
-                s2 = occupied[int(rng.random() * len(occupied))]
-                c1, c2 = _random_caste(figures[s1], rng), _random_caste(figures[s2], rng)
+                s1 = occupied[int(draw() * count)]
+                s2 = occupied[int(draw() * count)]
+                # _random_caste of s1, then of s2, written out (random games sample Switch often)
+                castes = _CASTES_IN[figures[s1]]
+                c1 = castes[int(draw() * len(castes))]
+                castes = _CASTES_IN[figures[s2]]
+                c2 = castes[int(draw() * len(castes))]
                 if s1 != s2 and c1 != c2 and not figures[s1] >> c2 & 1 and not figures[s2] >> c1 & 1:
                     return s1, c1, s2, c2
         moves = self.legal(rules, st, seat, tile)
