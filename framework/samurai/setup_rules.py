@@ -163,8 +163,10 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
     # figure_stage(st) and the castes left in the supply, kept up to date: stages and supply only shrink.
     stage: list[int] = []
     in_supply = (supply[0] > 0) | (supply[1] > 0) << 1 | (supply[2] > 0) << 2
+    # The seat to place is kept here and written to st.current only when someone may read it (``placed``,
+    # the end of the phase): nothing in between looks at it.
+    seat = st.current
     while True:
-        seat = st.current
         draw = draws[seat]
         if not stage:
             stage = figure_stage(st)
@@ -196,9 +198,11 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
         if not supply[c]:
             in_supply &= ~(1 << c)
             if not in_supply:
+                st.current = seat
                 return c, s
-        st.current = (seat + 1) % players
+        seat = seat + 1 if seat + 1 < players else 0
         if placed is not None:
+            st.current = seat
             placed(c, s)
 
 
