@@ -190,6 +190,65 @@ def test_seeded_random_is_random_random():
         assert made.gauss(0, 1) == plain.gauss(0, 1) and made.getstate() == plain.getstate()
 
 
+def test_random_figure_placement_follows_its_procedure_with_few_or_no_tries(ffg, original, tiny, tiny_core):
+    """``setup_rules.place_random_figures`` (which keeps empty villages' fills off ``st.cut`` until someone
+    reads it) against its procedure step by step, also with so few tries that the full list decides."""
+    from samurai.setup_rules import (
+        figure_placement_is_feasible,
+        figure_stage,
+        legal_figure_placements,
+        place_figure,
+        place_random_figures,
+    )
+    from samurai.state import FIGURES
+
+    for edition, players in ((ffg, 4), (ffg, 2), (original, 3), (tiny, 2), (tiny, 3), (tiny_core, 2)):
+        rules = edition.rules(players)
+        for seed in range(6):
+            st = engine.new_state(rules, seed)
+            rng = random.Random(seed)
+            while st.phase != FIGURES:
+                engine.apply(rules, st, engine.sample_action(rules, st, rng))
+            for tries in (0, 1, 2, 16):
+                fast, plain = st.copy(), st.copy()
+                fast_rngs = [random.Random(seed * 10 + k) for k in range(players)]
+                plain_rngs = [random.Random(seed * 10 + k) for k in range(players)]
+                seen: list[object] = []
+                last = place_random_figures(fast, rules.capacities, rules.stage_of, [r.random for r in fast_rngs],
+                                            tries, lambda c, s, st=fast, seen=seen: seen.append((c, s, st.cut[:],
+                                                                                                   st.current)))
+                expected: list[object] = []
+                while True:
+                    seat = plain.current
+                    draw = plain_rngs[seat].random
+                    for _ in range(tries):
+                        stage = figure_stage(plain)
+                        s = stage[int(draw() * len(stage))]
+                        castes = [c for c in range(3) if plain.supply[c] and not plain.figures[s] >> c & 1]
+                        if castes:
+                            c = castes[int(draw() * len(castes))]
+                            if figure_placement_is_feasible(plain, rules.capacities[s], s, c):
+                                break
+                    else:
+                        moves = legal_figure_placements(plain, rules.capacities)
+                        c, s = moves[int(draw() * len(moves))]
+                    place_figure(plain, rules.capacities, rules.stage_of, c, s)
+                    if not any(plain.supply):
+                        break
+                    plain.current = (seat + 1) % players
+                    expected.append((c, s, plain.cut[:], plain.current))
+                assert last == (c, s) and seen == expected
+                assert _everything(fast) == _everything(plain)
+                assert [r.getstate() for r in fast_rngs] == [r.getstate() for r in plain_rngs]
+                # Unwatched, the fills stay off st.cut the whole phase: the same figures all the same.
+                unwatched = st.copy()
+                rngs = [random.Random(seed * 10 + k) for k in range(players)]
+                assert place_random_figures(unwatched, rules.capacities, rules.stage_of, [r.random for r in rngs],
+                                            tries) == last
+                assert _everything(unwatched) == _everything(plain)
+                assert [r.getstate() for r in rngs] == [r.getstate() for r in plain_rngs]
+
+
 def _plain_random_game(rules: samurai.Rules, seed: int) -> tuple[engine.State, list[tuple[int, ...]], list]:
     """A game between random bots played the straightforward way, through the game protocol: every
     action drawn by ``sample_action`` with the seat's bot generator (seeded as ``play_out`` seeds it),
