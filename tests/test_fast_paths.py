@@ -159,6 +159,96 @@ def test_the_shortcut_checks_agree_with_the_full_lists(ffg, original):
     assert checked > 50
 
 
+def test_switch_can_play_exactly_when_some_two_settlements_may_exchange(ffg):
+    """Every set of distinct figure masks on the board, with and without two villages of different castes
+    (``can_play``'s quick answer), against the full list of exchanges."""
+    from samurai.special_tiles import SwitchBehaviour
+
+    switch = SwitchBehaviour()
+    game = _positions(ffg, 4, seed=9, every=1000)[0]
+    rules, st = game.rules, game.state.copy()
+    settlements = len(st.figures)
+    answers = set()
+    for chosen in range(1 << 7):
+        masks = [mask for mask in range(1, 8) if chosen >> (mask - 1) & 1]
+        for copies in (1, 2):  # one or two settlements holding each mask
+            st.figures = (masks * copies + [0] * settlements)[:settlements]
+            expected = bool(switch.legal(rules, st, 0, 0))
+            assert switch.can_play(rules, st, 0, 0) == expected, st.figures
+            answers.add(expected)
+    assert answers == {True, False}
+
+
+def test_seeded_random_is_random_random():
+    """The games' and random seats' generators (``state.seeded_random``) are seeded as ``random.Random`` seeds."""
+    from samurai.state import seeded_random
+
+    for seed in (0, 1, 7, 2**31, 2**62 + 12345, 2**63 - 1, 2**80 + 3, "text", 2.5):
+        made, plain = seeded_random(seed), random.Random(seed)  # type: ignore[arg-type]
+        assert type(made) is random.Random and made.getstate() == plain.getstate()
+        assert [made.random() for _ in range(3)] == [plain.random() for _ in range(3)]
+        assert made.gauss(0, 1) == plain.gauss(0, 1) and made.getstate() == plain.getstate()
+
+
+def test_random_figure_placement_follows_its_procedure_with_few_or_no_tries(ffg, original, tiny, tiny_core):
+    """``setup_rules.place_random_figures`` (which keeps empty villages' fills off ``st.cut`` until someone
+    reads it) against its procedure step by step, also with so few tries that the full list decides."""
+    from samurai.setup_rules import (
+        figure_placement_is_feasible,
+        figure_stage,
+        legal_figure_placements,
+        place_figure,
+        place_random_figures,
+    )
+    from samurai.state import FIGURES
+
+    for edition, players in ((ffg, 4), (ffg, 2), (original, 3), (tiny, 2), (tiny, 3), (tiny_core, 2)):
+        rules = edition.rules(players)
+        for seed in range(6):
+            st = engine.new_state(rules, seed)
+            rng = random.Random(seed)
+            while st.phase != FIGURES:
+                engine.apply(rules, st, engine.sample_action(rules, st, rng))
+            for tries in (0, 1, 2, 16):
+                fast, plain = st.copy(), st.copy()
+                fast_rngs = [random.Random(seed * 10 + k) for k in range(players)]
+                plain_rngs = [random.Random(seed * 10 + k) for k in range(players)]
+                seen: list[object] = []
+                last = place_random_figures(fast, rules.capacities, rules.stage_of, [r.random for r in fast_rngs],
+                                            tries, lambda c, s, st=fast, seen=seen: seen.append((c, s, st.cut[:],
+                                                                                                   st.current)))
+                expected: list[object] = []
+                while True:
+                    seat = plain.current
+                    draw = plain_rngs[seat].random
+                    for _ in range(tries):
+                        stage = figure_stage(plain)
+                        s = stage[int(draw() * len(stage))]
+                        castes = [c for c in range(3) if plain.supply[c] and not plain.figures[s] >> c & 1]
+                        if castes:
+                            c = castes[int(draw() * len(castes))]
+                            if figure_placement_is_feasible(plain, rules.capacities[s], s, c):
+                                break
+                    else:
+                        moves = legal_figure_placements(plain, rules.capacities)
+                        c, s = moves[int(draw() * len(moves))]
+                    place_figure(plain, rules.capacities, rules.stage_of, c, s)
+                    if not any(plain.supply):
+                        break
+                    plain.current = (seat + 1) % players
+                    expected.append((c, s, plain.cut[:], plain.current))
+                assert last == (c, s) and seen == expected
+                assert _everything(fast) == _everything(plain)
+                assert [r.getstate() for r in fast_rngs] == [r.getstate() for r in plain_rngs]
+                # Unwatched, the fills stay off st.cut the whole phase: the same figures all the same.
+                unwatched = st.copy()
+                rngs = [random.Random(seed * 10 + k) for k in range(players)]
+                assert place_random_figures(unwatched, rules.capacities, rules.stage_of, [r.random for r in rngs],
+                                            tries) == last
+                assert _everything(unwatched) == _everything(plain)
+                assert [r.getstate() for r in rngs] == [r.getstate() for r in plain_rngs]
+
+
 def _plain_random_game(rules: samurai.Rules, seed: int) -> tuple[engine.State, list[tuple[int, ...]], list]:
     """A game between random bots played the straightforward way, through the game protocol: every
     action drawn by ``sample_action`` with the seat's bot generator (seeded as ``play_out`` seeds it),

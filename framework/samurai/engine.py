@@ -22,7 +22,7 @@ from .setup_rules import (
     place_figure,
     place_random_figures,
 )
-from .state import EMPTY, FIGURES, HANDS, OVER, PLAY, State
+from .state import EMPTY, FIGURES, HANDS, OVER, PLAY, State, seeded_random
 from .tiles import CASTES
 
 __all__ = ["CHOOSE", "FIGURE", "PLACE", "SPECIAL", "END", "new_state", "legal_actions", "check", "apply",
@@ -45,7 +45,7 @@ def new_state(rules: Rules, seed: int, *, trace: bool = False) -> State:
     ``trace`` keeps a list of events (captures, removals, refills, passes) in
     ``State.events`` for people to read; playouts leave it off.
     """
-    st = rules.template.copy(rng=random.Random(seed))
+    st = rules.template.copy(rng=seeded_random(seed))
     st.events = [] if trace else None
     _run_automatic_setup(rules, st)
     return st
@@ -360,25 +360,27 @@ def _resolve_pending(rules: Rules, st: State) -> None:
     before an immediate end check; "play stops at once" then stops the turn
     (no more tiles, no refill), never half a settlement.
     """
-    n = rules.players
+    nobody = [0] * rules.players
     owner, kind, value = st.tile_owner, st.tile_type, rules.tile_value
+    # Every random game resolves some twenty figures here: the lists it changes are read into locals once.
+    figures, on_board, captured, neighbours = st.figures, st.on_board, st.captured, rules.settlement_neighbours
     events = st.events
     for s in st.pending:
-        mask = st.figures[s]
-        around = rules.settlement_neighbours[s]
+        mask = figures[s]
+        around = neighbours[s]
         for caste in _CASTES_IN[mask]:  # mostly one figure (villages hold one): read the tiles around per figure
-            influence = [0] * n
+            influence = nobody[:]
             for h in around:
                 o = owner[h]
                 if o >= 0:
                     influence[o] += value[kind[h] * 3 + caste]
             best = max(influence)
-            st.on_board[caste] -= 1
+            on_board[caste] -= 1
             mask &= ~(1 << caste)
-            st.figures[s] = mask
+            figures[s] = mask
             if influence.count(best) == 1:
                 winner = influence.index(best)
-                st.captured[winner * 3 + caste] += 1
+                captured[winner * 3 + caste] += 1
                 if events is not None:
                     events.append(("capture", s, caste, winner, tuple(influence)))
             else:
@@ -558,9 +560,16 @@ def _choose_random_hands(rules: Rules, st: State, draws: list[Callable[[], float
     first = rules.setup.first_player
     while st.phase == HANDS:
         seat = st.current
-        pool, hand = pools[seat], hands[seat]
-        tile = pool[int(draws[seat]() * len(pool))]
-        pool.remove(tile)  # choose_tile
+        pool, hand, draw = pools[seat], hands[seat], draws[seat]
+        # The seat goes on choosing until its hand is full: all but its last tile here, without the checks.
+        for _ in range(hand_size - 1 - len(hand)):
+            tile = pool[int(draw() * len(pool))]
+            pool.remove(tile)  # choose_tile
+            hand.append(tile)
+            if after is not None:
+                after((CHOOSE, tile))
+        tile = pool[int(draw() * len(pool))]
+        pool.remove(tile)
         hand.append(tile)
         if len(hand) == hand_size:
             st.current = (seat + 1) % players
@@ -652,10 +661,13 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random], d
                     empty_sea[i] = last
                     empty_sea_pos[last] = i
                 empty_sea_pos[h] = EMPTY
-            else:  # a special tile (rare): the general path
-                params = behaviours[tile].sample(rules, st, seat, tile, rngs[seat])  # type: ignore[union-attr]
+            else:  # a special tile: its behaviour draws and carries it out (apply's SPECIAL branch written out)
+                behaviour = behaviours[tile]
+                params = behaviour.sample(rules, st, seat, tile, rngs[seat])  # type: ignore[union-attr]
                 action: tuple[int, ...] = (SPECIAL, tile, *params)  # type: ignore[misc]
-                apply(rules, st, action)
+                hand.remove(tile)
+                behaviour.apply(rules, st, seat, tile, action[2:])  # type: ignore[union-attr]
+                _after_tile(rules, st, tile)
                 if after is not None:
                     after(action)
                 if st.phase == OVER:

@@ -79,6 +79,10 @@ _CUT_CHANGE = tuple(tuple(tuple(
 """How ``st.cut`` changes when a caste joins a settlement with ``open_slots`` free and ``present`` castes:
 the ``(subset, change)`` of each subset that changes, commonly a few of the eight, so ``st.cut`` is updated in place."""
 
+_FILL_EMPTY_VILLAGE = tuple((subset, -1) for subset in range(1, 8))
+"""A figure in an empty settlement with one slot: every nonempty subset's cut drops by one, whatever the caste."""
+assert _CUT_CHANGE[1][0] == (_FILL_EMPTY_VILLAGE,) * 3  # place_random_figures relies on it
+
 _SUBSET_CASTES = tuple(tuple(c for c in range(3) if s >> c & 1) for s in range(8))
 _OTHER_TWO = tuple((a, b, 1 << a, 1 << b, 1 << a | 1 << b) for a, b in ((1, 2), (0, 2), (0, 1)))
 """Per caste: the two other castes and the bitmasks of the subsets {a}, {b} and {a, b}."""
@@ -163,8 +167,14 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
     # figure_stage(st) and the castes left in the supply, kept up to date: stages and supply only shrink.
     stage: list[int] = []
     in_supply = (supply[0] > 0) | (supply[1] > 0) << 1 | (supply[2] > 0) << 2
+    # The seat to place is kept here and written to st.current only when someone may read it (``placed``,
+    # the end of the phase): nothing in between looks at it.
+    seat = st.current
+    # Filling an empty village lowers every subset's cut by one (_FILL_EMPTY_VILLAGE), and most figures
+    # do: those are counted in ``filled`` and taken off st.cut at once only before another kind of change
+    # or a reader (``placed``, the full list, the end); the feasibility test below counts them in.
+    filled = 0
     while True:
-        seat = st.current
         draw = draws[seat]
         if not stage:
             stage = figure_stage(st)
@@ -176,18 +186,24 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
                 c = castes[int(draw() * len(castes))]
                 open_before = capacities[s] - _POPCOUNT[present]
                 a, b, only_a, only_b, both = _OTHER_TWO[c]
-                need_a, need_b = supply[a], supply[b]
+                # figure_placement_is_feasible against the cut less ``filled`` (supply + filled <= cut ...)
+                need_a, need_b = supply[a] + filled, supply[b] + filled
                 if (need_a <= cut[only_a] - (_POPCOUNT[only_a & ~present] >= open_before)
                         and need_b <= cut[only_b] - (_POPCOUNT[only_b & ~present] >= open_before)
-                        and need_a + need_b <= cut[both] - (_POPCOUNT[both & ~present] >= open_before)):
+                        and need_a + need_b - filled <= cut[both] - (_POPCOUNT[both & ~present] >= open_before)):
                     break
         else:  # rare (near the end of a tight distribution): the full list
+            filled = _lower_cut(cut, filled)
             moves = legal_figure_placements(st, capacities)
             c, s = moves[int(draw() * len(moves))]
             present = figures[s]
             open_before = capacities[s] - _POPCOUNT[present]
-        for subset, change in _CUT_CHANGE[open_before][present][c]:
-            cut[subset] += change
+        if open_before == 1 and not present:
+            filled += 1
+        else:
+            filled = _lower_cut(cut, filled)
+            for subset, change in _CUT_CHANGE[open_before][present][c]:
+                cut[subset] += change
         figures[s] = present | 1 << c
         supply[c] -= 1
         on_board[c] += 1
@@ -196,10 +212,22 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
         if not supply[c]:
             in_supply &= ~(1 << c)
             if not in_supply:
+                _lower_cut(cut, filled)
+                st.current = seat
                 return c, s
-        st.current = (seat + 1) % players
+        seat = seat + 1 if seat + 1 < players else 0
         if placed is not None:
+            filled = _lower_cut(cut, filled)
+            st.current = seat
             placed(c, s)
+
+
+def _lower_cut(cut: list[int], filled: int) -> int:
+    """Take ``filled`` empty villages' fills off ``cut`` (see ``place_random_figures``); returns 0, none left."""
+    if filled:
+        for subset, change in _FILL_EMPTY_VILLAGE:
+            cut[subset] += change * filled
+    return 0
 
 
 def choose_tile(st: State, seat: int, tile_type: int) -> None:

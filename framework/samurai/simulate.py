@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from . import engine
-from .bots import RandomBot, make_bot
+from .bots import BOTS, RandomBot, make_bot
 from .errors import DataError, IllegalAction
 from .executors import Executor, make_executor
 from .game import check_seed
@@ -26,7 +26,7 @@ from .plugins import Edition, available_editions, load_edition
 from .records import GameRecord, record_of, write_record
 from .rules import Rules
 from .runs import write_run
-from .state import OVER, State
+from .state import OVER, State, seeded_random
 from .tiles import CASTES
 
 __all__ = ["derive_seed", "play_game", "play_out", "GameSummary", "SimulationSummary", "simulate", "parse_bots",
@@ -71,14 +71,14 @@ def play_game(rules: Rules, seed: int, bots: Sequence[str], *, trace: bool = Fal
 def play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], *,
              actions: list[tuple[int, ...]] | None = None, watch: Callable[[State], None] | None = None) -> State:
     """Play the game in ``st`` to its end between bots seeded from ``seed`` (see ``play_game``)."""
-    players = [make_bot(bots[seat % len(bots)], derive_seed(seed, seat)) for seat in range(rules.players)]
-    apply, check = engine.apply, engine.check
-    if watch is not None:
-        watch(st)
-    if all(type(bot) is RandomBot for bot in players):
-        # Random bots only: draw each action straight from the engine with the seat's bot generator, as
-        # RandomBot.act does from its knowledge (the sampler reads only what the seat to act may know).
-        rngs = [bot.rng for bot in players]  # type: ignore[attr-defined]
+    names = [bots[seat % len(bots)] for seat in range(rules.players)]
+    if all(isinstance(name, str) and BOTS.get(name) is RandomBot for name in names):
+        # Random bots only: draw each action straight from the engine with the generator each seat's
+        # RandomBot would hold (Random(derive_seed(seed, seat)), seeded the same without building the
+        # bots), as RandomBot.act does from its knowledge (the sampler reads only what the seat may know).
+        rngs = [seeded_random(derive_seed(seed, seat)) for seat in range(rules.players)]
+        if watch is not None:
+            watch(st)
         after = None
         if actions is not None or watch is not None:
             def after(action: tuple[int, ...]) -> None:
@@ -88,6 +88,10 @@ def play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], *,
                     watch(st)
         engine.play_random(rules, st, rngs, after=after)
         return st
+    players = [make_bot(name, derive_seed(seed, seat)) for seat, name in enumerate(names)]
+    apply, check = engine.apply, engine.check
+    if watch is not None:
+        watch(st)
     checked = [not getattr(bot, "trusted", False) for bot in players]
     left_game = LeftGame()
     while st.phase != OVER:

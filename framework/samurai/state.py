@@ -9,13 +9,14 @@ face over it is ``samurai.game.Game``.
 
 from __future__ import annotations
 
+import _random
 import random
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .result import Result
 
-__all__ = ["State", "HANDS", "FIGURES", "PLAY", "OVER", "PHASE_NAMES", "EMPTY", "UNSEEDED"]
+__all__ = ["State", "HANDS", "FIGURES", "PLAY", "OVER", "PHASE_NAMES", "EMPTY", "UNSEEDED", "seeded_random"]
 
 HANDS, FIGURES, PLAY, OVER = range(4)
 PHASE_NAMES = ("choose_hands", "place_figures", "play", "over")
@@ -23,10 +24,27 @@ EMPTY = -1
 
 _new_state = object.__new__
 _new_random = random.Random.__new__
+_seed_generator = _random.Random.seed
 
 UNSEEDED = random.Random(0)
 """Marks the generator of a starting-position template, which no game draws from:
 ``samurai.engine.new_state`` gives every game its own seeded generator."""
+
+
+def seeded_random(seed: int) -> random.Random:
+    """``random.Random(seed)``: the same generator state, made faster for a whole number ``seed``.
+
+    ``Random(seed)`` goes through ``Random.__init__`` and ``Random.seed`` in Python before the C seeding;
+    every random game seeds one of these per seat and one for itself, so the bare instance seeded in C
+    directly saves a few percent of a game. ``gauss_next`` is what ``Random.seed`` would leave (None).
+    Any other seed (``Random.seed`` hashes text in Python first) takes the ordinary path.
+    """
+    if type(seed) is not int:
+        return random.Random(seed)
+    rng = _new_random(random.Random)
+    _seed_generator(rng, seed)
+    rng.gauss_next = None  # type: ignore[attr-defined]
+    return rng
 
 
 class State:
