@@ -59,8 +59,10 @@ def square_text(page: Any, name: str) -> str:
 
 
 def click_square(page: Any, name: str) -> None:
-    """Click the middle of a square of the board, as a person does."""
-    box = page.query_selector(f"#board [data-square='{name}']").bounding_box()
+    """Click the middle of a square of the board, as a person does (waiting for the square to be drawn: the
+    board is drawn again after every action, so a square may be missing for a moment)."""
+    box = page.locator(f"#board [data-square='{name}']").bounding_box(timeout=30000)
+    assert box is not None, f"square {name} is not shown"
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
