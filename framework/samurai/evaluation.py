@@ -30,8 +30,9 @@ INFLUENCE_SHARPNESS = 0.6
 surrounded (the slope halves with every two more empty hexes)."""
 
 OPPONENT_DAMPING = 0.2
-"""How much flatter that slope is for every seat beyond two: 0.6 of it with 4 players (0.8 with 3, between the two measured). Every
-opponent may answer before a settlement is surrounded, so a lead means less the more of them there are.
+"""How much flatter that slope is for every seat beyond two: 0.6 of it with 4 players (0.8 with 3, between
+the two measured). Every opponent may answer before a settlement is surrounded, so a lead means less the more
+of them there are.
 Measured with 800 simulations against three ``greedy`` (FFG 2015, 4 players, 160 seeded games each): the
 share of wins went from 0.21 with the 2-player slope to 0.35 (and 0.30 on 160 other games) with 0.6 of it,
 while 0.6 of it with 2 players lost to ``greedy`` far more often (share 0.47 against 0.72)."""

@@ -20,7 +20,6 @@ import attrs
 from .bots import make_bot
 from .errors import DataError
 from .executors import Executor, make_executor
-from .interrupts import deferred_interrupts
 from .plugins import Edition
 from .protocol import Bot, GameState, Move
 from .simulate import batches_of, derive_seed, edition_named, keep_edition, loadable_name, parse_bots
@@ -145,7 +144,7 @@ def simulate_matches(edition: Edition, players: int, games: int, seed: int, bots
     ``KeyboardInterrupt`` keeps its finished games and its workers are stopped.
     """
     from .game_records import write_play_record
-    from .runs import write_run
+    from .runs import collect_batches, write_run
 
     if games < 1:
         raise DataError(f"games must be at least 1, not {games}", source="--games")
@@ -158,21 +157,13 @@ def simulate_matches(edition: Edition, players: int, games: int, seed: int, bots
     chosen = dict(options or {})
     batches = [_Batch(name, players, chosen, seed, names, indices, save_dir is not None)
                for indices in batches_of(games)]
-    played: list[MatchGame] = []
     runner = make_executor(backend, workers=workers, scheduler=scheduler) if executor is None else executor
     try:
         if save_dir is not None:
             write_run(save_dir, command="simulate", games=games, edition=edition.reference, players=players,
                       seed=seed, bots=list(names), options=chosen)
-        for batch in runner.map(_play_batch, batches):
-            if save_dir is not None:
-                with deferred_interrupts():  # a finished batch is saved whole
-                    for index, _, record in batch:
-                        assert record is not None
-                        write_play_record(record, Path(save_dir) / f"game-{index:05d}.json")
-            played.extend(game for _, game, _ in batch)
-            if progress is not None:
-                progress(len(played))
+        played: list[MatchGame] = collect_batches(runner.map(_play_batch, batches), save_dir, write_play_record,
+                                                  progress)
     finally:
         if executor is None:  # an executor of the caller's stays theirs to close
             runner.close()

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from .errors import DataError
 from .tomlfile import read_text
 
-__all__ = ["RUN_FILE", "write_run", "read_run", "games_asked", "saved_games", "prepare_save_dir"]
+__all__ = ["RUN_FILE", "write_run", "read_run", "games_asked", "saved_games", "prepare_save_dir", "collect_batches"]
 
 RUN_FILE = "run.json"
 """The run manifest's name inside a save folder."""
@@ -101,3 +101,23 @@ def prepare_save_dir(folder: str | Path, *, sides: Iterable[str] = ("",), force:
         path.unlink()
     return root
 
+
+
+def collect_batches(batches: Iterable[list[tuple[int, Any, Any]]], save_dir: str | Path | None,
+                    write: Callable[[Any, Path], object], progress: Callable[[int], None] | None) -> list[Any]:
+    """The games of finished batches of ``(index, game, record)`` in arrival order; with ``save_dir``, each
+    batch's records written whole as ``game-NNNNN.json`` by ``write`` (an interrupt waits until they are),
+    and ``progress`` told how many games are done after each batch."""
+    from .interrupts import deferred_interrupts
+
+    played: list[Any] = []
+    for batch in batches:
+        if save_dir is not None:
+            with deferred_interrupts():  # a finished batch is saved whole
+                for index, _, record in batch:
+                    assert record is not None
+                    write(record, Path(save_dir) / f"game-{index:05d}.json")
+        played.extend(game for _, game, _ in batch)
+        if progress is not None:
+            progress(len(played))
+    return played

@@ -20,12 +20,11 @@ from .bots import BOTS, RandomBot, make_bot
 from .errors import DataError, IllegalAction
 from .executors import Executor, make_executor
 from .game import check_seed
-from .interrupts import deferred_interrupts
 from .knowledge import LeftGame, decide
 from .plugins import Edition, available_editions, load_edition
 from .records import GameRecord, record_of, write_record
 from .rules import Rules
-from .runs import write_run
+from .runs import collect_batches, write_run
 from .state import OVER, State, seeded_random
 from .tiles import CASTES
 
@@ -242,16 +241,8 @@ def simulate(edition: Edition, players: int, games: int, seed: int, bots: Sequen
         if save_dir is not None:
             write_run(save_dir, command="simulate", games=games, edition=edition.reference, players=players,
                       seed=seed, bots=list(bots), options=chosen)
-        summaries: list[GameSummary] = []
-        for played in runner.map(_play_batch, batches):
-            if save_dir is not None:
-                with deferred_interrupts():  # a finished batch is saved whole
-                    for index, _, record in played:
-                        assert record is not None
-                        write_record(record, Path(save_dir) / f"game-{index:05d}.json")
-            summaries.extend(summary for _, summary, _ in played)
-            if progress is not None:
-                progress(len(summaries))
+        summaries: list[GameSummary] = collect_batches(runner.map(_play_batch, batches), save_dir, write_record,
+                                                       progress)
     finally:
         if executor is None:  # an executor of the caller's stays theirs to close
             runner.close()
