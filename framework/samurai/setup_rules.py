@@ -178,6 +178,34 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
         draw = draws[seat]
         if not stage:
             stage = figure_stage(st)
+            if tries and _only_empty_single_slots_open(st, capacities):
+                # Every settlement still open (commonly the villages) is empty with one slot, so the supply,
+                # which fits, fits after any placement: the first try is always kept, and the check and the
+                # cut's bookkeeping (each fill is an empty village's) drop out of the loop below.
+                while True:
+                    s = stage[int(draw() * len(stage))]
+                    castes = _SUBSET_CASTES[in_supply]
+                    c = castes[int(draw() * len(castes))]
+                    filled += 1
+                    figures[s] = 1 << c
+                    supply[c] -= 1
+                    on_board[c] += 1
+                    stage.remove(s)  # open_by_stage[stage_of[s]]: the stage drawn from
+                    if not supply[c]:
+                        in_supply &= ~(1 << c)
+                        if not in_supply:
+                            _lower_cut(cut, filled)
+                            st.current = seat
+                            return c, s
+                    seat = seat + 1 if seat + 1 < players else 0
+                    if placed is not None:
+                        filled = _lower_cut(cut, filled)
+                        st.current = seat
+                        placed(c, s)
+                    draw = draws[seat]
+                    if not stage:
+                        break
+                continue
         for _ in attempts:
             s = stage[int(draw() * len(stage))]
             present = figures[s]
@@ -220,6 +248,16 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
             filled = _lower_cut(cut, filled)
             st.current = seat
             placed(c, s)
+
+
+def _only_empty_single_slots_open(st: State, capacities: tuple[int, ...]) -> bool:
+    """Whether every settlement open for figures, in any stage, is empty and has one slot."""
+    figures = st.figures
+    for stage in st.open_by_stage:
+        for s in stage:
+            if capacities[s] != 1 or figures[s]:
+                return False
+    return True
 
 
 def _lower_cut(cut: list[int], filled: int) -> int:
