@@ -733,10 +733,12 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random], d
                     return
         stack = stacks[seat]
         held = before = len(hand)
-        while held < hand_size and stack:
-            i = int(game_random() * len(stack))
+        left = len(stack)  # the stack's length, kept here
+        while held < hand_size and left:
+            i = int(game_random() * left)
             last = stack.pop()
-            if i < len(stack):
+            left -= 1
+            if i < left:
                 hand.append(stack[i])
                 stack[i] = last
             else:

@@ -182,11 +182,12 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
                 # Every settlement still open (commonly the villages) is empty with one slot, so the supply,
                 # which fits, fits after any placement: the first try is always kept, and the check and the
                 # cut's bookkeeping (each fill is an empty village's) drop out of the loop below.
+                open_count = len(stage)
                 while True:
-                    s = stage[int(draw() * len(stage))]
-                    castes = _SUBSET_CASTES[in_supply]
-                    c = castes[int(draw() * len(castes))]
+                    s = stage[int(draw() * open_count)]
+                    c = _SUBSET_CASTES[in_supply][int(draw() * _POPCOUNT[in_supply])]
                     filled += 1
+                    open_count -= 1
                     figures[s] = 1 << c
                     supply[c] -= 1
                     on_board[c] += 1
@@ -203,7 +204,7 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
                         st.current = seat
                         placed(c, s)
                     draw = draws[seat]
-                    if not stage:
+                    if not open_count:
                         break
                 continue
         for _ in attempts:
