@@ -184,14 +184,15 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
                 # cut's bookkeeping (each fill is an empty village's) drop out of the loop below.
                 open_count = len(stage)
                 while True:
-                    s = stage[int(draw() * open_count)]
+                    i = int(draw() * open_count)
+                    s = stage[i]
                     c = _SUBSET_CASTES[in_supply][int(draw() * _POPCOUNT[in_supply])]
                     filled += 1
                     open_count -= 1
                     figures[s] = 1 << c
                     supply[c] -= 1
                     on_board[c] += 1
-                    stage.remove(s)  # open_by_stage[stage_of[s]]: the stage drawn from
+                    del stage[i]  # open_by_stage[stage_of[s]].remove(s): the stage drawn from holds s once
                     if not supply[c]:
                         in_supply &= ~(1 << c)
                         if not in_supply:
@@ -230,7 +231,8 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
         if open_before == 1 and not present:
             filled += 1
         else:
-            filled = _lower_cut(cut, filled)
+            if filled:
+                filled = _lower_cut(cut, filled)
             for subset, change in _CUT_CHANGE[open_before][present][c]:
                 cut[subset] += change
         figures[s] = present | 1 << c
