@@ -152,9 +152,8 @@ class MoveBehaviour:
     action_type = MoveTile
 
     def _sources(self, rules: Rules, st: State, seat: int) -> list[int]:
-        owner, kind, placed, movable = st.tile_owner, st.tile_type, st.tile_turn, rules.tile_movable
-        return [h for h in rules.board.land_hexes
-                if owner[h] == seat and movable[kind[h]] and placed[h] < st.turn]
+        owner, kind, placed, movable, turn = st.tile_owner, st.tile_type, st.tile_turn, rules.tile_movable, st.turn
+        return [h for h in rules.board.land_hexes if owner[h] == seat and movable[kind[h]] and placed[h] < turn]
 
     def can_play(self, rules: Rules, st: State, seat: int, tile: int) -> bool:
         # Move is a normal tile, so it is only asked about before this turn's normal tile;
@@ -186,7 +185,7 @@ class MoveBehaviour:
         return sources[int(rng.random() * len(sources))], st.empty_land[int(rng.random() * len(st.empty_land))]
 
     def apply(self, rules: Rules, st: State, seat: int, tile: int, params: tuple[int, ...]) -> None:
-        put_tile = _engine_put_tile()
+        put_tile = _put_tile or _engine_put_tile()
         source, target = params
         moved = st.tile_type[source]
         st.movable_count[seat] -= 1  # put_tile counts it again at the target
