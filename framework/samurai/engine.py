@@ -610,7 +610,8 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random], d
     empty_sea, empty_sea_pos = st.empty_sea, st.empty_sea_pos
     empty_around, figures = st.empty_around, st.figures
     # and for resolving at the end of a turn
-    settlement_neighbours, tile_value, end_immediate = rules.settlement_neighbours, rules.tile_value, rules.end_immediate
+    settlement_neighbours, tile_value = rules.settlement_neighbours, rules.tile_value
+    end_immediate = rules.end_immediate
     captured, removed, castes_in, nobody = st.captured, st.removed, _CASTES_IN, [0] * players
     game_random = st.rng.random
     seat, played, normal_played, turn = st.current, st.played, st.normal_played, st.turn
