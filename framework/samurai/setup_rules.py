@@ -174,10 +174,16 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
     # do: those are counted in ``filled`` and taken off st.cut at once only before another kind of change
     # or a reader (``placed``, the full list, the end); the feasibility test below counts them in.
     filled = 0
+    # A placement takes at most one unit of room (cut less supply) from any subset of castes, and a subset
+    # holding the placed caste loses none: while every subset the placement could tighten (one without some
+    # caste) has room to spare, any placement fits and the check below is skipped. ``spare`` is a lower
+    # bound of that room, taken exactly when a stage opens and lowered by one per figure.
+    spare = 0
     while True:
         draw = draws[seat]
         if not stage:
             stage = figure_stage(st)
+            spare = _least_room(cut, supply) - filled
             if tries and _only_empty_single_slots_open(st, capacities):
                 # Every settlement still open (commonly the villages) is empty with one slot, so the supply,
                 # which fits, fits after any placement: the first try is always kept, and the check and the
@@ -215,6 +221,8 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
             if castes:
                 c = castes[int(draw() * len(castes))]
                 open_before = capacities[s] - _POPCOUNT[present]
+                if spare > 0:
+                    break
                 a, b, only_a, only_b, both = _OTHER_TWO[c]
                 # figure_placement_is_feasible against the cut less ``filled`` (supply + filled <= cut ...)
                 need_a, need_b = supply[a] + filled, supply[b] + filled
@@ -238,6 +246,7 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
         figures[s] = present | 1 << c
         supply[c] -= 1
         on_board[c] += 1
+        spare -= 1
         if open_before == 1:
             open_by_stage[stage_of[s]].remove(s)
         if not supply[c]:
@@ -251,6 +260,13 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
             filled = _lower_cut(cut, filled)
             st.current = seat
             placed(c, s)
+
+
+def _least_room(cut: list[int], supply: list[int]) -> int:
+    """The least room (``cut`` less the supply) of the six subsets of castes that lack some caste."""
+    buddha, rice, castle = supply
+    return min(cut[1] - buddha, cut[2] - rice, cut[4] - castle, cut[3] - buddha - rice, cut[5] - buddha - castle,
+               cut[6] - rice - castle)
 
 
 def _only_empty_single_slots_open(st: State, capacities: tuple[int, ...]) -> bool:
