@@ -671,12 +671,18 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random], d
                 action: tuple[int, ...] = (SPECIAL, tile, *params)  # type: ignore[misc]
                 hand.remove(tile)
                 behaviour.apply(rules, st, seat, tile, action[2:])  # type: ignore[union-attr]
-                _after_tile(rules, st, tile)
+                # _after_tile, on the state (the behaviour may have read or changed it)
+                st.played = played = st.played + 1
+                st.tiles_played += 1
+                if not tile_fast[tile]:
+                    st.normal_played = True
+                normal_played = st.normal_played
+                if resolve_each_tile and st.pending:
+                    _resolve_pending(rules, st)
                 if after is not None:
                     after(action)
                 if st.phase == OVER:
                     return
-                played, normal_played = st.played, st.normal_played
                 continue
             tile_owner[h] = seat
             tile_type[h] = tile

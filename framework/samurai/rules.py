@@ -79,8 +79,11 @@ class Rules:
     def score(self, captured: list[int]) -> Result:
         """Ask the edition's scoring hook about the flat ``captured`` counts."""
         buddha, rice, castle = CASTES
-        return self.scorer({seat: {buddha: captured[i], rice: captured[i + 1], castle: captured[i + 2]}
-                            for seat, i in enumerate(range(0, 3 * self.players, 3))})
+        by_seat = {}  # a loop, not a comprehension: every playout scores once
+        for seat in range(self.players):
+            i = 3 * seat
+            by_seat[seat] = {buddha: captured[i], rice: captured[i + 1], castle: captured[i + 2]}
+        return self.scorer(by_seat)
 
     def tile_name(self, tile: int) -> str:
         """The name of tile type ``tile``."""
