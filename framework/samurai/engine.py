@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from math import floor
 
 from .maps import LAND, SEA
 from .rules import LAND_TILE, SEA_TILE, SPECIAL_TILE, Rules
@@ -31,6 +32,10 @@ __all__ = ["CHOOSE", "FIGURE", "PLACE", "SPECIAL", "END", "new_state", "legal_ac
 CHOOSE, FIGURE, PLACE, SPECIAL, END = range(5)
 """Action tuples: ``(CHOOSE, tile)``, ``(FIGURE, caste, settlement)``, ``(PLACE, tile, hex)``,
 ``(SPECIAL, tile, *targets)``, ``(END,)``."""
+
+# Random play turns a draw into an index as ``floor(rng.random() * n)``: the same whole number as
+# ``int(rng.random() * n)`` for a product that is never negative, and several percent of a random game
+# faster, as int() of a float goes through a general type call that builds a tuple of its argument.
 
 _FIGURE_SAMPLE_TRIES = 16
 _CASTES_IN = tuple(tuple(c for c in range(3) if mask >> c & 1) for mask in range(8))
@@ -58,7 +63,7 @@ def _run_automatic_setup(rules: Rules, st: State) -> None:
             for seat in range(rules.players):
                 pool = st.pools[seat]
                 for _ in range(rules.hand_size):
-                    choose_tile(st, seat, pool[int(st.rng.random() * len(pool))])
+                    choose_tile(st, seat, pool[floor(st.rng.random() * len(pool))])
             _leave_setup_phase(rules, st)
         elif st.phase == FIGURES and (rules.setup.figures == "random" or not _figures_to_place(rules, st)):
             while _figures_to_place(rules, st):
@@ -405,7 +410,7 @@ def _end_turn(rules: Rules, st: State) -> None:
     hand, stack, rng = st.hands[seat], st.stacks[seat], st.rng
     drawn = 0
     while len(hand) < rules.hand_size and stack:
-        i = int(rng.random() * len(stack))
+        i = floor(rng.random() * len(stack))
         hand.append(stack[i])
         stack[i] = stack[-1]
         stack.pop()
@@ -482,20 +487,20 @@ def sample_action(rules: Rules, st: State, rng: random.Random) -> tuple[int, ...
             options = hand  # what playable_tiles would list: every tile has a target
         else:
             options = playable_tiles(rules, st, seat, st.normal_played)
-        k = int(rng.random() * (len(options) + (1 if st.played else 0)))
+        k = floor(rng.random() * (len(options) + (1 if st.played else 0)))
         if k == len(options):
             return (END,)
         tile = options[k]
         on = rules.tile_on[tile]
         if on == LAND_TILE:
-            return PLACE, tile, st.empty_land[int(rng.random() * len(st.empty_land))]
+            return PLACE, tile, st.empty_land[floor(rng.random() * len(st.empty_land))]
         if on == SEA_TILE:
-            return PLACE, tile, st.empty_sea[int(rng.random() * len(st.empty_sea))]
+            return PLACE, tile, st.empty_sea[floor(rng.random() * len(st.empty_sea))]
         params = rules.behaviours[tile].sample(rules, st, seat, tile, rng)  # type: ignore[union-attr]
         return (SPECIAL, tile, *params)  # type: ignore[misc]
     if phase == HANDS:
         pool = st.pools[seat]
-        return CHOOSE, pool[int(rng.random() * len(pool))]
+        return CHOOSE, pool[floor(rng.random() * len(pool))]
     if phase == FIGURES:
         return _sample_figure(rules, st, rng)
     raise ValueError("the game is over: there is no action to sample")
@@ -504,7 +509,7 @@ def sample_action(rules: Rules, st: State, rng: random.Random) -> tuple[int, ...
 def _sample_figure(rules: Rules, st: State, rng: random.Random) -> tuple[int, ...]:
     if not rules.setup.figures_must_fit:
         moves = _unchecked_figure_placements(st)
-        c, s = moves[int(rng.random() * len(moves))]
+        c, s = moves[floor(rng.random() * len(moves))]
         return FIGURE, c, s
     for stage in st.open_by_stage:  # figure_stage(st), without the call
         if stage:
@@ -514,15 +519,15 @@ def _sample_figure(rules: Rules, st: State, rng: random.Random) -> tuple[int, ..
     supply, figures, capacities = st.supply, st.figures, rules.capacities
     in_supply = (supply[0] > 0) | (supply[1] > 0) << 1 | (supply[2] > 0) << 2
     for _ in range(_FIGURE_SAMPLE_TRIES):
-        s = stage[int(rng.random() * len(stage))]
+        s = stage[floor(rng.random() * len(stage))]
         castes = _CASTES_IN[in_supply & ~figures[s]]  # in the supply and not yet in s, in caste order
         if castes:
-            c = castes[int(rng.random() * len(castes))]
+            c = castes[floor(rng.random() * len(castes))]
             if figure_placement_is_feasible(st, capacities[s], s, c):
                 return FIGURE, c, s
     # Rare (near the end of a tight distribution): fall back to the full list.
     moves = legal_figure_placements(st, rules.capacities)
-    c, s = moves[int(rng.random() * len(moves))]
+    c, s = moves[floor(rng.random() * len(moves))]
     return FIGURE, c, s
 
 
@@ -563,12 +568,12 @@ def _choose_random_hands(rules: Rules, st: State, draws: list[Callable[[], float
         pool, hand, draw = pools[seat], hands[seat], draws[seat]
         # The seat goes on choosing until its hand is full: all but its last tile here, without the checks.
         for _ in range(hand_size - 1 - len(hand)):
-            tile = pool[int(draw() * len(pool))]
+            tile = pool[floor(draw() * len(pool))]
             pool.remove(tile)  # choose_tile
             hand.append(tile)
             if after is not None:
                 after((CHOOSE, tile))
-        tile = pool[int(draw() * len(pool))]
+        tile = pool[floor(draw() * len(pool))]
         pool.remove(tile)
         hand.append(tile)
         if len(hand) == hand_size:
@@ -637,13 +642,13 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random], d
                             rules, st, seat, tile):
                         options.append(tile)
             count = len(options)
-            k = int(draw() * (count + 1 if played else count))
+            k = floor(draw() * (count + 1 if played else count))
             if k == count:
                 break  # ending the turn, below
             tile = options[k]
             on = tile_on[tile]
             if on == LAND_TILE:
-                h = empty_land[int(draw() * len(empty_land))]
+                h = empty_land[floor(draw() * len(empty_land))]
                 hand.remove(tile)
                 # put_tile on land, with _take written out
                 last = empty_land.pop()
@@ -657,7 +662,7 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random], d
                     if not empty_around[s] and figures[s]:
                         st.pending.append(s)
             elif on == SEA_TILE:
-                h = empty_sea[int(draw() * len(empty_sea))]
+                h = empty_sea[floor(draw() * len(empty_sea))]
                 hand.remove(tile)
                 last = empty_sea.pop()
                 if last != h:
@@ -742,7 +747,7 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random], d
         held = before = len(hand)
         left = len(stack)  # the stack's length, kept here
         while held < hand_size and left:
-            i = int(game_random() * left)
+            i = floor(game_random() * left)
             last = stack.pop()
             left -= 1
             if i < left:

@@ -11,6 +11,7 @@ of castes, kept up to date incrementally so it costs a few additions.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from math import floor  # of a draw times a length: int() of it, faster (see samurai.engine)
 from typing import TYPE_CHECKING
 
 import attrs
@@ -190,9 +191,9 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
                 # cut's bookkeeping (each fill is an empty village's) drop out of the loop below.
                 open_count = len(stage)
                 while True:
-                    i = int(draw() * open_count)
+                    i = floor(draw() * open_count)
                     s = stage[i]
-                    c = _SUBSET_CASTES[in_supply][int(draw() * _POPCOUNT[in_supply])]
+                    c = _SUBSET_CASTES[in_supply][floor(draw() * _POPCOUNT[in_supply])]
                     filled += 1
                     open_count -= 1
                     figures[s] = 1 << c
@@ -215,11 +216,11 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
                         break
                 continue
         for _ in attempts:
-            s = stage[int(draw() * len(stage))]
+            s = stage[floor(draw() * len(stage))]
             present = figures[s]
             castes = _SUBSET_CASTES[in_supply & ~present]  # in the supply and not yet in s, in caste order
             if castes:
-                c = castes[int(draw() * len(castes))]
+                c = castes[floor(draw() * len(castes))]
                 open_before = capacities[s] - _POPCOUNT[present]
                 if spare > 0:
                     break
@@ -233,7 +234,7 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
         else:  # rare (near the end of a tight distribution): the full list
             filled = _lower_cut(cut, filled)
             moves = legal_figure_placements(st, capacities)
-            c, s = moves[int(draw() * len(moves))]
+            c, s = moves[floor(draw() * len(moves))]
             present = figures[s]
             open_before = capacities[s] - _POPCOUNT[present]
         if open_before == 1 and not present:
