@@ -184,7 +184,6 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
         draw = draws[seat]
         if not stage:
             stage = figure_stage(st)
-            spare = _least_room(cut, supply) - filled
             if tries and _only_empty_single_slots_open(st, capacities):
                 # Every settlement still open (commonly the villages) is empty with one slot, so the supply,
                 # which fits, fits after any placement: the first try is always kept, and the check and the
@@ -215,6 +214,7 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
                     if not open_count:
                         break
                 continue
+            spare = _least_room(cut, supply) - filled
         for _ in attempts:
             s = stage[floor(draw() * len(stage))]
             present = figures[s]
