@@ -83,7 +83,7 @@ def score_leader_tokens(captured: Mapping[int, Mapping[str, int]]) -> Result:
     for seat in seats:
         held = captured[seat]
         rows.append((int(held.get(buddha, 0)), int(held.get(rice, 0)), int(held.get(castle, 0))))
-    winners, reason = _leader_token_winners(seats, rows)  # _leader_tokens(seats, rows, explain=False)
+    winners, reason = _leader_token_winners(seats, rows)  # the same steps as _leader_tokens, without the text
     # The explanation is written only when read (playouts never read it), by the same steps.
     return Result(winners, reason, partial(_leader_tokens_explanation, seats, rows))
 
