@@ -83,7 +83,7 @@ def score_leader_tokens(captured: Mapping[int, Mapping[str, int]]) -> Result:
     for seat in seats:
         held = captured[seat]
         rows.append((int(held.get(buddha, 0)), int(held.get(rice, 0)), int(held.get(castle, 0))))
-    winners, reason, _ = _leader_tokens(seats, rows, explain=False)
+    winners, reason = _leader_token_winners(seats, rows)  # the same steps as _leader_tokens, without the text
     # The explanation is written only when read (playouts never read it), by the same steps.
     return Result(winners, reason, partial(_leader_tokens_explanation, seats, rows))
 
@@ -99,6 +99,8 @@ def _leader_tokens(seats: list[int], rows: list[tuple[int, int, int]], *,
     ``rows[i]`` holds the figures of seat ``seats[i]`` by caste (``CASTES`` order); seats are
     compared by position in these lists, and named by their number in the text.
     """
+    if not explain:
+        return (*_leader_token_winners(seats, rows), "")
     totals = [sum(row) for row in rows]
     tokens: list[list[int]] = [[] for _ in rows]  # the castes whose Leader token each seat takes
     steps = []
@@ -163,6 +165,56 @@ def _leader_tokens(seats: list[int], rows: list[tuple[int, int, int]], *,
     if explain:
         text = f"{text} Still tied: seats {seats_text(winners)} share the win."
     return winners, "shared_win", text
+
+
+def _leader_token_winners(seats: list[int], rows: list[tuple[int, int, int]]) -> tuple[tuple[int, ...], str]:
+    """The winners and reason code of ``_leader_tokens`` by the same steps, without the text: plain loops, no
+    comprehension or dictionary, as every random game scores once (``tests/test_ffg2015_scoring.py`` holds
+    both to the same answers)."""
+    count = len(rows)
+    held_tokens = [0] * count  # how many Leader tokens each position takes
+    holders = [-1, -1, -1]  # per caste, the position taking its token, or -1 for a tie
+    for caste in 0, 1, 2:
+        best, holder = rows[0][caste], 0
+        for i in range(1, count):
+            held = rows[i][caste]
+            if held > best:
+                best, holder = held, i
+            elif held == best:
+                holder = -1
+        if holder >= 0:
+            held_tokens[holder] += 1
+            holders[caste] = holder
+    most = max(held_tokens)
+    if not most:  # nobody holds a token: total figures
+        totals = list(map(sum, rows))
+        best_total = max(totals)
+        winners = []
+        for i in range(count):
+            if totals[i] == best_total:
+                winners.append(seats[i])
+        return tuple(winners), "no_tokens_total" if len(winners) == 1 else "no_tokens_shared"
+    if held_tokens.count(most) == 1:
+        return (seats[held_tokens.index(most)],), "most_leader_tokens"
+    # Leaders tied on tokens compare the castes other than their own tokens', then all three.
+    best_other = -1
+    contenders: list[tuple[int, int]] = []  # (position, total) of the leaders with the most other figures
+    for i in range(count):
+        if held_tokens[i] == most:
+            row = rows[i]
+            total = other = row[0] + row[1] + row[2]
+            for caste in 0, 1, 2:
+                if holders[caste] == i:
+                    other -= row[caste]
+            if other > best_other or not contenders:
+                best_other, contenders = other, [(i, total)]
+            elif other == best_other:
+                contenders.append((i, total))
+    if len(contenders) == 1:
+        return (seats[contenders[0][0]],), "other_castes"
+    best_total = max(total for _, total in contenders)
+    winners = [seats[i] for i, total in contenders if total == best_total]
+    return tuple(winners), "all_castes" if len(winners) == 1 else "shared_win"
 
 
 def _sentence(text: str) -> str:

@@ -112,6 +112,57 @@ def test_a_result_writes_its_explanation_only_when_read_and_once():
                              "wins.', end_reason=None)")
 
 
+def test_the_scoring_hook_called_directly_answers_as_pluggy_would():
+    """Compiled rules call the scoring hook's plain implementations themselves (every playout scores once):
+    the first answer in pluggy's order wins; a plugin registered or removed later, or one wrapping the hook,
+    sends the call through pluggy again."""
+    from samurai.hookspecs import hookimpl
+
+    class SeatOneWins:  # most castle figures wins
+        @hookimpl(tryfirst=True)
+        def samurai_score(self, captured):  # takes fewer arguments than the hook gives
+            return samurai.Result((max(captured, key=lambda seat: captured[seat]["castle"]),), "castles", "")
+
+    class Undecided:
+        @hookimpl(tryfirst=True)
+        def samurai_score(self, options, edition):  # in another order
+            assert edition.id == "ffg2015" and options["removed_to_end"] == 4
+            return None
+
+    captured = [3, 1, 0, 0, 0, 1]  # seat 0 takes the buddha and rice tokens, seat 1 the castle token
+    edition = samurai.load_edition("ffg2015")
+    rules = edition.rules(2)
+    assert rules.score(captured).reason == "most_leader_tokens" and rules.score(captured).winners == (0,)
+    seat_one, undecided = SeatOneWins(), Undecided()
+    edition.plugin_manager.register(seat_one, name="seat-one")
+    assert rules.score(captured).winners == (1,)  # registered after compiling: through pluggy
+    edition.plugin_manager.unregister(seat_one)
+    assert rules.score(captured).winners == (0,)
+
+    # Loading an edition compiles its rules with the default options: other options compile them again, now.
+    fresh = {"first_player": 1}
+    edition = samurai.load_edition("ffg2015")
+    edition.plugin_manager.register(seat_one, name="seat-one")
+    edition.plugin_manager.register(undecided, name="undecided")  # tried first, answers None: the next answers
+    rules = edition.rules(2, fresh)
+    assert rules.score(captured).winners == (1,)
+    edition.plugin_manager.unregister(seat_one)
+    assert rules.score(captured).winners == (0,)
+
+    seen = []
+
+    class Wrapping:
+        @hookimpl(wrapper=True)
+        def samurai_score(self, captured):
+            result = yield
+            seen.append(result.reason)
+            return result
+
+    edition = samurai.load_edition("ffg2015")
+    edition.plugin_manager.register(Wrapping(), name="wrapping")
+    assert edition.rules(2, fresh).score(captured).winners == (0,) and seen == ["most_leader_tokens"]
+
+
 def test_the_editions_scorings_explain_when_asked(ffg, original):
     captured = {0: {"buddha": 3, "rice": 1, "castle": 0}, 1: {"buddha": 1, "rice": 3, "castle": 2}}
     assert samurai.score(ffg, captured).explanation.startswith("Seat 0 leads buddha with 3")

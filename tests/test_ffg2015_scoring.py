@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
+import random
+
 import pytest
 
 import samurai
 from samurai import DataError
-from samurai_plugins.ffg2015 import score_leader_tokens
+from samurai_plugins.ffg2015 import _leader_tokens, score_leader_tokens
 
 
 def figures(buddha=0, rice=0, castle=0):
@@ -109,3 +112,23 @@ def test_score_accepts_json_style_seat_keys_and_missing_castes():
 def test_score_refuses_malformed_captures(captured, message):
     with pytest.raises(DataError, match=message):
         samurai.score("ffg2015", captured)
+
+
+def test_the_winners_found_without_the_text_are_those_the_explanation_finds():
+    """Playouts decide without writing the explanation (a shorter path): every outcome, every seat count."""
+    def same(seats, rows):
+        winners, reason, _ = _leader_tokens(seats, rows, explain=True)
+        assert _leader_tokens(seats, rows, explain=False) == (winners, reason, ""), rows
+        return reason
+
+    reasons = set()
+    for counts in itertools.product(range(4), repeat=6):
+        reasons.add(same([0, 1], [counts[:3], counts[3:]]))
+    for counts in itertools.product(range(3), repeat=9):
+        reasons.add(same([0, 1, 2], [counts[:3], counts[3:6], counts[6:]]))
+    rng = random.Random(9)
+    for _ in range(20000):
+        seats = sorted(rng.sample(range(6), rng.choice((4, 5))))
+        reasons.add(same(seats, [tuple(rng.randrange(4) for _ in range(3)) for _ in seats]))
+    assert reasons == {"most_leader_tokens", "other_castes", "all_castes", "shared_win", "no_tokens_total",
+                       "no_tokens_shared"}

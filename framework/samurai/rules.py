@@ -79,8 +79,11 @@ class Rules:
     def score(self, captured: list[int]) -> Result:
         """Ask the edition's scoring hook about the flat ``captured`` counts."""
         buddha, rice, castle = CASTES
-        return self.scorer({seat: {buddha: captured[i], rice: captured[i + 1], castle: captured[i + 2]}
-                            for seat, i in enumerate(range(0, 3 * self.players, 3))})
+        by_seat = {}  # a loop, not a comprehension: every playout scores once
+        for seat in range(self.players):
+            i = 3 * seat
+            by_seat[seat] = {buddha: captured[i], rice: captured[i + 1], castle: captured[i + 2]}
+        return self.scorer(by_seat)
 
     def tile_name(self, tile: int) -> str:
         """The name of tile type ``tile``."""
@@ -154,9 +157,25 @@ def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, playe
                                       options=rules.options))
     rules.settlement_neighbours = tuple(board.neighbours[h] for h in board.settlement_hex)
 
+    caller = hook.samurai_score
+    registered, calls = _plain_first_result_calls(caller, ("edition", "captured", "options"))
+
     def scorer(captured: Mapping[int, Mapping[str, int]]) -> Result:
         try:
-            result = hook.samurai_score(edition=manifest, captured=captured, options=rules.options)
+            if calls and caller.get_hookimpls() == registered:
+                # What pluggy's call does for plain implementations, without its layers (every playout
+                # scores once): each in pluggy's order until one answers.
+                result = None
+                for function, positions in calls:
+                    if positions is None:
+                        result = function(manifest, captured, rules.options)
+                    else:
+                        values = (manifest, captured, rules.options)
+                        result = function(*[values[i] for i in positions])
+                    if result is not None:
+                        break
+            else:
+                result = caller(edition=manifest, captured=captured, options=rules.options)
         except PLUGIN_FAILURES as exc:
             if isinstance(exc, DataError):
                 raise
@@ -184,16 +203,39 @@ def _ask(manifest: EditionManifest, hook: Any, name: str, **arguments: Any) -> A
                            context=f" for options {dict(arguments.get('options', {}))}") from None
 
 
+def _plain_first_result_calls(caller: Any, names: tuple[str, ...]) -> tuple[list[Any], list[tuple[Callable[..., Any],
+                                                                                    tuple[int, ...] | None]]]:
+    """The implementations of the firstresult hook ``caller`` now, and how to call each one directly, in pluggy's
+    order: the function and the positions in ``names`` of the arguments it takes (None: all, in that order).
+
+    No calls when an implementation is a wrapper or takes arguments beyond ``names``: those go through pluggy.
+    The caller compares ``caller.get_hookimpls()`` with the first list before each direct call, so a plugin
+    registered or removed later sends the call through pluggy again.
+    """
+    implementations = caller.get_hookimpls()
+    calls: list[tuple[Callable[..., Any], tuple[int, ...] | None]] = []
+    for impl in reversed(implementations):
+        if impl.hookwrapper or impl.wrapper or impl.kwargnames or not set(impl.argnames) <= set(names):
+            return implementations, []
+        positions = tuple(names.index(name) for name in impl.argnames)
+        calls.append((impl.function, None if positions == tuple(range(len(names))) else positions))
+    return implementations, calls
+
+
 def _is_result(result: Any, captured: Mapping[int, Any]) -> bool:
     """Whether a scoring hook returned a ``Result`` whose winners are seats of the scored game.
 
     The explanation must be text or a function writing it; reading ``explanation`` here would write
     the text of every playout's result, which nobody reads (``Result.explanation`` checks the text).
     """
-    return (isinstance(result, Result) and isinstance(result.winners, tuple) and bool(result.winners)
-            and all(type(seat) is int and seat in captured for seat in result.winners)
-            and isinstance(result.reason, str)
-            and (isinstance(result._explanation, str) or callable(result._explanation)))
+    if not (isinstance(result, Result) and isinstance(result.winners, tuple) and result.winners
+            and isinstance(result.reason, str) and (isinstance(result._explanation, str)
+                                                    or callable(result._explanation))):
+        return False
+    for seat in result.winners:  # a loop, not all() over a generator: every playout asks once
+        if type(seat) is not int or seat not in captured:
+            return False
+    return True
 
 
 def _compile_tiles(rules: Rules, manifest: EditionManifest, hook: Any) -> None:

@@ -11,6 +11,7 @@ of castes, kept up to date incrementally so it costs a few additions.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from math import floor  # of a draw times a length: int() of it, faster (see samurai.engine)
 from typing import TYPE_CHECKING
 
 import attrs
@@ -174,17 +175,55 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
     # do: those are counted in ``filled`` and taken off st.cut at once only before another kind of change
     # or a reader (``placed``, the full list, the end); the feasibility test below counts them in.
     filled = 0
+    # A placement takes at most one unit of room (cut less supply) from any subset of castes, and a subset
+    # holding the placed caste loses none: while every subset the placement could tighten (one without some
+    # caste) has room to spare, any placement fits and the check below is skipped. ``spare`` is a lower
+    # bound of that room, taken exactly when a stage opens and lowered by one per figure.
+    spare = 0
     while True:
         draw = draws[seat]
         if not stage:
             stage = figure_stage(st)
+            if tries and _only_empty_single_slots_open(st, capacities):
+                # Every settlement still open (commonly the villages) is empty with one slot, so the supply,
+                # which fits, fits after any placement: the first try is always kept, and the check and the
+                # cut's bookkeeping (each fill is an empty village's) drop out of the loop below.
+                open_count = len(stage)
+                while True:
+                    i = floor(draw() * open_count)
+                    s = stage[i]
+                    c = _SUBSET_CASTES[in_supply][floor(draw() * _POPCOUNT[in_supply])]
+                    filled += 1
+                    open_count -= 1
+                    figures[s] = 1 << c
+                    supply[c] -= 1
+                    on_board[c] += 1
+                    del stage[i]  # open_by_stage[stage_of[s]].remove(s): the stage drawn from holds s once
+                    if not supply[c]:
+                        in_supply &= ~(1 << c)
+                        if not in_supply:
+                            _lower_cut(cut, filled)
+                            st.current = seat
+                            return c, s
+                    seat = seat + 1 if seat + 1 < players else 0
+                    if placed is not None:
+                        filled = _lower_cut(cut, filled)
+                        st.current = seat
+                        placed(c, s)
+                    draw = draws[seat]
+                    if not open_count:
+                        break
+                continue
+            spare = _least_room(cut, supply) - filled
         for _ in attempts:
-            s = stage[int(draw() * len(stage))]
+            s = stage[floor(draw() * len(stage))]
             present = figures[s]
             castes = _SUBSET_CASTES[in_supply & ~present]  # in the supply and not yet in s, in caste order
             if castes:
-                c = castes[int(draw() * len(castes))]
+                c = castes[floor(draw() * len(castes))]
                 open_before = capacities[s] - _POPCOUNT[present]
+                if spare > 0:
+                    break
                 a, b, only_a, only_b, both = _OTHER_TWO[c]
                 # figure_placement_is_feasible against the cut less ``filled`` (supply + filled <= cut ...)
                 need_a, need_b = supply[a] + filled, supply[b] + filled
@@ -195,18 +234,20 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
         else:  # rare (near the end of a tight distribution): the full list
             filled = _lower_cut(cut, filled)
             moves = legal_figure_placements(st, capacities)
-            c, s = moves[int(draw() * len(moves))]
+            c, s = moves[floor(draw() * len(moves))]
             present = figures[s]
             open_before = capacities[s] - _POPCOUNT[present]
         if open_before == 1 and not present:
             filled += 1
         else:
-            filled = _lower_cut(cut, filled)
+            if filled:
+                filled = _lower_cut(cut, filled)
             for subset, change in _CUT_CHANGE[open_before][present][c]:
                 cut[subset] += change
         figures[s] = present | 1 << c
         supply[c] -= 1
         on_board[c] += 1
+        spare -= 1
         if open_before == 1:
             open_by_stage[stage_of[s]].remove(s)
         if not supply[c]:
@@ -220,6 +261,23 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
             filled = _lower_cut(cut, filled)
             st.current = seat
             placed(c, s)
+
+
+def _least_room(cut: list[int], supply: list[int]) -> int:
+    """The least room (``cut`` less the supply) of the six subsets of castes that lack some caste."""
+    buddha, rice, castle = supply
+    return min(cut[1] - buddha, cut[2] - rice, cut[4] - castle, cut[3] - buddha - rice, cut[5] - buddha - castle,
+               cut[6] - rice - castle)
+
+
+def _only_empty_single_slots_open(st: State, capacities: tuple[int, ...]) -> bool:
+    """Whether every settlement open for figures, in any stage, is empty and has one slot."""
+    figures = st.figures
+    for stage in st.open_by_stage:
+        for s in stage:
+            if capacities[s] != 1 or figures[s]:
+                return False
+    return True
 
 
 def _lower_cut(cut: list[int], filled: int) -> int:

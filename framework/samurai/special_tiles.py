@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from itertools import compress
+from math import floor  # of a draw times a length: int() of it, faster (see samurai.engine)
 from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
@@ -120,7 +121,7 @@ settlements holding castes ``m1`` and ``m2`` may exchange, in the order c1, then
 
 def _random_caste(mask: int, rng: random.Random) -> int:
     castes = _CASTES_IN[mask]
-    return castes[int(rng.random() * len(castes))]
+    return castes[floor(rng.random() * len(castes))]
 
 
 _put_tile: Callable[[Rules, State, int, int, int], None] | None = None
@@ -152,9 +153,8 @@ class MoveBehaviour:
     action_type = MoveTile
 
     def _sources(self, rules: Rules, st: State, seat: int) -> list[int]:
-        owner, kind, placed, movable = st.tile_owner, st.tile_type, st.tile_turn, rules.tile_movable
-        return [h for h in rules.board.land_hexes
-                if owner[h] == seat and movable[kind[h]] and placed[h] < st.turn]
+        owner, kind, placed, movable, turn = st.tile_owner, st.tile_type, st.tile_turn, rules.tile_movable, st.turn
+        return [h for h in rules.board.land_hexes if owner[h] == seat and movable[kind[h]] and placed[h] < turn]
 
     def can_play(self, rules: Rules, st: State, seat: int, tile: int) -> bool:
         # Move is a normal tile, so it is only asked about before this turn's normal tile;
@@ -183,10 +183,10 @@ class MoveBehaviour:
         sources = self._sources(rules, st, seat)
         if not sources or not st.empty_land:
             return None
-        return sources[int(rng.random() * len(sources))], st.empty_land[int(rng.random() * len(st.empty_land))]
+        return sources[floor(rng.random() * len(sources))], st.empty_land[floor(rng.random() * len(st.empty_land))]
 
     def apply(self, rules: Rules, st: State, seat: int, tile: int, params: tuple[int, ...]) -> None:
-        put_tile = _engine_put_tile()
+        put_tile = _put_tile or _engine_put_tile()
         source, target = params
         moved = st.tile_type[source]
         st.movable_count[seat] -= 1  # put_tile counts it again at the target
@@ -265,17 +265,17 @@ class SwitchBehaviour:
             # pair is the fallback for the rare board where few pairs are legal.
             draw, count = rng.random, len(occupied)
             for _ in range(_SAMPLE_TRIES):
-                s1 = occupied[int(draw() * count)]
-                s2 = occupied[int(draw() * count)]
+                s1 = occupied[floor(draw() * count)]
+                s2 = occupied[floor(draw() * count)]
                 # _random_caste of s1, then of s2, written out (random games sample Switch often)
                 castes = _CASTES_IN[figures[s1]]
-                c1 = castes[int(draw() * len(castes))]
+                c1 = castes[floor(draw() * len(castes))]
                 castes = _CASTES_IN[figures[s2]]
-                c2 = castes[int(draw() * len(castes))]
+                c2 = castes[floor(draw() * len(castes))]
                 if s1 != s2 and c1 != c2 and not figures[s1] >> c2 & 1 and not figures[s2] >> c1 & 1:
                     return s1, c1, s2, c2
         moves = self.legal(rules, st, seat, tile)
-        return moves[int(rng.random() * len(moves))] if moves else None
+        return moves[floor(rng.random() * len(moves))] if moves else None
 
     def apply(self, rules: Rules, st: State, seat: int, tile: int, params: tuple[int, ...]) -> None:
         s1, c1, s2, c2 = params

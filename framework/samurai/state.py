@@ -24,6 +24,7 @@ EMPTY = -1
 
 _new_state = object.__new__
 _new_random = random.Random.__new__
+_copy_list = list.copy
 _seed_generator = _random.Random.seed
 
 UNSEEDED = random.Random(0)
@@ -127,10 +128,10 @@ class State:
         other.captured = self.captured[:]
         other.removed = self.removed[:]
         other.cut = self.cut[:]
-        other.pools = [p[:] for p in self.pools]
-        other.hands = [h[:] for h in self.hands]
-        other.stacks = [s[:] for s in self.stacks]
-        other.open_by_stage = [s[:] for s in self.open_by_stage]
+        other.pools = [*map(_copy_list, self.pools)]  # faster than a comprehension of [:]
+        other.hands = [*map(_copy_list, self.hands)]
+        other.stacks = [*map(_copy_list, self.stacks)]
+        other.open_by_stage = [*map(_copy_list, self.open_by_stage)]
         if rng is not None:
             other.rng = rng
         elif self.rng is UNSEEDED:
