@@ -51,3 +51,26 @@ def test_a_lead_in_an_open_settlement_counts_for_less_the_more_opponents_may_ans
     assert _SLOPES[2][0] == INFLUENCE_SHARPNESS  # two players: the slope the 2-player levels were measured with
     assert _SLOPES[4][0] == INFLUENCE_SHARPNESS * (1 - 2 * OPPONENT_DAMPING)
     assert _SLOPES[2][2] == INFLUENCE_SHARPNESS / 2  # halved with every two more empty hexes
+
+
+
+def _one_capture_ahead(players: int):
+    """A position with nothing left on the board in which seat 0 has captured one figure and nobody else any."""
+    state = _in_play(players, 5)
+    st = state.state
+    st.figures[:] = [0] * len(st.figures)
+    st.captured[:] = [0] * (3 * players)
+    st.captured[0] = 1
+    return state.rules, st
+
+
+def test_with_3_or_more_players_a_lead_turns_more_sharply_into_winning(monkeypatch):
+    from samurai import evaluation
+
+    assert evaluation.CROWDED_WIN_SHARPNESS > evaluation.WIN_SHARPNESS
+    four = estimate_returns(*_one_capture_ahead(4))
+    two = estimate_returns(*_one_capture_ahead(2))
+    monkeypatch.setattr(evaluation, "CROWDED_WIN_SHARPNESS", evaluation.WIN_SHARPNESS)
+    four_flat = estimate_returns(*_one_capture_ahead(4))
+    assert four[0] > four_flat[0] and four[1] < four_flat[1]  # the leader's edge is larger with the sharper slope
+    assert estimate_returns(*_one_capture_ahead(2)) == two  # two players keep theirs
