@@ -64,13 +64,15 @@ def _one_capture_ahead(players: int):
     return state.rules, st
 
 
-def test_with_3_or_more_players_a_lead_turns_more_sharply_into_winning(monkeypatch):
+def test_with_4_or_more_players_a_lead_turns_more_sharply_into_winning(monkeypatch):
     from samurai import evaluation
 
     assert evaluation.CROWDED_WIN_SHARPNESS > evaluation.WIN_SHARPNESS
     four = estimate_returns(*_one_capture_ahead(4))
     two = estimate_returns(*_one_capture_ahead(2))
+    three = estimate_returns(*_one_capture_ahead(3))
     monkeypatch.setattr(evaluation, "CROWDED_WIN_SHARPNESS", evaluation.WIN_SHARPNESS)
     four_flat = estimate_returns(*_one_capture_ahead(4))
     assert four[0] > four_flat[0] and four[1] < four_flat[1]  # the leader's edge is larger with the sharper slope
-    assert estimate_returns(*_one_capture_ahead(2)) == two  # two players keep theirs
+    assert estimate_returns(*_one_capture_ahead(2)) == two  # two and three players keep theirs
+    assert estimate_returns(*_one_capture_ahead(3)) == three

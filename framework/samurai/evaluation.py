@@ -24,15 +24,16 @@ LEAD_SHARPNESS = 0.8
 """How sharply a lead of one figure in a caste turns into leading it (a logistic slope)."""
 
 WIN_SHARPNESS = 1.5
-"""How sharply more leading castes turn into winning, with 2 players."""
+"""How sharply more leading castes turn into winning, with 2 or 3 players."""
 
 CROWDED_WIN_SHARPNESS = 3.0
-"""The same with 3 or more players. Every seat's points are soft shares of the castes' leads, spread over more
+"""The same with 4 or more players. Every seat's points are soft shares of the castes' leads, spread over more
 seats the more there are, so with 4 players the 2-player slope left the estimated returns of one move and the
 next nearly equal and the search chose among them by chance; twice as sharp tells them apart.
 Measured with 800 simulations as one of 4 players against three ``greedy`` (FFG 2015, two sets of 160 seeded
-games): won alone 31.2% and 28.7% with 1.5, 40.6% and 30.0% with 3.0 (38.8% and 31.9% with 5.0). Not measured
-with 3 players, where it applies too (as ``OPPONENT_DAMPING`` does); 2 players keep 1.5."""
+games): won alone 31.2% and 28.7% with 1.5, 40.6% and 30.0% with 3.0 (38.8% and 31.9% with 5.0). With 3 players
+it did not help (one of 3 against two ``greedy``, 150 games: won alone 44.7% with 1.5, 42.0% with 3.0), so 2 and 3
+players keep 1.5."""
 
 INFLUENCE_SHARPNESS = 0.6
 """How sharply more influence on a figure turns into capturing it, when its settlement is one hex from
@@ -102,7 +103,7 @@ def estimate_returns(rules: Rules, st: State) -> tuple[float, ...]:
         for seat in range(n):
             points[seat] += HAND_WEIGHT * sum(types[t].influence for t in st.hands[seat])
     leader = max(points)
-    sharpness = WIN_SHARPNESS if n == 2 else CROWDED_WIN_SHARPNESS
+    sharpness = WIN_SHARPNESS if n < 4 else CROWDED_WIN_SHARPNESS
     weights = [exp(sharpness * (p - leader)) for p in points]
     total = sum(weights)
     return tuple(w / total for w in weights)
