@@ -614,10 +614,6 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random], d
     empty_land, empty_land_pos = st.empty_land, st.empty_land_pos
     empty_sea, empty_sea_pos = st.empty_sea, st.empty_sea_pos
     empty_around, figures = st.empty_around, st.figures
-    # and for resolving at the end of a turn
-    settlement_neighbours, tile_value = rules.settlement_neighbours, rules.tile_value
-    end_immediate = rules.end_immediate
-    captured, removed, castes_in, nobody = st.captured, st.removed, _CASTES_IN, [0] * players
     game_random = st.rng.random
     seat, played, normal_played, turn = st.current, st.played, st.normal_played, st.turn
     # While land and sea have room and the hand holds no special tile, a tile's target is an empty hex,
@@ -710,39 +706,11 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random], d
                 after((PLACE, tile, h))
         # _end_turn
         if st.pending:
-            # _resolve_pending written out (a random game resolves at some thirteen turn ends): its tables are
-            # this loop's locals already
-            for s in st.pending:
-                mask = figures[s]
-                around = settlement_neighbours[s]
-                for caste in castes_in[mask]:
-                    influence = nobody[:]
-                    for h in around:
-                        o = tile_owner[h]
-                        if o >= 0:
-                            influence[o] += tile_value[tile_type[h] * 3 + caste]
-                    best = max(influence)
-                    on_board[caste] -= 1
-                    mask &= ~(1 << caste)
-                    figures[s] = mask
-                    if influence.count(best) == 1:
-                        winner = influence.index(best)
-                        captured[winner * 3 + caste] += 1
-                        if st.events is not None:
-                            st.events.append(("capture", s, caste, winner, tuple(influence)))
-                    else:
-                        removed[caste] += 1
-                        st.removed_total += 1
-                        if st.events is not None:
-                            st.events.append(("remove", s, caste, tuple(influence)))
-            st.pending = []
-            if end_immediate:
-                reason = end_trigger(rules, st)
-                if reason:
-                    _finish(rules, st, reason)
-                    if after is not None:
-                        after((END,))
-                    return
+            _resolve_pending(rules, st)
+            if st.phase == OVER:
+                if after is not None:
+                    after((END,))
+                return
         stack = stacks[seat]
         held = before = len(hand)
         left = len(stack)  # the stack's length, kept here
