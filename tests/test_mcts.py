@@ -88,6 +88,7 @@ def test_even_a_small_search_beats_random_play():
 
 
 def test_levels_and_budgets_are_bot_names():
+    assert LEVELS["easy"] < LEVELS["medium"] < LEVELS["hard"]
     for level, simulations in LEVELS.items():
         bot = make_bot(level, 1)
         assert isinstance(bot, MCTSBot) and bot.simulations == simulations and bot.name == level
