@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -61,8 +62,15 @@ def square_text(page: Any, name: str) -> str:
 def click_square(page: Any, name: str) -> None:
     """Click the middle of a square of the board, as a person does (waiting for the square to be drawn: the
     board is drawn again after every action, so a square may be missing for a moment)."""
-    box = page.locator(f"#board [data-square='{name}']").bounding_box(timeout=30000)
-    assert box is not None, f"square {name} is not shown"
+    deadline = time.monotonic() + 30
+    while True:
+        # bounding_box waits for the square, but gives None when the board is redrawn between finding the square
+        # and measuring it (the square found is gone): then look for the new one.
+        box = page.locator(f"#board [data-square='{name}']").bounding_box(timeout=30000)
+        if box is not None:
+            break
+        assert time.monotonic() < deadline, f"square {name} is not shown"
+        page.wait_for_timeout(50)
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
