@@ -53,7 +53,6 @@ def test_a_lead_in_an_open_settlement_counts_for_less_the_more_opponents_may_ans
     assert _SLOPES[2][2] == INFLUENCE_SHARPNESS / 2  # halved with every two more empty hexes
 
 
-
 def _one_capture_ahead(players: int):
     """A position with nothing left on the board in which seat 0 has captured one figure and nobody else any."""
     state = _in_play(players, 5)

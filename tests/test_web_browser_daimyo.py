@@ -66,7 +66,8 @@ def click_square(page: Any, name: str) -> None:
     while True:
         # bounding_box waits for the square, but gives None when the board is redrawn between finding the square
         # and measuring it (the square found is gone): then look for the new one.
-        box = page.locator(f"#board [data-square='{name}']").bounding_box(timeout=30000)
+        left_ms = max(1.0, (deadline - time.monotonic()) * 1000)
+        box = page.locator(f"#board [data-square='{name}']").bounding_box(timeout=left_ms)
         if box is not None:
             break
         assert time.monotonic() < deadline, f"square {name} is not shown"

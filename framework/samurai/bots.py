@@ -158,10 +158,8 @@ whole 2-player FFG 2015 games; more players take longer; README "Bots"). Counts,
 level plays the same game on any machine.
 
 ``easy`` is far below the 0.05 s first planned for it because 800 simulations (0.05 s) played as well as
-3,500: 52% of 200 games against ``medium``, and 100 simulations as well as 800 against ``greedy`` (73.3% and
-72.0% of 200 games). With fewer simulations than the 100 to 190 actions of a turn, the search scores only a
-random part of them and misses some good tiles: 50 won 65.0% of 200 games against ``greedy``, between
-``greedy`` and ``medium`` (README "Measured strength")."""
+3,500; with fewer simulations than a turn has actions the search scores only a random part of them, which
+puts it between ``greedy`` and ``medium`` (the figures: README "Bots" and "Measured strength")."""
 
 BOT_NAMES = ("random", "greedy", "easy", "medium", "hard", "mcts:SIMULATIONS", "mcts:SECONDSs",
              "mcts-rollouts:SIMULATIONS", "mcts-rollouts:SECONDSs")
