@@ -233,6 +233,25 @@ class DaimyoState:
         actions = self.legal_actions()
         return actions[int(rng.random() * len(actions))]
 
+    def policy_action(self, rng: random.Random) -> tuple[int, ...]:
+        """A quick player's action: the capture of the most valuable piece (a Daimyo above all), else a
+        random legal action. Nothing hidden is read: the pieces on the board are face up."""
+        actions = self.legal_actions()
+        best_worth, best = 0.0, []
+        for action in actions:
+            if action[0] != MOVE:
+                continue
+            taken = self.piece[action[2]]
+            if taken == EMPTY:
+                continue
+            worth = 100.0 if taken % 5 == DAIMYO else _MATERIAL[taken % 5]
+            if worth > best_worth:
+                best_worth, best = worth, [action]
+            elif worth == best_worth:
+                best.append(action)
+        choices = best or actions
+        return choices[int(rng.random() * len(choices))]
+
     def returns(self) -> tuple[float, ...]:
         """1 for the winner, 0 for the loser, 1/2 each for a draw; 0 while the game goes on."""
         if not self.winners:

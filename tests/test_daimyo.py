@@ -756,3 +756,31 @@ def test_the_same_seed_plays_the_same_game() -> None:
         return snapshot(state)
     assert play(13) == play(13)
     assert play(13) != play(14)
+
+
+# --- The quick player that searches play after a leaf (GameState.policy_action) ------------------------
+
+def test_policy_action_captures_the_daimyo_first_then_the_most_valuable_piece() -> None:
+    """Not a rule: the protocol's quick player takes a Daimyo when it can, else the piece worth most."""
+    state = position("""
+        .. .. .. .. .. ..
+        .. .. .. .. .. ..
+        .. .. .. .. .. ..
+        .. .. .. .. .. ..
+        bA .. wA .. bK ..
+        .. .. .. .. .. bD
+        .. .. .. .. .. wD
+    """)
+    assert {state.policy_action(random.Random(seed)) for seed in range(20)} == {(d.MOVE, sq("f1"), sq("f2"))}
+    state = position("""
+        .. .. .. .. .. bD
+        .. .. .. .. .. ..
+        .. .. ki .. .. ..
+        .. .. .. .. .. ..
+        bK .. wA .. bA ..
+        .. .. .. .. .. ..
+        wD .. .. .. .. ..
+    """)
+    # Ashigaru (3) and Kihei (3) are worth the same: either is taken, nothing else is played.
+    assert {state.policy_action(random.Random(seed)) for seed in range(40)} == {
+        (d.MOVE, sq("c3"), sq("a3")), (d.MOVE, sq("c3"), sq("e3"))}

@@ -64,6 +64,21 @@ class Peeking(daimyo.DaimyoState):
         return _as(Peeking, super().determinize(seat, rng))
 
 
+class PeekingPlayer(daimyo.DaimyoState):
+    """Its quick player flips a face-down Ki first when it can: it knows what is under the tiles."""
+
+    __slots__ = ()
+
+    def policy_action(self, rng: Any) -> tuple[int, ...]:
+        for action in self.legal_actions():
+            if action[0] == daimyo.FLIP and self.tile[action[1]] == daimyo.KI:
+                return action
+        return super().policy_action(rng)
+
+    def determinize(self, seat: int, rng: Any) -> daimyo.DaimyoState:
+        return _as(PeekingPlayer, super().determinize(seat, rng))
+
+
 class Miscounting(daimyo.DaimyoState):
     """Its view forgets the Heiya removed."""
 
@@ -87,6 +102,13 @@ def test_a_view_that_shows_unseen_tiles_breaks_views_hide():
     with pytest.raises(ConformanceFailure, match=r"views hide what they must: after 0 random actions, a position "
                                                  r"drawn from seat 0's knowledge shows it another view.*seed"):
         check.run(edition_playing(Peeking), 2, 1, 1)
+
+
+def test_a_quick_player_that_reads_unseen_tiles_breaks_views_hide():
+    check = next(c for c in PROTOCOL_CHECKS if c.name == "views_hide")
+    with pytest.raises(ConformanceFailure, match=r"views hide what they must: after 0 random actions, the quick "
+                                                 r"player \(policy_action\) chose differently.*seat 0.*seed"):
+        check.run(edition_playing(PeekingPlayer), 2, 1, 1)
 
 
 def test_tiles_that_do_not_add_up_to_38_break_the_daimyo_check():

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from samurai import DataError
-from samurai.bots import LEVELS, MCTSBot, make_bot
+from samurai.bots import LEVELS, REPLY_WORLDS, GreedyBot, MCTSBot, make_bot
 from samurai.hexgame import start
 from samurai.plugins import load_edition
 from samurai.simulate import parse_bots, play_game
@@ -20,15 +20,21 @@ EDITIONS = ("ffg2015", "ffg2015-beginner", "original")
 
 
 
+SEARCHES = {"plain": {}, "replies": {"replies": True, "worlds": 3}}
+"""The MCTS bot's two ways of scoring a leaf: the estimate at once, or after the policy's replies on common
+worlds."""
+
+
+@pytest.mark.parametrize("search", SEARCHES)
 @pytest.mark.parametrize("edition", EDITIONS)
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_mcts_plays_only_legal_actions_in_every_phase_edition_and_player_count(edition, players):
+def test_mcts_plays_only_legal_actions_in_every_phase_edition_and_player_count(edition, players, search):
     # Small budgets, whole games: every decision of every seat is checked before it is applied.
     decisions, phases, seed = 0, set(), 0
-    while decisions < 300:  # about 2,700 decisions over the nine games' kinds
+    while decisions < 300:  # about 2,700 decisions over the nine games' kinds, for each search
         seed += 1
         state = start(edition, players, seed=seed)
-        bots = [MCTSBot(seed * 10 + seat, simulations=6) for seat in range(players)]
+        bots = [MCTSBot(seed * 10 + seat, simulations=6, **SEARCHES[search]) for seat in range(players)]
         while not state.is_over:
             phases.add(state.state.phase)
             action = state.ask(bots[state.to_act])
@@ -57,6 +63,65 @@ def test_a_bot_never_peeks(edition, players, seed, actions, name, twin_draw):
     assert twin.view(seat) == state.view(seat)
     assert make_bot(name, seed).act(state.knowledge(seat)) == make_bot(name, seed).act(twin.knowledge(seat))
     assert state.ask(make_bot(name, seed)) == twin.ask(make_bot(name, seed))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(EDITIONS), st.integers(2, 4), st.integers(0, 10_000), st.integers(0, 150),
+       st.integers(0, 2**32))
+def test_searching_with_replies_never_peeks(edition, players, seed, actions, twin_draw):
+    # The replies are played in drawn positions, by the policy on each seat's knowledge there: what the
+    # searching seat cannot know still does not change its decision.
+    state = randomly_played(edition, players, seed, actions)
+    if state.is_over:
+        return
+    seat = state.to_act
+    twin = state.determinize(seat, random.Random(twin_draw))
+    first = MCTSBot(seed, simulations=20, replies=True, worlds=4).act(state.knowledge(seat))
+    assert first == MCTSBot(seed, simulations=20, replies=True, worlds=4).act(twin.knowledge(seat))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(EDITIONS), st.integers(2, 4), st.integers(0, 10_000), st.integers(0, 150),
+       st.integers(0, 2**32), st.integers(0, 2**32))
+def test_the_policy_action_is_the_greedy_players_on_the_seats_knowledge(edition, players, seed, actions, twin_draw,
+                                                                        tie_draw):
+    state = randomly_played(edition, players, seed, actions)
+    if state.is_over:
+        return
+    seat = state.to_act
+    action = state.policy_action(random.Random(tie_draw))
+    assert state.check(action) is None
+    assert action == GreedyBot(tie_draw).act(state.knowledge(seat))
+    twin = state.determinize(seat, random.Random(twin_draw))
+    assert twin.policy_action(random.Random(tie_draw)) == action
+
+
+class _CountingKnowledge:
+    """A seat's knowledge that counts how many positions are drawn from it."""
+
+    def __init__(self, knowledge):
+        self.knowledge, self.draws = knowledge, 0
+        self.seat = knowledge.seat
+
+    def legal_actions(self):
+        return self.knowledge.legal_actions()
+
+    def determinize(self, rng):
+        self.draws += 1
+        return self.knowledge.determinize(rng)
+
+
+def test_worlds_draw_that_many_positions_a_decision_and_every_root_action_meets_them_in_turn():
+    state = randomly_played("ffg2015", 2, 4, 30)
+    plain, pooled = (_CountingKnowledge(state.knowledge(state.to_act)) for _ in range(2))
+    simulations = 10 * len(plain.legal_actions())
+    MCTSBot(1, simulations=simulations).act(plain)
+    MCTSBot(1, simulations=simulations, worlds=5).act(pooled)
+    assert plain.draws == simulations and pooled.draws == 5
+    # World 0 first for every root action: with one visit each, the root's actions are all scored on it.
+    one = _CountingKnowledge(state.knowledge(state.to_act))
+    MCTSBot(1, simulations=len(one.legal_actions()), worlds=5).act(one)
+    assert one.draws == 1
 
 
 def test_a_simulation_budget_makes_the_bot_deterministic_for_its_seed():
@@ -88,18 +153,26 @@ def test_even_a_small_search_beats_random_play():
 
 
 def test_levels_and_budgets_are_bot_names():
-    assert LEVELS["easy"] < LEVELS["medium"] < LEVELS["hard"]
-    for level, simulations in LEVELS.items():
-        bot = make_bot(level, 1)
-        assert isinstance(bot, MCTSBot) and bot.simulations == simulations and bot.name == level
+    levels = {level: make_bot(level, 1) for level in LEVELS}
+    assert all(isinstance(bot, MCTSBot) and bot.name == level for level, bot in levels.items())
+    budgets = [bot.simulations for bot in levels.values()]  # type: ignore[union-attr]
+    assert budgets == sorted(budgets) and list(LEVELS) == ["easy", "medium", "hard"]
+    for level, spec in LEVELS.items():
+        bot, named = make_bot(level, 1), make_bot(spec, 1)
+        assert isinstance(bot, MCTSBot) and isinstance(named, MCTSBot)
+        assert (bot.simulations, bot.replies, bot.worlds) == (named.simulations, named.replies, named.worlds)
     assert make_bot("mcts:2000", 1).simulations == 2000  # type: ignore[union-attr]
     assert make_bot("mcts:1.5s", 1).seconds == 1.5  # type: ignore[union-attr]
-    assert parse_bots("random,greedy,easy,medium,hard,mcts:50,mcts:0.2s") == \
-        ("random", "greedy", "easy", "medium", "hard", "mcts:50", "mcts:0.2s")
+    replies = make_bot("mcts-replies:300", 1)
+    assert isinstance(replies, MCTSBot) and replies.replies and replies.worlds == REPLY_WORLDS
+    assert replies.name == "mcts-replies:300" and replies.simulations == 300
+    assert parse_bots("random,greedy,easy,medium,hard,mcts:50,mcts:0.2s,mcts-replies:40") == \
+        ("random", "greedy", "easy", "medium", "hard", "mcts:50", "mcts:0.2s", "mcts-replies:40")
 
 
 @pytest.mark.parametrize("name", ["mcts", "mcts:", "mcts:0", "mcts:-5", "mcts:1e3", "mcts:abc", "mcts:0s",
-                                  "mcts:-1s", "mcts:nans", "mcts:infs", "mcts:٣", "hardest", ""])
+                                  "mcts:-1s", "mcts:nans", "mcts:infs", "mcts:٣", "mcts-replies:", "mcts-replies:0",
+                                  "hardest", ""])
 def test_bad_bot_names_are_refused_in_one_line(name):
     with pytest.raises(DataError) as caught:
         parse_bots(name)
@@ -113,6 +186,10 @@ def test_the_mcts_bot_refuses_a_missing_or_double_budget():
         MCTSBot(1, simulations=5, seconds=1.0)
     with pytest.raises(ValueError, match="simulations"):
         MCTSBot(1, simulations=0)
+    with pytest.raises(ValueError, match="replies"):
+        MCTSBot(1, simulations=5, replies=True, playout=None)
+    with pytest.raises(ValueError, match="worlds"):
+        MCTSBot(1, simulations=5, worlds=0)
 
 
 def test_bench_mcts_prints_simulations_per_second_from_both_kinds_of_position(capsys):

@@ -297,7 +297,8 @@ def check_protocol_records(edition: Edition, players: int, seed: int, games: int
 
 def check_protocol_views_hide(edition: Edition, players: int, seed: int, games: int) -> None:
     """What a seat knows is all it is shown: a position drawn from its knowledge (``determinize``) gives the
-    seat the same view and, when it is to act, the same legal actions."""
+    seat the same view and, when it is to act, the same legal actions and the same quick player's action
+    (``policy_action``, which must be legal)."""
     rule = "views hide what they must"
     for game_seed in _seeds(seed, games):
         rng, draws = random.Random(game_seed), random.Random(game_seed + 1)
@@ -311,6 +312,15 @@ def check_protocol_views_hide(edition: Edition, players: int, seed: int, games: 
                 if seat == state.to_act and drawn.legal_actions() != state.legal_actions():
                     raise _fail(rule, edition, players, f"after {step} random actions, a position drawn from seat "
                                 f"{seat}'s knowledge has other legal actions", game_seed, ("random",))
+                if seat == state.to_act:
+                    policy = state.policy_action(random.Random(step))
+                    if state.check(policy) is not None:
+                        raise _fail(rule, edition, players, f"after {step} random actions, the quick player "
+                                    f"(policy_action) chose an illegal action {list(policy)}", game_seed, ("random",))
+                    if drawn.policy_action(random.Random(step)) != policy:
+                        raise _fail(rule, edition, players, f"after {step} random actions, the quick player "
+                                    f"(policy_action) chose differently in a position drawn from seat {seat}'s "
+                                    "knowledge: it reads what the seat cannot know", game_seed, ("random",))
             if state.is_over:
                 break
             state.apply(state.sample_action(rng))

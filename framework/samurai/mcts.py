@@ -22,6 +22,19 @@ every edition, and any other game behind the protocol too.
   the fast random policy (``sample_action``) and scored by its returns. In
   Samurai the estimate wins far more often (README "Bots"): random play after
   the leaf drowns what one tile changes.
+- With ``replies``, the leaf is scored after the game's quick player
+  (``GameState.policy_action``) has finished the searching seat's turn and
+  played every other seat's until the searching seat is to act again: a
+  position is judged after the answers it invites (a settlement left one hex
+  from surrounded is taken by the next seat that can), not as if nobody
+  answered.
+  A node's first child is then the quick player's action too, so the tree
+  starts from the answers the leaves assume and tries others as visits grow.
+- With ``worlds``, the positions come from a pool of that many drawn once per
+  decision, and the n-th visit of a root action uses world ``n % worlds``
+  (with a generator of its own for the replies): the root's actions are
+  compared on the same hidden tiles (common random numbers), so what the
+  replies draw from an opponent's hand does not decide between two actions.
 - The budget is a number of simulations (deterministic for the bot's seed) or
   a number of seconds (depends on the machine). The most visited action is
   played.
@@ -68,15 +81,18 @@ class MCTSBot:
     ``simulations`` or ``seconds`` sets the budget per decision (one of them);
     ``seed`` seeds the bot's own generator (draws, expansions and playouts);
     ``playout`` is how many random actions follow the tree before the game's
-    estimate is taken (0, the default: none; None: play out to the end).
+    estimate is taken (0, the default: none; None: play out to the end);
+    ``replies`` scores a leaf after the game's quick player has answered it
+    and ``worlds`` compares the root's actions on a pool of drawn positions
+    (both: the module's docstring).
     """
 
     trusted = True
     """It only plays actions the knowledge lists as legal; simulations need not check them."""
 
     def __init__(self, seed: int, *, simulations: int | None = None, seconds: float | None = None,
-                 exploration: float = DEFAULT_EXPLORATION, playout: int | None = 0,
-                 name: str | None = None) -> None:
+                 exploration: float = DEFAULT_EXPLORATION, playout: int | None = 0, replies: bool = False,
+                 worlds: int | None = None, name: str | None = None) -> None:
         if (simulations is None) == (seconds is None):
             raise ValueError("give the MCTS bot either a number of simulations or a number of seconds")
         if simulations is not None and (isinstance(simulations, bool) or not isinstance(simulations, int)
@@ -86,14 +102,21 @@ class MCTSBot:
             raise ValueError(f"seconds must be more than 0, not {seconds!r}")
         if playout is not None and (isinstance(playout, bool) or not isinstance(playout, int) or playout < 0):
             raise ValueError(f"playout must be None or a whole number from 0, not {playout!r}")
+        if replies and playout != 0:
+            raise ValueError("replies are played instead of random playouts: give replies=True with playout=0")
+        if worlds is not None and (isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1):
+            raise ValueError(f"worlds must be None or a whole number from 1, not {worlds!r}")
         self.rng = random.Random(seed)
         self.simulations = simulations
         self.seconds = seconds
         self.exploration = exploration
         self.playout = playout
+        self.replies = replies
+        self.worlds = worlds
+        self._pool: list[tuple[GameState, int]] = []
         budget = f"{simulations}" if simulations is not None else f"{seconds:g}s"
-        self.name = name or (f"mcts:{budget}" if playout == 0 else f"mcts-rollouts:{budget}" if playout is None
-                             else f"mcts:{budget}:{playout}")
+        self.name = name or (f"mcts-replies:{budget}" if replies else f"mcts:{budget}" if playout == 0
+                             else f"mcts-rollouts:{budget}" if playout is None else f"mcts:{budget}:{playout}")
         self.last_simulations = 0
         """How many simulations the last decision ran."""
 
@@ -117,6 +140,7 @@ class MCTSBot:
         """Run the budget's simulations from ``knowledge`` (whose legal actions are ``legal``); the tree's root."""
         root = _Node(-1)
         root.chooser = knowledge.seat
+        self._pool = []  # this decision's worlds, drawn as the visits need them
         # The seat knows its own legal actions: the same in every drawn position, so the root's
         # untried ones are drawn from one shuffled list.
         untried = legal[:]
@@ -140,71 +164,89 @@ class MCTSBot:
         return root
 
     def _simulate(self, root: _Node, root_untried: list[Move], knowledge: Knowledge, root_legal: list[Move]) -> None:
-        """One simulation: draw a position, select and expand in the tree, score the leaf, back up."""
+        """One simulation: choose at the root, draw a position, go on down the tree, score the leaf, back up."""
         rng = self.rng
-        state: GameState = knowledge.determinize(rng)
-        node = root
-        path = []
-        legal = root_legal
         c = self.exploration
         log, sqrt = math.log, math.sqrt
-        while True:
-            children = node.children
-            if node is root:
-                if root_untried:
-                    action = root_untried.pop()
-                else:
-                    # Every root action is available in every drawn position, so their availability is the
-                    # root's visits: one logarithm for all.
-                    exploration = c * sqrt(log(root.visits))
-                    best_action, best_value = legal[0], -1.0
-                    for action, child in children.items():
-                        visits = child.visits
-                        value = child.total / visits + exploration / sqrt(visits)
-                        if value > best_value:
-                            best_action, best_value = action, value
-                    best_child = children[best_action]
-                    action = None
-            else:
-                unexpanded = [a for a in legal if a not in children]
-                action = unexpanded[int(rng.random() * len(unexpanded))] if unexpanded else None
-                if action is None:
-                    best_child, best_action, best_value = root, legal[0], -1.0
-                    for action in legal:
-                        child = children[action]
-                        child.available += 1
-                        value = child.total / child.visits + c * sqrt(log(child.available) / child.visits)
-                        if value > best_value:
-                            best_child, best_action, best_value = child, action, value
-                    action = None
-            if action is not None:
-                child = children[action] = _Node(node.chooser)
-                state.apply(action)
-                path.append(child)
-                break
-            state.apply(best_action)
-            path.append(best_child)
-            node = best_child
-            if state.is_over:
-                break
+        # The root's actions are the seat's own, legal in every drawn position, so one is chosen before the
+        # position is drawn (with worlds, which one is drawn depends on that action's visits).
+        if root_untried:
+            action = root_untried.pop()
+            node = root.children[action] = _Node(root.chooser)
+            expanded = True
+        else:
+            # Every root action is available in every drawn position, so their availability is the
+            # root's visits: one logarithm for all.
+            exploration = c * sqrt(log(root.visits))
+            action, best_value = root_legal[0], -1.0
+            for candidate, child in root.children.items():
+                visits = child.visits
+                value = child.total / visits + exploration / sqrt(visits)
+                if value > best_value:
+                    action, best_value = candidate, value
+            node = root.children[action]
+            expanded = False
+        state, policy_rng = self._draw(knowledge, node.visits)
+        state.apply(action)
+        path = [node]
+        while not expanded and not state.is_over:
             seat = state.to_act
             if node.chooser < 0:
                 node.chooser = seat  # type: ignore[assignment]
             elif node.chooser != seat:
                 break  # here another seat is to act than the first time (a pass the seat cannot foresee)
             legal = state.legal_actions()
-        returns = self._play_out(state, rng)
+            children = node.children
+            unexpanded = [a for a in legal if a not in children]
+            if unexpanded:
+                if self.replies and not children:  # the first answer tried is the one the leaves assume
+                    action = state.policy_action(policy_rng)
+                else:
+                    action = unexpanded[int(rng.random() * len(unexpanded))]
+                node = children[action] = _Node(node.chooser)
+                expanded = True
+            else:
+                best_child, action, best_value = root, legal[0], -1.0
+                for candidate in legal:
+                    child = children[candidate]
+                    child.available += 1
+                    value = child.total / child.visits + c * sqrt(log(child.available) / child.visits)
+                    if value > best_value:
+                        best_child, action, best_value = child, candidate, value
+                node = best_child
+            state.apply(action)
+            path.append(node)
+        returns = self._play_out(state, policy_rng, knowledge.seat)
         for visited in path:
             visited.visits += 1
             visited.total += returns[visited.seat]
         root.visits += 1
 
-    def _play_out(self, state: GameState, rng: random.Random) -> tuple[float, ...]:
-        """The leaf's score: the game's estimate after ``playout`` random actions, or the returns at the end."""
+    def _draw(self, knowledge: Knowledge, visits: int) -> tuple[GameState, random.Random]:
+        """The position of a simulation whose root action has ``visits`` visits, and the generator of its
+        playout: a fresh draw from the bot's generator, or with ``worlds`` world ``visits % worlds``."""
+        if self.worlds is None:
+            return knowledge.determinize(self.rng), self.rng
+        index = visits % self.worlds
+        pool = self._pool
+        while len(pool) <= index:
+            pool.append((knowledge.determinize(self.rng), self.rng.getrandbits(64)))
+        world, seed = pool[index]
+        return world.copy(), random.Random(seed)
+
+    def _play_out(self, state: GameState, rng: random.Random, seat: int) -> tuple[float, ...]:
+        """The leaf's score (``seat`` searches): the game's estimate after the replies or ``playout`` random
+        actions, or the returns at the end."""
         if self.playout is None:
             while not state.is_over:
                 state.apply(state.sample_action(rng))
             return state.returns()
+        if self.replies:
+            while state.to_act == seat:  # the seat's own turn, finished by the game's policy
+                state.apply(state.policy_action(rng))
+            while not state.is_over and state.to_act != seat:
+                state.apply(state.policy_action(rng))
+            return state.evaluate()
         for _ in range(self.playout):
             if state.is_over:
                 break

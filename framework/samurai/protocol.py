@@ -61,6 +61,11 @@ class GameState(Protocol):
     def sample_action(self, rng: random.Random) -> Move:
         """A random legal action drawn from ``rng`` (a fast rollout policy); the game must not be over."""
 
+    def policy_action(self, rng: random.Random) -> Move:
+        """A quick, sensible action for the seat to act: the game's own cheap player (``sample_action`` for
+        a game without one), deciding on that seat's knowledge only, ties drawn from ``rng``. Searches play
+        it for every seat after a leaf, so that a position is judged after the replies it invites."""
+
     def returns(self) -> tuple[float, ...]:
         """Per seat once the game is over: 1 for a sole win, 1/k for each of k sharing a win, else 0."""
 
