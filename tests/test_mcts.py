@@ -124,6 +124,21 @@ def test_worlds_draw_that_many_positions_a_decision_and_every_root_action_meets_
     assert one.draws == 1
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_with_replies_a_nodes_first_child_is_the_quick_players_action(players):
+    state = randomly_played("ffg2015", players, 6, 40)
+    knowledge = state.knowledge(state.to_act)
+    legal = knowledge.legal_actions()
+    bot = MCTSBot(3, simulations=len(legal) + 1, replies=True, worlds=1)
+    root = bot.search(knowledge, legal)
+    # Every root action once, then one of them again: that second visit expands its first child.
+    (action, again), = ((a, child) for a, child in root.children.items() if child.visits == 2)
+    world, seed = bot._pool[0]
+    after = world.copy()
+    after.apply(action)
+    assert list(again.children) == [after.policy_action(random.Random(seed))]
+
+
 def test_a_simulation_budget_makes_the_bot_deterministic_for_its_seed():
     rules = load_edition("ffg2015").rules(2)
     first = play_game(rules, 5, ["mcts:10", "greedy"])
