@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from .greedy import greedy_action
+from .greedy import GreedyPlayer
 from .knowledge import LeftGame, SeatBot, SeatKnowledge, decide
 from .mcts import MCTSBot
 
@@ -54,25 +54,14 @@ class RandomBot:
         return knowledge.sample_action(self.rng)
 
 
-class GreedyBot:
+class GreedyBot(GreedyPlayer):
     """Plays the tile and hex worth most right now; ends the turn when nothing gains (``samurai.greedy``).
 
     It keeps its strongest tiles as a starting hand and places figures at random.
     """
 
-    name = "greedy"
-    trusted = True
-    """It picks among the engine's legal actions; simulations need not check them."""
-    games = ("knizia",)
-    """The games it plays (``samurai.matches.check_bots_play`` refuses it for another): it reads Knizia's
-    hands, hexes and settlements."""
-
     def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    def act(self, observation: SeatKnowledge) -> tuple[int, ...]:
-        """The tile and hex worth most now (``samurai.greedy.greedy_action``)."""
-        return greedy_action(observation, self.rng)
+        super().__init__(random.Random(seed))
 
 
 BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}

@@ -17,10 +17,29 @@ from .knowledge import SeatKnowledge
 from .maps import LAND
 from .state import EMPTY, FIGURES, HANDS
 
-__all__ = ["CAPTURE_VALUE", "greedy_action"]
+__all__ = ["CAPTURE_VALUE", "GreedyPlayer", "greedy_action"]
 
 CAPTURE_VALUE = 10
 """How many points of influence the greedy player trades for one figure captured now."""
+
+
+class GreedyPlayer:
+    """The greedy player as a bot whose ties are drawn from ``rng``: ``samurai.bots.GreedyBot`` seeds its own,
+    ``HexGameState.policy_action`` hands it the search's."""
+
+    name = "greedy"
+    trusted = True
+    """It picks among the engine's legal actions; simulations need not check them."""
+    games = ("knizia",)
+    """The games it plays (``samurai.matches.check_bots_play`` refuses it for another): it reads Knizia's
+    hands, hexes and settlements."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def act(self, observation: SeatKnowledge) -> tuple[int, ...]:
+        """The tile and hex worth most now (``greedy_action``)."""
+        return greedy_action(observation, self.rng)
 
 
 def greedy_action(observation: SeatKnowledge, rng: random.Random) -> tuple[int, ...]:

@@ -17,7 +17,7 @@ from .errors import DataError
 from .evaluation import estimate_returns
 from .game import Game, action_of, edition_of
 from .games import KNIZIA, GameDefinition, GameMeasures
-from .greedy import greedy_action
+from .greedy import GreedyPlayer
 from .knowledge import LeftGame, SeatBot, SeatKnowledge, decide
 from .plugins import Edition
 from .rules import Rules
@@ -99,7 +99,7 @@ class HexGameState:
         seat = self.to_act
         if seat is None:
             raise ValueError("the game is over: no seat is to act")
-        return decide(_GreedyPolicy(rng), self.rules, self.state, seat, self._left(), self.moves)
+        return decide(GreedyPlayer(rng), self.rules, self.state, seat, self._left(), self.moves)
 
     def returns(self) -> tuple[float, ...]:
         """1 for a sole win, 1/k each for a win shared by k, 0 otherwise; all 0 while the game goes on."""
@@ -146,19 +146,6 @@ class HexGameState:
     def describe(self, action: tuple[int, ...]) -> dict[str, Any]:
         """The friendly action (``samurai.actions``) as a JSON-ready dict."""
         return action_of(self.rules, action).to_dict()
-
-
-class _GreedyPolicy:
-    """The greedy player as a bot drawing its ties from a given generator (``decide`` hands it the knowledge)."""
-
-    __slots__ = ("rng",)
-    name = "greedy"
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def act(self, knowledge: SeatKnowledge) -> tuple[int, ...]:
-        return greedy_action(knowledge, self.rng)
 
 
 def returns_of(state: State, players: int) -> tuple[float, ...]:
