@@ -146,3 +146,35 @@ def test_bad_arguments_are_one_line_and_exit_2(argv, message, capsys):
     assert code == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_progress_off_a_terminal_is_a_line_now_and_then_and_nothing_for_a_short_run():
+    import io
+
+    from samurai.cli import _ProgressLines
+
+    now = [100.0]
+    stream = io.StringIO()
+    lines = _ProgressLines("tournament", 200, every=60.0, clock=lambda: now[0], stream=stream)
+    for done, at in [(1, 110.0), (5, 159.9), (20, 160.0), (21, 200.0), (40, 221.0), (200, 400.0)]:
+        now[0] = at
+        lines(done)
+    assert stream.getvalue().splitlines() == [
+        "samurai: tournament: 20 of 200 done after 1 min 00 s",
+        "samurai: tournament: 40 of 200 done after 2 min 01 s",
+        "samurai: tournament: 200 of 200 done after 5 min 00 s",
+    ]
+
+
+def test_the_command_writes_progress_lines_to_a_log(monkeypatch, capsys):
+    import samurai.cli
+
+    monkeypatch.setattr(samurai.cli, "_PROGRESS_LINE_SECONDS", 0.0)  # a line for every batch of games
+    assert main(["tournament", "--bots", "random,greedy", "--players", "2", "--games", "4", "--workers", "1",
+                 "--edition", TINY_EDITION, "--bootstrap", "20"]) == 0
+    err = capsys.readouterr().err.splitlines()  # captured: not a terminal
+    assert err and err[-1] == f"samurai: tournament: 4 of 4 done after {err[-1].split('after ')[1]}"
+    assert all(line.startswith("samurai: tournament: ") for line in err)
+    assert main(["tournament", "--bots", "random,greedy", "--players", "2", "--games", "4", "--workers", "1",
+                 "--edition", TINY_EDITION, "--bootstrap", "20", "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""
