@@ -88,7 +88,7 @@ SEARCHES: dict[str, Search] = {
 """The kinds of MCTS bot by name prefix: the estimate at the leaf, random playouts to the end, or the
 estimate after the game's quick player has answered the leaf."""
 
-LEVELS: dict[str, str] = {"easy": "mcts:50", "medium": "mcts-replies:800", "hard": "mcts-replies:6000"}
+LEVELS: dict[str, str] = {"easy": "mcts:50", "medium": "mcts-replies:800", "hard": "mcts-replies:12000"}
 """The levels, each the name of the MCTS bot it plays as: about 0.002 s, 0.25 s and 1 to 2 s a decision on
 one core (more with more players; README "Bots"). Counts of simulations, not seconds, so that a level plays
 the same game on any machine.
