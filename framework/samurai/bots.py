@@ -71,6 +71,7 @@ REPLY_WORLDS = 16
 """The ``worlds`` of ``mcts-replies`` bots: the root's actions are compared on 16 drawn positions
 (``samurai.mcts``)."""
 
+
 @attrs.frozen
 class Search:
     """One kind of MCTS bot: the ``MCTSBot`` options its name prefix stands for."""
@@ -130,21 +131,23 @@ def make_bot(name: str, seed: int) -> Bot:
 def _mcts(name: str, budget: str, search: Search, seed: int, label: str | None) -> MCTSBot:
     """An MCTS bot for ``PREFIX:BUDGET`` (``SEARCHES``), called ``label`` or its name; one clear error for a bad
     budget."""
+    seconds: float | None = None
+    simulations: int | None = None
     try:
         if budget.endswith("s"):
             seconds = float(budget[:-1])
             if not 0 < seconds <= 3600:
                 raise ValueError
-            return MCTSBot(seed, seconds=seconds, playout=search.playout, replies=search.replies,
-                           worlds=search.worlds, name=label or name)
-        if not budget.isascii() or not budget.isdigit() or not 0 < int(budget) <= 10_000_000:
+        elif not budget.isascii() or not budget.isdigit() or not 0 < int(budget) <= 10_000_000:
             raise ValueError
-        return MCTSBot(seed, simulations=int(budget), playout=search.playout, replies=search.replies,
-                       worlds=search.worlds, name=label or name)
+        else:
+            simulations = int(budget)
     except ValueError:
         prefix = name[:len(name) - len(budget)]
         raise ValueError(f"bot {name!r}: the MCTS budget is {prefix}N simulations (1 to 10000000) or "
                          f"{prefix}Xs seconds (more than 0, at most 3600), e.g. {prefix}2000 or {prefix}1.5s") from None
+    return MCTSBot(seed, simulations=simulations, seconds=seconds, playout=search.playout, replies=search.replies,
+                   worlds=search.worlds, name=label or name)
 
 
 def play_bots(game: Game, bots: Sequence[str], *, seed: int = 0, actions: int | None = None) -> None:
