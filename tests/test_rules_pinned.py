@@ -29,8 +29,9 @@ EVERY_FIGURE = {"Kita": ["castle"], "Higashi": ["buddha"], "Miyako": ["buddha", 
 """The tiny map's nine figures where the default setup of the tests puts them (three of each caste)."""
 
 
-def scenario_game(edition: samurai.Edition, players: int, to_act: int, tiles: Sequence[tuple[tuple[int, int], str, int]],
-                  *, figures: Mapping[str, list[str]] = EVERY_FIGURE, hands: Mapping[int, list[str]] | None = None,
+def scenario_game(edition: samurai.Edition, players: int, to_act: int,
+                  tiles: Sequence[tuple[tuple[int, int], str, int]], *,
+                  figures: Mapping[str, list[str]] = EVERY_FIGURE, hands: Mapping[int, list[str]] | None = None,
                   captures: Mapping[int, Mapping[str, int]] | None = None,
                   removed: Mapping[str, int] | None = None) -> samurai.Game:
     """A game of ``edition`` on the tiny map, in play at turn 5, from a scenario given as data.
