@@ -9,6 +9,7 @@ and sea at (0, 1), (1, 0), (2, 0), (1, 2); Minami (4, 5) has land (3, 5), (5, 4)
 
 from __future__ import annotations
 
+import random
 import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -18,6 +19,7 @@ import pytest
 
 import samurai
 from samurai import EndTurn, IllegalAction, MoveTile, PlaceTile
+from samurai.hexgame import HexGameState
 
 from helpers import KITA, KITA_LAND, KITA_SEA, MINAMI, assert_refused_unchanged, captured, figures_at, hand, tile_at
 
@@ -86,6 +88,22 @@ def test_move_never_takes_a_tile_placed_this_same_turn(tmp_path: Path) -> None:
     game.apply(MoveTile((2, 1), (4, 4)))
     assert tile_at(game, (4, 4)) == {"at": [4, 4], "tile": "castle-4", "owner": 0}
     assert tile_at(game, (4, 2)) == {"at": [4, 2], "tile": "samurai-1", "owner": 0}
+
+
+def test_a_fast_move_with_only_this_turns_tile_to_take_is_not_playable(tmp_path: Path) -> None:
+    """RULES.md "Turn (all editions)", Move: when the only tile Move could take was placed this turn, Move
+    has no target, so it is not offered, and random play (which samples without listing) never picks it."""
+    fast_move = variant(tmp_path, "fast-move-alone", """\
+        [tiles.move]
+        fast = true
+        """)
+    game = scenario_game(fast_move, 2, 0, [], hands={0: ["samurai-1", "samurai-2", "ronin", "ship-2", "move"]})
+    game.apply(PlaceTile("samurai-1", (4, 2)))
+    assert not any(isinstance(action, MoveTile) for action in game.legal_actions())
+    position = HexGameState.of_game(game)  # the game protocol's position, which samples without listing
+    legal = set(position.legal_actions())
+    for seed in range(200):  # each draw is one of the legal actions, never a Move without a source
+        assert position.sample_action(random.Random(seed)) in legal
 
 
 def test_move_never_takes_a_tile_it_moved_this_same_turn(tmp_path: Path) -> None:

@@ -157,10 +157,14 @@ class MoveBehaviour:
         return [h for h in rules.board.land_hexes if owner[h] == seat and movable[kind[h]] and placed[h] < turn]
 
     def can_play(self, rules: Rules, st: State, seat: int, tile: int) -> bool:
-        # Move is a normal tile, so it is only asked about before this turn's normal tile;
-        # every movable tile on the board was then placed on an earlier turn (fast tiles
-        # never move), and a count of them is enough.
-        return bool(st.empty_land) and st.movable_count[seat] > 0
+        if not st.empty_land or st.movable_count[seat] == 0:
+            return False
+        if not rules.tile_fast[tile] and not st.normal_played:
+            # A normal Move before this turn's normal tile: every movable tile on the board was then
+            # placed on an earlier turn (fast tiles never move), so the count is the answer.
+            return True
+        # A variant's fast Move may come after this turn's normal tile, which must not move.
+        return bool(self._sources(rules, st, seat))
 
     def legal(self, rules: Rules, st: State, seat: int, tile: int) -> list[tuple[int, ...]]:
         targets = sorted(st.empty_land)
