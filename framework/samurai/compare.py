@@ -54,8 +54,8 @@ from .simulate import CHUNK, batches_of, cached_rules, derive_seed, edition_name
 from .tomlfile import read_data
 from .trust import Trust, TrustLike
 
-__all__ = ["Comparison", "compare", "analyse_records", "contributed_metrics", "default_workers", "CHUNK",
-           "measures_of", "knizia_metrics", "PROTOCOL_MEASURES"]
+__all__ = ["Comparison", "compare", "analyse_records", "contributed_metrics", "is_metric_value", "default_workers",
+           "CHUNK", "measures_of", "knizia_metrics", "PROTOCOL_MEASURES"]
 
 
 
@@ -278,12 +278,13 @@ def contributed_metrics(editions: Sequence[Edition], players: int, first_player:
         for metrics in reversed(contributions):  # pluggy calls the trylast engine defaults last
             for metric in metrics:
                 value = guarded(metric.value, f"samurai_game_metrics metric {metric.name!r}", source=source,
-                                check=_is_number, expected="a number")
+                                check=is_metric_value, expected="a number")
                 chosen.setdefault(metric.name, attrs.evolve(metric, value=value))
     return list(chosen.values())
 
 
-def _is_number(value: Any) -> bool:
+def is_metric_value(value: Any) -> bool:
+    """Whether a metric gave a number ``samurai compare`` can average: a finite float or a 64-bit whole number."""
     return (isinstance(value, int) and abs(value) < 1 << 63) or (isinstance(value, float) and math.isfinite(value))
 
 
