@@ -130,7 +130,7 @@ def check_hook_results(edition: Edition, players: int, seed: int, games: int) ->
     rule = "the manifest and its hooks are valid"
     manifest, pm = edition.manifest, edition.plugin_manager
     own = set(manifest.plugins)
-    callers = [caller for caller in vars(pm.hook).values()
+    callers = [(caller, caller.spec.argnames) for caller in vars(pm.hook).values()
                if isinstance(caller, pluggy.HookCaller) and caller.spec is not None
                and any(impl.plugin_name in own for impl in caller.get_hookimpls())]
     rng = random.Random(seed)
@@ -142,8 +142,9 @@ def check_hook_results(edition: Edition, players: int, seed: int, games: int) ->
                       midpoint_leader=0)
     try:
         for options in _option_sets(edition):
-            given = {"edition": manifest, "players": players, "options": options}
-            for caller in callers:
+            given: dict[str, Any] = {"edition": manifest, "players": players, "options": options}
+            for caller, argnames in callers:
+                asked: list[dict[str, Any]]
                 if caller.name == "samurai_score":
                     asked = [dict(given, captured=captured) for captured in captures]
                 elif caller.name == "samurai_game_metrics":
@@ -152,7 +153,7 @@ def check_hook_results(edition: Edition, players: int, seed: int, games: int) ->
                     asked = [given]
                 for arguments in asked:
                     answer = call_hook(caller, source=manifest.path,
-                                       **{name: arguments[name] for name in caller.spec.argnames})
+                                       **{name: arguments[name] for name in argnames})
                     if caller.name == "samurai_game_metrics" and manifest.game == KNIZIA:
                         _try_metrics(answer, facts, source=manifest.path)
     except SamuraiError as exc:
