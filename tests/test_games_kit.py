@@ -123,4 +123,4 @@ def test_pytest_samurai_edition_runs_the_kit_on_the_daimyo_editions(tmp_path):
         args += ["--samurai-edition", edition]
     done = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "15 passed" in done.stdout  # 5 checks x 3 editions (2 players each)
+    assert "18 passed" in done.stdout  # 6 checks x 3 editions (2 players each)

@@ -104,7 +104,8 @@ def test_without_the_fit_ruling_random_distribution_and_play_still_end_and_conse
 def test_figures_must_fit_must_be_a_bool(tiny_core):
     odd = with_plugin(tiny_core, (), "odd-setup", samurai_setup_procedure=lambda edition, players, options:
                       SetupProcedure(figures_must_fit="no"))  # type: ignore[arg-type]
-    with pytest.raises(DataError, match="figures_must_fit must be true or false"):
+    with pytest.raises(DataError, match="plugin odd-setup: samurai_setup_procedure returned a SetupProcedure whose "
+                                        "figures_must_fit is 'no', not True or False"):
         odd.rules(2)
 
 
@@ -151,7 +152,8 @@ def test_through_legal_play_the_game_ends_where_the_default_would_pass():
 
 def test_cannot_play_answers_are_checked(tiny):
     odd = with_plugin(tiny, ("ffg2015",), "odd-stuck", samurai_cannot_play=lambda edition, options: "skip")
-    with pytest.raises(DataError, match="samurai_cannot_play returned 'skip'; expected one of pass, end"):
+    with pytest.raises(DataError, match="plugin odd-stuck: samurai_cannot_play returned 'skip', not one of 'pass', "
+                                        "'end'"):
         odd.rules(2)
 
 

@@ -42,7 +42,7 @@ from .game_records import (
     write_play_record,
 )
 from .games import GameDefinition, GameMeasures
-from .hookcalls import PLUGIN_FAILURES, guarded, hook_failure, wrong_hook_result
+from .hookcalls import call_hook, guarded
 from .interrupts import deferred_interrupts
 from .matches import check_bots_play, play_match, result_reason
 from .metrics import FactsWatch, GameFacts, Metric, average_metrics, compare_metrics, game_facts
@@ -54,8 +54,8 @@ from .simulate import CHUNK, batches_of, cached_rules, derive_seed, edition_name
 from .tomlfile import read_data
 from .trust import Trust, TrustLike
 
-__all__ = ["Comparison", "compare", "analyse_records", "contributed_metrics", "default_workers", "CHUNK",
-           "measures_of", "knizia_metrics", "PROTOCOL_MEASURES"]
+__all__ = ["Comparison", "compare", "analyse_records", "contributed_metrics", "is_metric_value", "default_workers",
+           "CHUNK", "measures_of", "knizia_metrics", "PROTOCOL_MEASURES"]
 
 
 
@@ -272,32 +272,19 @@ def contributed_metrics(editions: Sequence[Edition], players: int, first_player:
     chosen: dict[str, GameMetric] = {}
     for edition in editions:
         source = edition.manifest.path
-        caller = edition.plugin_manager.hook.samurai_game_metrics
-        arguments = {"players": players, "first_player": first_player}
-        try:
-            contributions = caller(**arguments)
-        except PLUGIN_FAILURES as exc:
-            if isinstance(exc, DataError):
-                raise
-            raise hook_failure(caller, exc, source=source) from None
+        # Each contribution is checked (samurai.hookcalls.HOOK_RESULTS): a list of well-formed GameMetric.
+        contributions = call_hook(edition.plugin_manager.hook.samurai_game_metrics, source=source, players=players,
+                                  first_player=first_player)
         for metrics in reversed(contributions):  # pluggy calls the trylast engine defaults last
-            if not _metric_list(metrics):
-                raise wrong_hook_result(caller, metrics, "a list of GameMetric", source=source, arguments=arguments,
-                                        culprit=lambda returned: returned is not None and not _metric_list(returned))
             for metric in metrics:
                 value = guarded(metric.value, f"samurai_game_metrics metric {metric.name!r}", source=source,
-                                check=_is_number, expected="a number")
+                                check=is_metric_value, expected="a number")
                 chosen.setdefault(metric.name, attrs.evolve(metric, value=value))
     return list(chosen.values())
 
 
-def _metric_list(metrics: Any) -> bool:
-    return (isinstance(metrics, (list, tuple)) and all(
-        isinstance(m, GameMetric) and isinstance(m.name, str) and m.kind in ("rate", "mean") and callable(m.value)
-        for m in metrics))
-
-
-def _is_number(value: Any) -> bool:
+def is_metric_value(value: Any) -> bool:
+    """Whether a metric gave a number ``samurai compare`` can average: a finite float or a 64-bit whole number."""
     return (isinstance(value, int) and abs(value) < 1 << 63) or (isinstance(value, float) and math.isfinite(value))
 
 

@@ -13,6 +13,11 @@ position shows the seat the same view). A game's definition adds its own
 the same name: Knizia's game gives ``CHECKS``, which read its engine
 (figures and tiles conserved, its record format, greedy bots); Daimyo's adds
 its tiles conserved. ``checks_for(edition)`` is what runs.
+
+The first rule of every game, "the manifest and its hooks are valid", calls
+every hook the edition's plugins implement (``check_hook_results``) and holds
+each answer against its specification (``samurai.hookcalls.HOOK_RESULTS``),
+so a plugin whose hook answers ``"no"`` where ``False`` is meant fails the kit.
 """
 
 from __future__ import annotations
@@ -22,20 +27,26 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
+import pluggy
 
 from . import engine
 from .bots import play_bots
 from .errors import DataError, SamuraiError
 from .game import Game, new_game
+from .game_metrics import GameFacts
+from .hookcalls import call_hook, guarded
+from .games import KNIZIA
 from .plugins import Edition, load_edition
 from .protocol import Move
 from .records import from_record, record_from_dict, record_to_dict, to_record
 from .rules import Rules
 from .simulate import derive_seed
 from .state import HANDS, OVER, State
+from .tiles import CASTES
 from .views import seat_view
 
-__all__ = ["ConformanceFailure", "Check", "CHECKS", "PROTOCOL_CHECKS", "checks_for", "run_checks", "MAX_ACTIONS"]
+__all__ = ["ConformanceFailure", "Check", "CHECKS", "PROTOCOL_CHECKS", "checks_for", "run_checks", "MAX_ACTIONS",
+           "check_hook_results"]
 
 MAX_ACTIONS = 20_000
 """A game that has not ended after this many actions counts as endless."""
@@ -96,9 +107,75 @@ def _played(edition: Edition, players: int, seed: int, bots: tuple[str, ...], ru
 
 # --- the checks ----------------------------------------------------------------------------------
 
-def check_manifest_and_hooks(edition: Edition, players: int, seed: int, games: int) -> None:
-    """The manifest compiles for this player count and every deciding hook answers with the right type."""
+_SCORED_CAPTURES = 4
+"""How many seeded random captures ``check_hook_results`` scores besides nobody capturing anything."""
+
+
+def _option_sets(edition: Edition) -> list[dict[str, Any]]:
+    """The options the hooks are asked about: the defaults, then each listed choice (a flag: the other value)
+    of every option, one at a time."""
+    manifest = edition.manifest
+    chosen: list[dict[str, Any]] = [{}]
+    for name, option in manifest.options.items():
+        values = option.choices or ((not option.default,) if isinstance(option.default, bool) else ())
+        chosen += [{name: value} for value in values if value != option.default]
+    return [manifest.resolve_options(given) for given in chosen]
+
+
+def check_hook_results(edition: Edition, players: int, seed: int, games: int) -> None:
+    """Every hook the edition's own plugins implement answers as its specification says
+    (``samurai.hookcalls.HOOK_RESULTS``), asked with the default options and each listed choice of every option;
+    the scoring hook scores nobody capturing anything and a few seeded random captures, and every metric a plugin
+    contributes gives a number for a finished game's facts."""
     rule = "the manifest and its hooks are valid"
+    manifest, pm = edition.manifest, edition.plugin_manager
+    own = set(manifest.plugins)
+    callers = [(caller, caller.spec.argnames) for caller in vars(pm.hook).values()
+               if isinstance(caller, pluggy.HookCaller) and caller.spec is not None
+               and any(impl.plugin_name in own for impl in caller.get_hookimpls())]
+    rng = random.Random(seed)
+    captures = [{seat: dict.fromkeys(CASTES, 0) for seat in range(players)}]
+    captures += [{seat: {caste: rng.randrange(4) for caste in CASTES} for seat in range(players)}
+                 for _ in range(_SCORED_CAPTURES)]
+    facts = GameFacts(winners=(0,), end_reason="caste_exhausted", turns=4 * players, tiles_played=6 * players,
+                      captured=tuple((1, 1, 1) if seat == 0 else (0, 0, 0) for seat in range(players)), removed=0,
+                      midpoint_leader=0)
+    try:
+        for options in _option_sets(edition):
+            given: dict[str, Any] = {"edition": manifest, "players": players, "options": options}
+            for caller, argnames in callers:
+                asked: list[dict[str, Any]]
+                if caller.name == "samurai_score":
+                    asked = [dict(given, captured=captured) for captured in captures]
+                elif caller.name == "samurai_game_metrics":
+                    asked = [{"players": players, "first_player": first} for first in range(players)]
+                else:
+                    asked = [given]
+                for arguments in asked:
+                    answer = call_hook(caller, source=manifest.path,
+                                       **{name: arguments[name] for name in argnames})
+                    if caller.name == "samurai_game_metrics" and manifest.game == KNIZIA:
+                        _try_metrics(answer, facts, source=manifest.path)
+    except SamuraiError as exc:
+        raise _fail(rule, edition, players, str(exc)) from None
+
+
+def _try_metrics(contributions: list[Any], facts: GameFacts, *, source: str) -> None:
+    """Each contributed metric computed for ``facts``: a ``DataError`` naming the plugin when one fails or gives
+    no number, as ``samurai compare`` would give after its games."""
+    from .compare import is_metric_value
+
+    for metrics in contributions:
+        for metric in metrics:
+            guarded(metric.value, f"samurai_game_metrics metric {metric.name!r}", source=source,
+                    check=is_metric_value, expected="a number")(facts)
+
+
+def check_manifest_and_hooks(edition: Edition, players: int, seed: int, games: int) -> None:
+    """The manifest compiles for this player count and every hook its plugins implement answers as its
+    specification says (``check_hook_results``)."""
+    rule = "the manifest and its hooks are valid"
+    check_hook_results(edition, players, seed, games)
     try:
         rules = edition.rules(players)
         result = rules.score([0] * (3 * players))
@@ -327,6 +404,7 @@ def check_protocol_views_hide(edition: Edition, players: int, seed: int, games: 
 
 
 PROTOCOL_CHECKS: tuple[Check, ...] = (
+    Check("manifest_and_hooks", "the manifest and its hooks are valid", check_hook_results),
     Check("games_end", "games end", check_protocol_games_end),
     Check("records_round_trip", "records round-trip to the same game", check_protocol_records),
     Check("views_hide", "views hide what they must", check_protocol_views_hide),

@@ -30,7 +30,7 @@ from typing import Any, Protocol, TypeVar
 import attrs
 
 from .errors import DataError
-from .hookcalls import plugin_failure
+from .hookcalls import call_hook, plugin_failure
 from .hookspecs import hookimpl
 from .interrupts import StoppableTask, deferred_interrupts, ignore_interrupts
 
@@ -278,11 +278,9 @@ def executor_factories() -> dict[str, ExecutorFactory]:
     # The engine's executors are registered here, not with every edition's manager: only runs ask for them.
     pm.register(sys.modules[__name__], name="samurai.executors")
     found: dict[str, ExecutorFactory] = {}
-    for contributed in reversed(pm.hook.samurai_executors()):  # the trylast engine executors come last
+    # Each contribution is checked (samurai.hookcalls.HOOK_RESULTS); the trylast engine executors come last.
+    for contributed in reversed(call_hook(pm.hook.samurai_executors, source="installed plugins")):
         for factory in contributed:
-            if not isinstance(factory, ExecutorFactory):
-                raise DataError(f"samurai_executors returned {factory!r}, not an ExecutorFactory",
-                                source="installed plugins")
             found.setdefault(factory.name, factory)
     return found
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from .errors import DataError
+from .hookcalls import call_hook
 
 if TYPE_CHECKING:
     import pluggy
@@ -116,14 +117,13 @@ class GameDefinition:
     shows of any game (``samurai.compare.PROTOCOL_MEASURES``: wins by seat, draws, length, how games ended)."""
 
 
-def games_of(pm: pluggy.PluginManager) -> dict[str, GameDefinition]:
-    """The games contributed by the plugins of ``pm`` (the engine's first), by name."""
+def games_of(pm: pluggy.PluginManager, *, source: str = "plugins") -> dict[str, GameDefinition]:
+    """The games contributed by the plugins of ``pm`` (the engine's first), by name; a contribution that is not a
+    list of ``GameDefinition`` is a ``DataError`` naming the plugin and ``source`` (the manifest that asked)."""
     found: dict[str, GameDefinition] = {}
-    for contributed in reversed(pm.hook.samurai_games()):  # pluggy calls the last registered first
-        for definition in contributed or ():
-            if not isinstance(definition, GameDefinition):
-                raise DataError(f"samurai_games() must return GameDefinition values, not {type(definition).__name__}",
-                                source="plugins", key="samurai_games")
+    # Each contribution is checked (samurai.hookcalls.HOOK_RESULTS); pluggy calls the last registered first.
+    for contributed in reversed(call_hook(pm.hook.samurai_games, source=source)):
+        for definition in contributed:
             found.setdefault(definition.name, definition)
     return found
 
@@ -131,7 +131,7 @@ def games_of(pm: pluggy.PluginManager) -> dict[str, GameDefinition]:
 def game_of(pm: pluggy.PluginManager, name: str, *, source: str) -> GameDefinition:
     """The game called ``name`` among those ``pm``'s plugins contribute; ``DataError`` naming the manifest
     when none does."""
-    games = games_of(pm)
+    games = games_of(pm, source=source)
     if name not in games:
         raise DataError(f"no plugin of this edition plays game {name!r} (games: {', '.join(games)}); list the "
                         f"plugin that contributes it in 'plugins'", source=source, key="game")

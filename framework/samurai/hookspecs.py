@@ -10,6 +10,12 @@ Each game's edition gets its own plugin manager holding only the engine
 defaults and the plugins its manifest names, so two editions never see each
 other's hooks. Every hook is called once when an edition's rules are compiled
 for a player count and options, never inside the playout loop.
+
+Each hook's docstring says what it must return; the engine checks every
+answer against that (``samurai.hookcalls.HOOK_RESULTS``) where it uses it and
+refuses a wrong one as one line naming the plugin, the hook and the value, so
+an answer like ``"no"`` where ``False`` is meant never flips a rule. A deciding
+hook may return None for "no answer". A list may also be a tuple, never a string.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ def samurai_edition_manifests() -> Sequence[Any] | None:
 
     A third-party package adds an edition by shipping a manifest and a plugin
     that returns it here, registered under the ``samurai`` entry-point group.
+    Must return a list of paths (``str``, ``os.PathLike`` or an importlib ``Traversable``).
     """
 
 
@@ -55,7 +62,13 @@ def samurai_setup_procedure(edition: EditionManifest, players: int,
     the ruling for every figure setup holds (``figures_must_fit``, default
     True: a placement must leave the supply able to fill every open slot;
     False lets a placement paint the setup into a corner, and figures with
-    no place left stay out of play). See ``samurai.setup_rules.SetupProcedure``."""
+    no place left stay out of play). See ``samurai.setup_rules.SetupProcedure``.
+
+    Must return a ``SetupProcedure`` whose ``order`` names ``"hands"`` and
+    ``"figures"`` once each, ``hands`` and ``figures`` ``"choose"`` or
+    ``"random"``, ``figure_stages`` a list of lists and ``prefilled`` a list of
+    settlement kinds, ``first_player`` a seat (a whole number below
+    ``players``) and ``figures_must_fit`` ``True`` or ``False``."""
 
 
 # --- turn ------------------------------------------------------------------------------
@@ -63,14 +76,14 @@ def samurai_setup_procedure(edition: EditionManifest, players: int,
 @hookspec(firstresult=True)
 def samurai_resolution_timing(edition: EditionManifest, options: Mapping[str, Any]) -> str | None:
     """Decide when surrounded settlements resolve: ``"end_of_turn"`` (after all
-    of the turn's tiles) or ``"each_tile"`` (immediately after each tile)."""
+    of the turn's tiles) or ``"each_tile"`` (immediately after each tile); nothing else."""
 
 
 @hookspec(firstresult=True)
 def samurai_end_check_timing(edition: EditionManifest, options: Mapping[str, Any]) -> str | None:
     """Decide when the end of the game is checked: ``"end_of_turn"`` (after
     placement, capture and refill) or ``"immediate"`` (play stops the moment
-    the end is triggered)."""
+    the end is triggered); nothing else."""
 
 
 @hookspec(firstresult=True)
@@ -78,8 +91,8 @@ def samurai_cannot_play(edition: EditionManifest, options: Mapping[str, Any]) ->
     """Decide what happens when the seat to act cannot play a tile (empty hand,
     or only tiles without a legal target): ``"pass"`` (the engine's default,
     the ruling of RULES.md "End": the seat passes, and the game ends when no
-    player can play) or ``"end"`` (the game ends at once). Either way the end
-    reason is ``"no_tiles"``."""
+    player can play) or ``"end"`` (the game ends at once); nothing else. Either
+    way the end reason is ``"no_tiles"``."""
 
 
 @hookspec
@@ -88,7 +101,9 @@ def samurai_tile_behaviours() -> Sequence[TileBehaviour] | None:
 
     A tile whose manifest entry says ``special = "move"`` is played through the
     behaviour named ``"move"``: it lists and checks the tile's targets and
-    applies its effect.
+    applies its effect. Must return a list of behaviours, each with a non-empty
+    ``name``, an ``action_type`` that is a ``samurai.actions.Action`` class, and
+    every method of ``TileBehaviour``.
     """
 
 
@@ -97,7 +112,8 @@ def samurai_tile_behaviours() -> Sequence[TileBehaviour] | None:
 @hookspec(firstresult=True)
 def samurai_public_captures(edition: EditionManifest, players: int, options: Mapping[str, Any]) -> bool | None:
     """Decide whether every player may see the figures each player has captured
-    (otherwise each seat sees only its own)."""
+    (otherwise each seat sees only its own). Must return exactly ``True`` or
+    ``False``: ``1``, ``0`` or ``"no"`` are refused, not read as true or false."""
 
 
 # --- scoring ---------------------------------------------------------------------------
@@ -111,6 +127,9 @@ def samurai_score(edition: EditionManifest, captured: Mapping[int, Mapping[str, 
     plain-language explanation (``end_reason`` is filled in by the engine).
     The explanation may be given as a function returning the text: playouts
     score many games and never read it, so it is then written only when read.
+    The ``Result``'s winners must be a tuple of one or more distinct seats of
+    ``captured`` (whole numbers, not bools), its reason a non-empty text and its
+    ``end_reason`` None.
     """
 
 
@@ -122,7 +141,9 @@ def samurai_game_metrics(players: int, first_player: int) -> Sequence[GameMetric
 
     Each metric maps a finished game's facts to a number; compare shows its
     average under both editions with intervals and the paired difference.
-    Metrics of both editions are shown, each name once.
+    Metrics of both editions are shown, each name once. Must return a list of
+    ``GameMetric`` with a non-empty ``name``, a text ``label``, ``kind``
+    ``"rate"`` or ``"mean"`` and a callable ``value`` giving a finite number.
     """
 
 
@@ -136,7 +157,9 @@ def samurai_executors() -> Sequence[ExecutorFactory] | None:
     and builds an executor from a worker count and an optional scheduler
     address. An executor maps a module-level function over plain-data batches
     and yields the results in the batches' order, so every executor gives the
-    same numbers. The engine contributes ``local`` and ``dask``.
+    same numbers. The engine contributes ``local`` and ``dask``. Must return a
+    list of ``ExecutorFactory`` (a non-empty ``name``, a text ``description``,
+    a callable ``make``).
     """
 
 
@@ -151,5 +174,6 @@ def samurai_games() -> Sequence[Any] | None:
     on the web page, and what the conformance kit checks for it. The engine
     contributes Knizia's hex tile-placement game (``"knizia"``, the game of a
     manifest without a ``game`` key); ``samurai_plugins.daimyo`` contributes
-    ``"daimyo"``.
+    ``"daimyo"``. Must return a list of ``GameDefinition`` whose fields have
+    their documented types.
     """

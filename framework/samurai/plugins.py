@@ -30,7 +30,7 @@ from .data import bundled_maps
 from .editions import EditionManifest, merge_manifests, parse_manifest
 from .errors import DataError
 from .games import KNIZIA, GameDefinition, game_of
-from .hookcalls import PLUGIN_FILE_MODULE_PREFIX
+from .hookcalls import PLUGIN_FILE_MODULE_PREFIX, call_hook
 from .maps import GameMap, load_map
 from .rules import Rules, compile_rules
 from .tomlfile import is_file, key_line, read_toml, table_line
@@ -189,7 +189,7 @@ def available_editions() -> dict[str, Path | Any]:
     """Every installed edition manifest by id: the engine's own and those plugins contribute."""
     pm = make_plugin_manager(tuple(installed_plugins()), source="installed plugins")
     found: dict[str, Any] = {}
-    for manifests in pm.hook.samurai_edition_manifests():
+    for manifests in call_hook(pm.hook.samurai_edition_manifests, source="installed plugins"):
         for path in manifests:
             data, _ = read_toml(path)
             ident = data.get("id")

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 from .editions import EditionManifest
 from .errors import DataError
-from .hookcalls import PLUGIN_FAILURES, hook_failure, wrong_hook_result
-from .maps import SETTLEMENT_CAPACITY, Board, GameMap, build_board
-from .result import Result
-from .setup_rules import SETUP_PHASES, SetupProcedure, initial_state
+from .hookcalls import PLUGIN_FAILURES, call_hook, hook_failure, refused_hook_result, score_problem
+from .maps import Board, GameMap, build_board
+from .result import END_REASONS, Result
+from .setup_rules import SetupProcedure, initial_state
 from .state import State
 from .tiles import CASTES, TileType
 
@@ -27,9 +27,6 @@ if TYPE_CHECKING:
 __all__ = ["Rules", "compile_rules", "LAND_TILE", "SEA_TILE", "SPECIAL_TILE"]
 
 LAND_TILE, SEA_TILE, SPECIAL_TILE = 0, 1, 2
-_RESOLUTION_TIMINGS = ("end_of_turn", "each_tile")
-_END_TIMINGS = ("end_of_turn", "immediate")
-_CANNOT_PLAY = ("pass", "end")
 
 
 class Rules:
@@ -115,8 +112,7 @@ def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, playe
     rules.hand_size = manifest.hand_size
     rules.figures_per_caste = setup_for.figures_per_caste
 
-    procedure = _ask(manifest, hook, "samurai_setup_procedure", players=players, options=rules.options)
-    rules.setup = _checked_procedure(procedure, manifest, players)
+    rules.setup = _ask(manifest, hook, "samurai_setup_procedure", players=players, options=rules.options)
     rules.capacities = tuple(s.capacity for s in board.settlements)
     rules.prefilled = tuple(i for i, s in enumerate(board.settlements) if s.kind in rules.setup.prefilled)
     stage_of = [-1] * len(board.settlements)
@@ -134,27 +130,15 @@ def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, playe
                         f"{slots + 3 * len(rules.prefilled)} figure slots of pieces "
                         f"{', '.join(setup_for.pieces)}", source=manifest.path, key=f"players.{players}")
 
-    resolution = _ask(manifest, hook, "samurai_resolution_timing", options=rules.options)
-    end_timing = _ask(manifest, hook, "samurai_end_check_timing", options=rules.options)
-    if resolution not in _RESOLUTION_TIMINGS:
-        raise DataError(f"samurai_resolution_timing returned {resolution!r}; expected one of "
-                        f"{', '.join(_RESOLUTION_TIMINGS)}", source=manifest.path)
-    if end_timing not in _END_TIMINGS:
-        raise DataError(f"samurai_end_check_timing returned {end_timing!r}; expected one of "
-                        f"{', '.join(_END_TIMINGS)}", source=manifest.path)
-    rules.resolve_each_tile = resolution == "each_tile"
-    rules.end_immediate = end_timing == "immediate"
-    cannot_play = _ask(manifest, hook, "samurai_cannot_play", options=rules.options)
-    if cannot_play not in _CANNOT_PLAY:
-        raise DataError(f"samurai_cannot_play returned {cannot_play!r}; expected one of {', '.join(_CANNOT_PLAY)}",
-                        source=manifest.path)
-    rules.pass_when_unable = cannot_play == "pass"
+    # Each answer is checked against its hook's specification (samurai.hookcalls.HOOK_RESULTS) as it is asked.
+    rules.resolve_each_tile = _ask(manifest, hook, "samurai_resolution_timing", options=rules.options) == "each_tile"
+    rules.end_immediate = _ask(manifest, hook, "samurai_end_check_timing", options=rules.options) == "immediate"
+    rules.pass_when_unable = _ask(manifest, hook, "samurai_cannot_play", options=rules.options) == "pass"
     rules.removed_limit = rules.options.get("removed_to_end", 4)
     if isinstance(rules.removed_limit, bool) or not isinstance(rules.removed_limit, int) or rules.removed_limit < 1:
         raise DataError(f"option removed_to_end must be a whole number from 1, not {rules.removed_limit!r}",
                         source=manifest.path, key="options.removed_to_end")
-    rules.public_captures = bool(_ask(manifest, hook, "samurai_public_captures", players=players,
-                                      options=rules.options))
+    rules.public_captures = _ask(manifest, hook, "samurai_public_captures", players=players, options=rules.options)
     rules.settlement_neighbours = tuple(board.neighbours[h] for h in board.settlement_hex)
 
     caller = hook.samurai_score
@@ -181,8 +165,9 @@ def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, playe
                 raise
             raise hook_failure(hook.samurai_score, exc, source=manifest.path) from None
         if not _is_result(result, captured):
-            raise wrong_hook_result(hook.samurai_score, result, "a Result naming winning seats", source=manifest.path,
-                                    arguments={"edition": manifest, "captured": captured, "options": rules.options})
+            arguments = {"edition": manifest, "captured": captured, "options": rules.options}
+            raise refused_hook_result(hook.samurai_score, score_problem(result, arguments) or repr(result),
+                                      source=manifest.path, arguments=arguments)
         return cast(Result, result)
 
     rules.scorer = scorer
@@ -192,15 +177,10 @@ def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, playe
 
 
 def _ask(manifest: EditionManifest, hook: Any, name: str, **arguments: Any) -> Any:
-    """Call a deciding hook while compiling; a plugin that fails is reported, not a traceback."""
-    caller = getattr(hook, name)
-    try:
-        return caller(edition=manifest, **arguments)
-    except DataError:
-        raise
-    except PLUGIN_FAILURES as exc:  # a plugin's bug must reach the designer as a message naming the hook
-        raise hook_failure(caller, exc, source=manifest.path,
-                           context=f" for options {dict(arguments.get('options', {}))}") from None
+    """Call a deciding hook while compiling and check its answer; a plugin that fails or answers what its hook
+    does not allow is reported as one line naming the plugin, not a traceback or a silently flipped rule."""
+    return call_hook(getattr(hook, name), source=manifest.path,
+                     context=f" for options {dict(arguments.get('options', {}))}", edition=manifest, **arguments)
 
 
 def _plain_first_result_calls(caller: Any, names: tuple[str, ...]) -> tuple[list[Any], list[tuple[Callable[..., Any],
@@ -223,24 +203,27 @@ def _plain_first_result_calls(caller: Any, names: tuple[str, ...]) -> tuple[list
 
 
 def _is_result(result: Any, captured: Mapping[int, Any]) -> bool:
-    """Whether a scoring hook returned a ``Result`` whose winners are seats of the scored game.
+    """Whether a scoring hook returned a ``Result`` as ``samurai.hookcalls.score_problem`` allows: winners
+    distinct seats of the scored game, a reason, an explanation, no end reason of its own invention.
 
     The explanation must be text or a function writing it; reading ``explanation`` here would write
     the text of every playout's result, which nobody reads (``Result.explanation`` checks the text).
     """
     if not (isinstance(result, Result) and isinstance(result.winners, tuple) and result.winners
-            and isinstance(result.reason, str) and (isinstance(result._explanation, str)
-                                                    or callable(result._explanation))):
+            and isinstance(result.reason, str) and result.reason.strip()
+            and (isinstance(result._explanation, str) or callable(result._explanation))
+            and (result.end_reason is None or result.end_reason in END_REASONS)):
         return False
-    for seat in result.winners:  # a loop, not all() over a generator: every playout asks once
+    winners = result.winners
+    for seat in winners:  # a loop, not all() over a generator: every playout asks once
         if type(seat) is not int or seat not in captured:
             return False
-    return True
+    return len(winners) == 1 or len(set(winners)) == len(winners)
 
 
 def _compile_tiles(rules: Rules, manifest: EditionManifest, hook: Any) -> None:
     behaviours: dict[str, TileBehaviour] = {}
-    for contributed in hook.samurai_tile_behaviours():
+    for contributed in call_hook(hook.samurai_tile_behaviours, source=manifest.path):
         for behaviour in contributed:
             behaviours.setdefault(behaviour.name, behaviour)
     types: list[TileType] = []
@@ -273,29 +256,3 @@ def _compile_tiles(rules: Rules, manifest: EditionManifest, hook: Any) -> None:
         raise DataError(f"each player has {len(player_tiles)} tiles, fewer than hand_size "
                         f"{manifest.hand_size}", source=manifest.path, key="tiles")
 
-
-def _checked_procedure(procedure: Any, manifest: EditionManifest, players: int) -> SetupProcedure:
-    where = "samurai_setup_procedure"
-    if not isinstance(procedure, SetupProcedure):
-        raise DataError(f"{where} returned {procedure!r}, not a SetupProcedure", source=manifest.path)
-    for phase in procedure.order:
-        if phase not in SETUP_PHASES:
-            raise DataError(f"{where}: unknown setup phase {phase!r}; phases are "
-                            f"{', '.join(SETUP_PHASES)}", source=manifest.path)
-    if sorted(procedure.order) != sorted(SETUP_PHASES):
-        raise DataError(f"{where}: order must name each of {', '.join(SETUP_PHASES)} once", source=manifest.path)
-    for field, value in (("hands", procedure.hands), ("figures", procedure.figures)):
-        if value not in ("choose", "random"):
-            raise DataError(f"{where}: {field} must be 'choose' or 'random', not {value!r}", source=manifest.path)
-    for kinds in (*procedure.figure_stages, procedure.prefilled):
-        for kind in kinds:
-            if kind not in SETTLEMENT_CAPACITY:
-                raise DataError(f"{where}: unknown settlement kind {kind!r}; kinds are "
-                                f"{', '.join(SETTLEMENT_CAPACITY)}", source=manifest.path)
-    if not isinstance(procedure.figures_must_fit, bool):
-        raise DataError(f"{where}: figures_must_fit must be true or false, not {procedure.figures_must_fit!r}",
-                        source=manifest.path)
-    if not 0 <= procedure.first_player < players:
-        raise DataError(f"{where}: first_player {procedure.first_player} is not a seat of a "
-                        f"{players}-player game", source=manifest.path)
-    return procedure
