@@ -112,6 +112,11 @@ def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, playe
     rules.hand_size = manifest.hand_size
     rules.figures_per_caste = setup_for.figures_per_caste
 
+    first = rules.options.get("first_player")
+    if isinstance(first, int) and not isinstance(first, bool) and not 0 <= first < players:
+        # The option is the player's to get right: say so before a setup hook passes it on.
+        raise DataError(f"option first_player {first} is not a seat of a {players}-player game (0 to {players - 1})",
+                        source=manifest.path, key="first_player")
     rules.setup = _ask(manifest, hook, "samurai_setup_procedure", players=players, options=rules.options)
     rules.capacities = tuple(s.capacity for s in board.settlements)
     rules.prefilled = tuple(i for i, s in enumerate(board.settlements) if s.kind in rules.setup.prefilled)
