@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -108,8 +107,7 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
-        for problem in host.resume_all():  # every unfinished game rebuilt; bots to act carry on
-            print(f"samurai: warning: {problem}", file=sys.stderr)
+        host.resume_all()  # every unfinished game rebuilt, bots to act carry on; each one that cannot be is logged
         try:
             yield
         finally:
