@@ -1,4 +1,4 @@
-"""A store a broken row cannot stop (issue 20, point 3).
+"""A store a broken row cannot stop, and refusals that are always short JSON (issue 20, points 3 and 4).
 
 Stores are built with the real ``Store`` through the API, then damaged with ``sqlite3`` directly, as a bug,
 a disk or a person editing the file would leave them.
@@ -6,10 +6,12 @@ a disk or a person editing the file would leave them.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
 import sys
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from samurai.errors import DataError
-from samurai.web.app import create_app
+from samurai.web.app import MAX_ERROR, create_app
 from samurai.web.samurai_game import SamuraiDefinition
 from samurai.web.store import Store
 
@@ -239,3 +241,93 @@ def test_a_store_left_by_a_killed_server_and_an_empty_file_still_open(tmp_path: 
         assert store.ids() == []
         store.close()
     first.close()
+
+
+# --- every refusal is short JSON --------------------------------------------------------------------------
+
+SECURITY_HEADERS = ("x-content-type-options", "referrer-policy", "x-frame-options", "content-security-policy")
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app([DEFINITION], str(tmp_path)), raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def assert_json_refusal(response: Any, status: int) -> str:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == "application/json"
+    for header in SECURITY_HEADERS:
+        assert header in response.headers, header
+    message = response.json()["error"]
+    assert isinstance(message, str) and 0 < len(message) <= MAX_ERROR and "\n" not in message
+    return message
+
+
+MALFORMED_BODIES = {
+    "nested 1,000 deep": (deep(1000).encode(), "too deeply"),
+    "nested 100 deep in an object": (("{\"a\": " * 100 + "1" + "}" * 100).encode(), "too deeply"),
+    "a number of 5,000 digits": (b'{"move_number": ' + b"9" * 5000 + b', "action": [1]}', "4300 digits"),
+    "NaN": (b'{"move_number": NaN, "action": [1]}', "NaN"),
+    "Infinity": (b'{"seed": -Infinity}', "Infinity"),
+    "a float too large": (b'{"seed": 1e400}', "1e400"),
+    "not UTF-8": (b'{"seed": "\xff\xfe"}', "UTF-8"),
+    "not JSON": (b"seed=7", "not valid JSON"),
+    "nothing": (b"", "not valid JSON"),
+}
+
+
+@pytest.mark.parametrize("kind", MALFORMED_BODIES)
+def test_a_malformed_body_is_a_short_400_on_every_route_that_reads_one(client: TestClient, kind: str) -> None:
+    created = create(client, ["human", "human"])
+    body, words = MALFORMED_BODIES[kind]
+    for route, auth in (("/api/games", {}), (f"/api/games/{created['game']}/actions",
+                                               bearer(created["seats"][0]["token"])), ("/api/records", {})):
+        response = client.post(route, content=body, headers={"Content-Type": "application/json", **auth})
+        assert words in assert_json_refusal(response, 400), (route, response.text)
+    assert client.get(f"/api/games/{created['game']}", headers=bearer(created["seats"][0]["token"])).json()[
+        "move_number"] == 0
+
+
+def test_error_messages_are_cut_and_never_echo_a_large_input(client: TestClient) -> None:
+    huge = "x" * 300_000
+    for route, body in (("/api/games", {"edition": "ffg2015", "seats": [huge, "human"]}),
+                        ("/api/games", {"game": huge, "seats": ["human", "human"]}),
+                        ("/api/records", {"schema": 1, "edition": huge, "players": 2, "seed": 1, "actions": []})):
+        message = assert_json_refusal(client.post(route, json=body), 400)
+        assert len(message) == MAX_ERROR and message.endswith("…"), message
+    assert len(client.get("/api/games/" + "y" * 60 + "/record").json()["error"]) <= MAX_ERROR
+
+
+def test_unknown_addresses_wrong_methods_and_large_bodies_are_json_with_the_security_headers(
+        tmp_path: Path, client: TestClient) -> None:
+    assert "/no/such/page" in assert_json_refusal(client.get("/no/such/page"), 404)
+    assert "no game" in assert_json_refusal(client.get("/api/games/nope"), 404)
+    refused = client.put("/api/games")
+    assert "PUT is not allowed" in assert_json_refusal(refused, 405)
+    assert "POST" in refused.headers["allow"]
+    assert "POST" in assert_json_refusal(client.get("/api/records"), 405)
+    with TestClient(create_app([DEFINITION], str(tmp_path / "small"), max_body=100)) as small:
+        too_large = small.post("/api/records", content=b"[" + b"1," * 100 + b"1]",
+                               headers={"Content-Type": "application/json"})
+        assert "larger than 100 bytes" in assert_json_refusal(too_large, 413)
+
+
+def test_an_unexpected_fault_is_a_short_json_500_with_the_security_headers(client: TestClient) -> None:
+    def fails(*_: Any) -> Any:
+        raise RuntimeError("a bug, with a secret in its message")
+
+    client.app.state.host.state = fails  # type: ignore[attr-defined]
+    created = create(client, ["human", "human"])
+    response = client.get(f"/api/games/{created['game']}", headers=bearer(created["seats"][0]["token"]))
+    message = assert_json_refusal(response, 500)
+    assert "RuntimeError" in message and "secret" not in message and "Traceback" not in response.text
+
+
+def test_the_body_depth_limit_lets_every_record_through(client: TestClient, tmp_path: Path) -> None:
+    import samurai
+
+    game = samurai.new_game("original", players=3, seed=5)
+    samurai.play_bots(game, ["greedy", "random", "greedy"], seed=5)
+    record = json.loads(samurai.save(game, tmp_path / "saved.json").read_text())
+    assert client.post("/api/records", json=record).status_code == 201
