@@ -1,4 +1,5 @@
-"""A store a broken row cannot stop, and refusals that are always short JSON (issue 20, points 3 and 4).
+"""A store a broken row cannot stop, refusals that are always short JSON, and event streams that share each seat's
+page (issue 20, points 3 and 4).
 
 Stores are built with the real ``Store`` through the API, then damaged with ``sqlite3`` directly, as a bug,
 a disk or a person editing the file would leave them.
@@ -6,12 +7,17 @@ a disk or a person editing the file would leave them.
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import json
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
@@ -331,3 +337,85 @@ def test_the_body_depth_limit_lets_every_record_through(client: TestClient, tmp_
     samurai.play_bots(game, ["greedy", "random", "greedy"], seed=5)
     record = json.loads(samurai.save(game, tmp_path / "saved.json").read_text())
     assert client.post("/api/records", json=record).status_code == 201
+
+
+# --- event streams share each seat's page -----------------------------------------------------------------
+
+
+class InProcessServer:
+    """uvicorn serving ``app`` in a thread of this process (so a test can watch the app's host)."""
+
+    def __init__(self, app: Any) -> None:
+        import uvicorn
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
+                                                    access_log=False, timeout_graceful_shutdown=5))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            assert self.thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+        assert not self.thread.is_alive()
+
+
+async def next_update(lines: AsyncIterator[str]) -> dict[str, Any]:
+    """The data of the stream's next ``update`` event."""
+    event = None
+    async for line in lines:
+        if line.startswith("event: "):
+            event = line[len("event: "):]
+        elif line.startswith("data: ") and event == "update":
+            return json.loads(line[len("data: "):])  # type: ignore[no-any-return]
+    raise AssertionError("the stream ended")
+
+
+def test_every_stream_of_a_seat_shares_one_render_of_each_update(tmp_path: Path) -> None:
+    import httpx
+
+    app = create_app([DEFINITION], str(tmp_path))
+    host = app.state.host
+    renders: collections.Counter[int] = collections.Counter()
+    lock = threading.Lock()
+    render = host.seat_payload
+
+    def counted(live: Any, seat: int) -> Any:
+        with lock:
+            renders[seat] += 1
+        return render(live, seat)
+
+    host.seat_payload = counted
+    server = InProcessServer(app)
+    try:
+        async def watch() -> list[list[dict[str, Any]]]:
+            async with httpx.AsyncClient(base_url=server.url, timeout=30) as client, AsyncExitStack() as streams:
+                created = (await client.post("/api/games", json={"edition": "ffg2015", "seats": ["human", "human"],
+                                                                 "seed": 3})).json()
+                game, tokens = created["game"], [s["token"] for s in created["seats"]]
+                readers = []
+                for seat in (0, 0, 0, 0, 0, 0, 1, 1):
+                    response = await streams.enter_async_context(
+                        client.stream("GET", f"/api/games/{game}/events?token={tokens[seat]}"))
+                    assert response.status_code == 200
+                    readers.append(response.aiter_lines())
+                seen = [[await asyncio.wait_for(next_update(lines), 30)] for lines in readers]
+                state = (await client.get(f"/api/games/{game}", headers=bearer(tokens[0]))).json()
+                posted = await client.post(f"/api/games/{game}/actions", headers=bearer(tokens[state["to_act"]]),
+                                           json={"move_number": 0, "action": state["legal_actions"][0]["action"]})
+                assert posted.status_code == 200, posted.text
+                for lines, updates in zip(readers, seen, strict=True):
+                    updates.append(await asyncio.wait_for(next_update(lines), 30))
+                return seen
+
+        seen = asyncio.run(watch())
+    finally:
+        server.stop()
+    assert [[update["move_number"] for update in updates] for updates in seen] == [[0, 1]] * 8
+    assert all(updates == seen[0] for updates in seen[:6]) and all(updates == seen[6] for updates in seen[6:])
+    assert renders == {0: 2, 1: 2}  # once per seat and update, not once per stream

@@ -19,10 +19,12 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any
 
+import attrs
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -119,6 +121,9 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
     store = Store(data_dir)
     host = GameHost(definitions, store, bot_delay=bot_delay)
     static = _static_files()
+    # The pages event streams send, rendered off the event loop, one at a time per seat and update.
+    renders = ThreadPoolExecutor(max_workers=2, thread_name_prefix="samurai-render")
+    rendered: dict[tuple[str, int], tuple[int, asyncio.Future[str]]] = {}
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
@@ -128,6 +133,7 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
         finally:
             host.stop_bots()
             store.close()
+            renders.shutdown(wait=False, cancel_futures=True)
 
     def page(_: Request) -> Response:
         body, kind = static["index.html"]
@@ -170,6 +176,25 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
         await host.act(live, seat, body.get("move_number"), body["action"])
         return _json(host.state(live, seat))
 
+    def page_event(live: LiveGame, seat: int) -> asyncio.Future[str]:
+        """The page of ``seat`` at the game's position, as event data: rendered once (in ``renders``, from a
+        copy of the position) and shared by every stream of that seat."""
+        key, number = (live.id, seat), live.state.move_number
+        cached = rendered.get(key)
+        if cached is not None and cached[0] == number:
+            return cached[1]
+        snapshot = attrs.evolve(live, state=live.state.copy(), actions=list(live.actions), logs=list(live.logs))
+        future = asyncio.get_running_loop().run_in_executor(
+            renders, lambda: json.dumps(host.seat_payload(snapshot, seat)))
+
+        def forget_failure(done: asyncio.Future[str]) -> None:
+            if (done.cancelled() or done.exception() is not None) and rendered.get(key, (0, None))[1] is done:
+                del rendered[key]  # the next update renders again rather than repeat a failure
+
+        future.add_done_callback(forget_failure)
+        rendered[key] = (number, future)
+        return future
+
     async def events(request: Request) -> Response:
         live, seat = _seat(request)
         queue = host.subscribe(live, seat)
@@ -180,11 +205,14 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
                 while True:
                     if live.state.move_number != sent:
                         sent = live.state.move_number
-                        yield {"event": "update", "id": str(sent),
-                               "data": json.dumps(host.seat_payload(live, seat))}
+                        # Shielded: a stream that closes must not cancel the render other streams wait for.
+                        data = await asyncio.shield(page_event(live, seat))
+                        yield {"event": "update", "id": str(sent), "data": data}
                     await queue.get()
             finally:
                 host.unsubscribe(live, seat, queue)
+                if not live.listeners.get(seat):
+                    rendered.pop((live.id, seat), None)
 
         return EventSourceResponse(stream(), ping=15, headers=_SECURITY_HEADERS)
 
