@@ -240,6 +240,7 @@ def test_a_corrupt_database_file_is_refused_in_one_line_and_never_changed(tmp_pa
 
 def test_a_store_left_by_a_killed_server_and_an_empty_file_still_open(tmp_path: Path) -> None:
     first = Store(tmp_path / "a")  # not closed: its write-ahead log is left as SIGKILL leaves it
+    assert (tmp_path / "a" / "games.sqlite3-wal").stat().st_size > 0
     (tmp_path / "b").mkdir()
     (tmp_path / "b" / "games.sqlite3").write_bytes(b"")
     for folder in (tmp_path / "a", tmp_path / "b"):
