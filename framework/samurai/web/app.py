@@ -6,33 +6,49 @@ editions are chosen by key among those the server offers; records come in
 as request bodies. Bodies are limited in size (``MAX_BODY``); seat tokens
 travel in an ``Authorization: Bearer`` header (or ``?token=`` for the event
 stream, which browsers open without headers).
+
+Every refusal is short JSON, ``{"error": ...}`` with the security headers:
+a body that is not plain JSON (too deep, a number too long, NaN) is a 400,
+an unknown address a 404, a wrong method a 405, a body too large a 413 and
+a fault of the server a 500; every message is cut to ``MAX_ERROR``
+characters, so an answer never echoes a large input whole.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any
 
+import attrs
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..errors import one_line
 from .games import GameDefinition
 from .host import GameHost, HostError, LiveGame
 from .store import Store
 
-__all__ = ["create_app", "MAX_BODY", "BodyLimit"]
+__all__ = ["create_app", "MAX_BODY", "MAX_DEPTH", "MAX_ERROR", "BodyLimit"]
 
 MAX_BODY = 1 << 20
 """The largest request body accepted, in bytes (a long game's record is some tens of kilobytes)."""
+
+MAX_DEPTH = 32
+"""How deeply a request body may nest arrays and objects (a game's record nests six levels at most)."""
+
+MAX_ERROR = 300
+"""The longest error message an answer carries, in characters; the rest is cut (a message quoting a large
+input would otherwise echo it whole)."""
 
 _STATIC_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
@@ -90,10 +106,10 @@ class _TooLarge(Exception):
 
 
 async def _too_large(limit: int, send: Send) -> None:
-    body = json.dumps({"error": f"the request body is larger than {limit} bytes"}).encode()
-    await send({"type": "http.response.start", "status": 413,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
-    await send({"type": "http.response.body", "body": body})
+    """Answer 413 as every refusal is answered: JSON with the security headers."""
+    response = _error(413, f"the request body is larger than {limit} bytes")
+    await send({"type": "http.response.start", "status": 413, "headers": response.raw_headers})
+    await send({"type": "http.response.body", "body": response.body})
 
 
 def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_delay: float = 0.0,
@@ -105,16 +121,19 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
     store = Store(data_dir)
     host = GameHost(definitions, store, bot_delay=bot_delay)
     static = _static_files()
+    # The pages event streams send, rendered off the event loop, one at a time per seat and update.
+    renders = ThreadPoolExecutor(max_workers=2, thread_name_prefix="samurai-render")
+    rendered: dict[tuple[str, int], tuple[int, asyncio.Future[str]]] = {}
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
-        for problem in host.resume_all():  # every unfinished game rebuilt; bots to act carry on
-            print(f"samurai: warning: {problem}", file=sys.stderr)
+        host.resume_all()  # every unfinished game rebuilt, bots to act carry on; each one that cannot be is logged
         try:
             yield
         finally:
             host.stop_bots()
             store.close()
+            renders.shutdown(wait=False, cancel_futures=True)
 
     def page(_: Request) -> Response:
         body, kind = static["index.html"]
@@ -157,6 +176,25 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
         await host.act(live, seat, body.get("move_number"), body["action"])
         return _json(host.state(live, seat))
 
+    def page_event(live: LiveGame, seat: int) -> asyncio.Future[str]:
+        """The page of ``seat`` at the game's position, as event data: rendered once (in ``renders``, from a
+        copy of the position) and shared by every stream of that seat."""
+        key, number = (live.id, seat), live.state.move_number
+        cached = rendered.get(key)
+        if cached is not None and cached[0] == number:
+            return cached[1]
+        snapshot = attrs.evolve(live, state=live.state.copy(), actions=list(live.actions), logs=list(live.logs))
+        future = asyncio.get_running_loop().run_in_executor(
+            renders, lambda: json.dumps(host.seat_payload(snapshot, seat)))
+
+        def forget_failure(done: asyncio.Future[str]) -> None:
+            if (done.cancelled() or done.exception() is not None) and rendered.get(key, (0, None))[1] is done:
+                del rendered[key]  # the next update renders again rather than repeat a failure
+
+        future.add_done_callback(forget_failure)
+        rendered[key] = (number, future)
+        return future
+
     async def events(request: Request) -> Response:
         live, seat = _seat(request)
         queue = host.subscribe(live, seat)
@@ -167,11 +205,14 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
                 while True:
                     if live.state.move_number != sent:
                         sent = live.state.move_number
-                        yield {"event": "update", "id": str(sent),
-                               "data": json.dumps(host.seat_payload(live, seat))}
+                        # Shielded: a stream that closes must not cancel the render other streams wait for.
+                        data = await asyncio.shield(page_event(live, seat))
+                        yield {"event": "update", "id": str(sent), "data": data}
                     await queue.get()
             finally:
                 host.unsubscribe(live, seat, queue)
+                if not live.listeners.get(seat):
+                    rendered.pop((live.id, seat), None)
 
         return EventSourceResponse(stream(), ping=15, headers=_SECURITY_HEADERS)
 
@@ -211,7 +252,7 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
         Route("/api/games/{game}/record", record), Route("/api/records", import_record, methods=["POST"]),
     ]
     app = Starlette(routes=[Route(r.path, _guarded(r.endpoint), methods=r.methods) for r in routes],
-                    lifespan=lifespan)
+                    lifespan=lifespan, exception_handlers={HTTPException: _http_error, Exception: _server_error})
     app.state.host = host
     app.add_middleware(BodyLimit, limit=max_body)
     return app
@@ -236,15 +277,78 @@ def _json(data: Any, status: int = 200) -> Response:
 
 
 def _error(status: int, message: str) -> Response:
-    return _json({"error": message}, status)
+    """A refusal: ``{"error": message}``, the message on one line and cut to ``MAX_ERROR`` characters."""
+    text = one_line(message)
+    return _json({"error": text if len(text) <= MAX_ERROR else text[:MAX_ERROR - 1] + "…"}, status)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (no such route, a method the route does not take) as JSON errors."""
+    assert isinstance(exc, HTTPException)
+    headers = dict(exc.headers or {})
+    if exc.status_code == 404:
+        message = f"nothing is served at {request.url.path}"
+    elif exc.status_code == 405:
+        message = f"{request.method} is not allowed at {request.url.path}; allowed: {headers.get('Allow', 'none')}"
+    else:
+        message = str(exc.detail)
+    response = _error(exc.status_code, message)
+    response.headers.update(headers)  # Allow, for a 405
+    return response
+
+
+async def _server_error(_: Request, exc: Exception) -> Response:
+    """A fault of the server: a short JSON 500 (the traceback goes to the server's log, not to the client)."""
+    return _error(500, f"the server failed on this request ({type(exc).__name__}); its log says more")
+
+
+class _NotFinite(ValueError):
+    pass
+
+
+def _not_finite(text: str) -> float:
+    raise _NotFinite(text)
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise _NotFinite(text)
+    return value
+
+
+def _too_deep(data: Any, limit: int) -> bool:
+    """Whether ``data`` nests lists and dicts more than ``limit`` levels (walked without recursion)."""
+    pending = [(data, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, list | dict):
+            if depth > limit:
+                return True
+            pending.extend((item, depth + 1) for item in (value.values() if isinstance(value, dict) else value))
+    return False
 
 
 async def _body(request: Request) -> Any:
+    """The request's body as JSON; 400 for any other body: not JSON, not UTF-8, NaN or Infinity (which JSON
+    has no number for), a whole number longer than Python reads (4,300 digits), nesting deeper than
+    ``MAX_DEPTH``."""
     raw = await request.body()
     try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        data = json.loads(raw, parse_constant=_not_finite, parse_float=_finite)
+    except _NotFinite as exc:
+        raise HostError(400, f"the body has the number {exc}, which is not a finite number") from None
+    except RecursionError:
+        raise HostError(400, f"the body nests arrays and objects too deeply (at most {MAX_DEPTH} levels)") from None
+    except json.JSONDecodeError as exc:
         raise HostError(400, f"the body is not valid JSON: {exc}") from None
+    except UnicodeDecodeError:
+        raise HostError(400, "the body is not valid JSON: it is not UTF-8 text") from None
+    except ValueError:  # the only other one json raises: an integer with more digits than Python converts
+        raise HostError(400, "the body has a whole number that is too long (more than 4300 digits)") from None
+    if _too_deep(data, MAX_DEPTH):
+        raise HostError(400, f"the body nests arrays and objects too deeply (at most {MAX_DEPTH} levels)")
+    return data
 
 
 def _token(request: Request) -> str | None:

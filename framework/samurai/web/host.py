@@ -23,7 +23,7 @@ from typing import Any
 
 import attrs
 
-from ..errors import DataError
+from ..errors import DataError, SamuraiError, one_line
 from ..protocol import GameState, Move
 from .games import GameDefinition, GameSetup
 from .store import SeatSpec, Store, StoredGame
@@ -97,6 +97,8 @@ class GameHost:
         self.store = store
         self.bot_delay = bot_delay
         self._games: dict[str, LiveGame] = {}
+        self._unresumable: dict[str, str] = {}
+        """Stored games that cannot be resumed, with why: refused (503) without reading them again."""
 
     # --- games in and out of memory --------------------------------------------------------
 
@@ -109,29 +111,49 @@ class GameHost:
         return self.definitions[name]
 
     def game(self, game_id: str) -> LiveGame:
-        """A game by id, rebuilt from the store by replaying its actions when it is not in memory yet."""
+        """A game by id, rebuilt from the store by replaying its actions when it is not in memory yet.
+
+        404 when there is no such game; 503 when its stored rows cannot be read or replayed (a gap in its log,
+        a damaged row, an edition this server does not serve): that game is said once on stderr and refused
+        until the server is started again, every other game is served as usual.
+        """
         live = self._games.get(game_id)
         if live is not None:
             return live
-        stored = self.store.load(game_id) if len(game_id) <= 64 else None
+        problem = self._unresumable.get(game_id)
+        if problem is not None:
+            raise HostError(503, problem)
+        try:
+            stored = self.store.load(game_id) if len(game_id) <= 64 else None
+        except DataError as exc:  # a row that cannot be read
+            raise self._refuse_stored(game_id, str(exc)) from None
         if stored is None:
             raise HostError(404, f"no game {game_id!r}")
         try:
             live = self._rebuild(stored)
-        except (DataError, ValueError, TypeError, HostError) as exc:  # e.g. its edition is not served any more
-            message = exc.message if isinstance(exc, HostError) else str(exc)
-            raise HostError(503, f"game {game_id} cannot be resumed by this server: {message}") from None
+        except (SamuraiError, HostError) as exc:  # e.g. its edition is not served any more
+            raise self._refuse_stored(game_id, exc.message if isinstance(exc, HostError) else str(exc)) from None
+        except Exception as exc:  # stored rows may be damaged in any way: refuse this game, the others go on
+            raise self._refuse_stored(game_id, f"{type(exc).__name__}: {exc}") from None
         self._games[game_id] = live
         self.wake_bots(live)
         return live
 
+    def _refuse_stored(self, game_id: str, why: str) -> HostError:
+        """The 503 of a stored game that cannot be resumed, kept for its later requests and said once."""
+        problem = one_line(f"game {game_id} cannot be resumed by this server: {why}")
+        self._unresumable[game_id] = problem
+        self.store.report(game_id, problem)
+        return HostError(503, problem)
+
     def resume_all(self) -> list[str]:
-        """Rebuild every unfinished game (so bots to act carry on); returns why any could not be."""
+        """Rebuild every unfinished game (so bots to act carry on); returns why any could not be (each of
+        those is also said once on stderr, and answers 503; the others resume)."""
         problems = []
         for game_id in self.store.ids(over=False):
             try:
                 self.game(game_id)
-            except HostError as exc:  # the others still resume; this one answers 503 until it can
+            except HostError as exc:
                 problems.append(exc.message)
         return problems
 
@@ -142,6 +164,9 @@ class GameHost:
             start = opened.start
         else:
             start = definition.start(stored.setup)
+        if len(stored.seats) != start.players:
+            raise DataError(f"game {stored.id}: {len(stored.seats)} seats are stored for {start.players} players",
+                            source=str(self.store.path))
         live = LiveGame(stored.id, definition, stored.setup, stored.seats, start, start.copy(), [], [],
                         imported=stored.imported is not None)
         for number, action in enumerate(stored.actions):
