@@ -388,7 +388,7 @@ class DaimyoState:
             "tiles": {"face_down": sum(1 for sq in range(self.squares)
                                        if self.tile[sq] != EMPTY and sq not in self.shown),
                       "face_up": len(self.shown), "heiya_removed": sum(1 for f in self.gone if f == HEIYA),
-                      "engun_tiles": sum(1 for f in self.gone if f != HEIYA)},
+                      "engun_tiles": sum(1 for f in self.gone if f < HEIYA)},
             "turns_without_progress": self.quiet,
             "events": self.log[-12:],
             "result": None if self.winners is None else {"winners": list(self.winners), "reason": self.reason},
