@@ -20,7 +20,7 @@ from samurai.cli import main
 from samurai.conformance import checks_for
 from samurai.errors import DataError
 from samurai.game_records import play_record_from_dict, play_record_of, play_record_to_dict, replayed
-from samurai.plugins import load_edition
+from samurai.plugins import Edition, load_edition
 from samurai_plugins import daimyo as d
 from samurai_plugins.daimyo_web import DaimyoDefinition
 
@@ -268,6 +268,27 @@ def test_the_loose_variant_plays_whole_random_games_and_its_records_replay(tmp_p
         assert sum(tiles.values()) == len(d.TILE_SET)
         record = play_record_from_dict(play_record_to_dict(play_record_of(edition, 2, seed, None, actions, state)))
         assert replayed(record, folder=tmp_path, trust=[str(path)]).view(1) == state.view(1)
+
+
+def test_a_record_written_before_the_new_rulings_replays_with_their_defaults(tmp_path: Path) -> None:
+    """Records keep every option's value; one without the three new rulings plays them as they were."""
+    edition = load_edition("daimyo")
+    state = _play_out(edition.start(2, 11), 11)
+    actions = [tuple(action) for action in _played(edition, 11)]
+    data = play_record_to_dict(play_record_of(edition, 2, 11, None, actions))
+    for name in ("tiles_run_out", "self_check", "shinobi_turn"):
+        del data["options"][name]
+    assert replayed(play_record_from_dict(data)).view(0) == state.view(0)
+
+
+def _played(edition: Edition, seed: int) -> list[tuple[int, ...]]:
+    """The actions of a random game of ``edition`` on ``seed`` (``_play_out``'s)."""
+    state = edition.start(2, seed)
+    rng, actions = random.Random(seed), []
+    while not state.is_over:
+        actions.append(state.sample_action(rng))
+        state.apply(actions[-1])
+    return actions
 
 
 # --- the board file's size ---------------------------------------------------------------------
