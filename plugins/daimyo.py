@@ -25,7 +25,10 @@ Where RULES-DAIMYO.md is silent, this module chose:
 - Yonhon no ki counts a seat's turns that ended with two Ki face up; any other
   turn of that seat (a move, a pair that is not two Ki, Engun, Shinobi wo
   tsukau, a turn cut short by the tiles running out) breaks the run.
-- Nobori after a turn cut short with one tile up: the one flag goes on it.
+- Nobori after a turn cut short with one tile up: the one flag goes on it (with
+  ``tiles_run_out = "then_move"``, when the move ends that turn).
+- With ``shinobi_turn = "goes_on"`` the pair the turn then ends with decides
+  Engun and Yonhon no ki, as in any turn of flipping.
 - A move that captures the opponent's Daimyo is always legal, even from a
   position where it would leave one's own Daimyo open: the game is over.
 - The order of the end checks when a turn ends (``END_CHECK_ORDER``): a
