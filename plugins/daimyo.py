@@ -2,10 +2,12 @@
 
 Not Knizia's game: a two-player battlefield of face-down tiles, a memory
 element and chess-like moves. Rules: RULES-DAIMYO.md (and seed 004); every
-ruling there is an option below, so a variant can overrule it.
+ruling there is an option below (``DEFAULT_OPTIONS``) or a property of the
+board file (``Battlefield``), so a variant can overrule it.
 
-The board is 6 files (a-f) by 7 ranks (1-7); square ``rank * 6 + file``
-(``a1`` is 0, White's side is rank 1). White is seat 0 and starts.
+The board is a board file's files by ranks, 6 (a-f) by 7 (1-7) by default;
+square ``rank * files + file`` (``a1`` is 0, White's side is rank 1). White
+is seat 0 and starts.
 
 Actions are tuples of small ints, like every game's on the protocol:
 
@@ -23,9 +25,19 @@ Where RULES-DAIMYO.md is silent, this module chose:
 - Yonhon no ki counts a seat's turns that ended with two Ki face up; any other
   turn of that seat (a move, a pair that is not two Ki, Engun, Shinobi wo
   tsukau, a turn cut short by the tiles running out) breaks the run.
-- Nobori after a turn cut short with one tile up: the one flag goes on it.
+- Nobori after a turn cut short with one tile up: the one flag goes on it (with
+  ``tiles_run_out = "then_move"``, when the move ends that turn).
+- With ``shinobi_turn = "goes_on"`` the pair the turn then ends with decides
+  Engun and Yonhon no ki, as in any turn of flipping.
 - A move that captures the opponent's Daimyo is always legal, even from a
   position where it would leave one's own Daimyo open: the game is over.
+- The order of the end checks when a turn ends (``END_CHECK_ORDER``): a
+  captured Daimyo and Yonhon no ki end the game at once, within the turn;
+  then, the next seat to play being known, Haisen (it has no turn and its
+  Daimyo can be captured), then stalemate (no turn, the Daimyo safe), and
+  only then the no-progress draw. A mating move on the turn that reaches the
+  no-progress limit therefore wins by Haisen: the limit is there to end games
+  that go nowhere, and a game decided on the board went somewhere.
 """
 
 from __future__ import annotations
@@ -42,7 +54,7 @@ from samurai.errors import DataError, IllegalAction
 from samurai.game_metrics import GameMetric
 from samurai.games import GameDefinition, GameMeasures
 from samurai.hookspecs import hookimpl
-from samurai.tomlfile import check_keys, key_line, read_toml, require
+from samurai.tomlfile import check_keys, key_line, read_toml, require, table_line
 
 if TYPE_CHECKING:
     from samurai.plugins import Edition
@@ -50,11 +62,17 @@ if TYPE_CHECKING:
 
 __all__ = ["FLIP", "MOVE", "DaimyoState", "DaimyoKnowledge", "new_state", "DEFAULT_OPTIONS", "FILES", "RANKS",
            "PIECES", "FACES", "square_name", "square_of", "Battlefield", "load_battlefield", "GAME", "samurai_games",
-           "tell", "END_WORDS", "MEASURES", "DaimyoWatch", "GAME_METRICS"]
+           "tell", "END_WORDS", "MEASURES", "DaimyoWatch", "GAME_METRICS", "END_CHECK_ORDER", "DEFAULT_BOARD",
+           "FILE_LETTERS", "BOARD_SIZES"]
 
 FLIP, MOVE = 0, 1
 FILES, RANKS = 6, 7
+"""The size of the default board (``maps/battlefield.toml``); a board file may give another."""
 SQUARES = FILES * RANKS
+FILE_LETTERS = "abcdefghijkl"
+"""Files are named by letter, ``a`` first, so a board has at most this many files."""
+BOARD_SIZES = range(4, len(FILE_LETTERS) + 1)
+"""The files and the ranks a board file may have (4 to 12 each)."""
 WHITE, BLACK = 0, 1
 EMPTY = -1
 
@@ -69,7 +87,15 @@ ARMY_KINDS = (KIBATAI, ASHIGARU, KIHEI)
 HEIYA, KI = 12, 13
 FACES = tuple(f"{PIECES[kind]}-{kamon}" for kind in ARMY_KINDS for kamon in KAMON) + ("heiya", "ki")
 """Tile faces by number: ``kibatai-red`` ... ``kihei-blue``, ``heiya``, ``ki``."""
-TILE_SET = tuple(face for face in range(12) for _ in range(2)) + (HEIYA,) * 8 + (KI,) * 6
+
+
+def tile_set(kamon: int = 4, heiya: int = 8, ki: int = 6) -> tuple[int, ...]:
+    """The tiles of a set: each army tile of the first ``kamon`` kamon twice, then ``heiya`` Heiya and ``ki`` Ki."""
+    army = tuple(kind * 4 + colour for kind in range(len(ARMY_KINDS)) for colour in range(kamon) for _ in range(2))
+    return army + (HEIYA,) * heiya + (KI,) * ki
+
+
+TILE_SET = tile_set()
 """The 38 tiles: each army tile twice, 8 Heiya, 6 Ki (RULES-DAIMYO.md "Components")."""
 
 DEFAULT_OPTIONS: Mapping[str, Any] = {
@@ -77,10 +103,25 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "nobori": False,              # variant: flags on the two tiles turned back
     "no_progress_limit": 100,     # ruling: this many turns without removal, gain or capture is a draw
     "stalemate": "draw",          # ruling: no legal turn and the Daimyo safe ("draw", or "loss" for the stuck seat)
+    "tiles_run_out": "turn_ends",   # ruling: face-down tiles run out mid-flip ("turn_ends", or "then_move")
+    "self_check": "forbidden",      # ruling: a move leaving one's own Daimyo open ("forbidden", or "allowed")
+    "shinobi_turn": "ends",         # ruling: after Shinobi wo tsukau ("ends", or "goes_on" flipping)
     "white_daimyo": "b1", "white_shinobi": "e1",   # ruling (start)
     "black_daimyo": "b7", "black_shinobi": "e7",
 }
 """The rulings of RULES-DAIMYO.md and the two optional rules, as options a variant can change."""
+
+OPTION_CHOICES: Mapping[str, tuple[str, ...]] = {
+    "stalemate": ("draw", "loss"),
+    "tiles_run_out": ("turn_ends", "then_move"),
+    "self_check": ("forbidden", "allowed"),
+    "shinobi_turn": ("ends", "goes_on"),
+}
+"""The values each ruling given in words may take, the current ruling first."""
+
+END_CHECK_ORDER = ("daimyo_captured", "yonhon_no_ki", "haisen", "stalemate", "no_progress")
+"""The order in which a turn's end is decided: the first two end the game within the turn that causes them; the
+last three are checked in this order when a turn ends (so Haisen and stalemate come before the no-progress draw)."""
 
 _MATERIAL = (0.0, 5.0, 3.0, 3.0, 2.5)
 """What each kind of piece is worth to ``DaimyoState.evaluate`` (the Daimyo itself is the game, not material)."""
@@ -92,38 +133,44 @@ _KNIGHT = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1
 _SLIDES = {SHINOBI: _KING, ASHIGARU: _ORTHOGONAL, KIHEI: _DIAGONAL}
 
 
-def square_name(square: int) -> str:
-    """``0`` as ``"a1"``."""
-    rank, file = divmod(square, FILES)
-    return f"{'abcdef'[file]}{rank + 1}"
+def square_name(square: int, files: int = FILES) -> str:
+    """``0`` as ``"a1"`` on a board of ``files`` files."""
+    rank, file = divmod(square, files)
+    return f"{FILE_LETTERS[file]}{rank + 1}"
 
 
-def square_of(name: str) -> int:
-    """``"a1"`` as ``0``; ``ValueError`` for a square not on the board."""
-    if not isinstance(name, str) or len(name) != 2 or name[0] not in "abcdef" or name[1] not in "1234567":
-        raise ValueError(f"a square is a file a-f and a rank 1-7, like 'b1', not {name!r}")
-    return (int(name[1]) - 1) * FILES + "abcdef".index(name[0])
+def square_of(name: str, files: int = FILES, ranks: int = RANKS) -> int:
+    """``"a1"`` as ``0`` on a board of ``files`` by ``ranks``; ``ValueError`` for a square not on the board."""
+    letters = FILE_LETTERS[:files]
+    if (not isinstance(name, str) or len(name) < 2 or name[0] not in letters or not name[1:].isdigit()
+            or name[1] == "0" or not 1 <= int(name[1:]) <= ranks):
+        raise ValueError(f"a square is a file {letters[0]}-{letters[-1]} and a rank 1-{ranks}, like 'b1', "
+                         f"not {repr(name)[:40]}")
+    return (int(name[1:]) - 1) * files + letters.index(name[0])
 
 
-def _step(square: int, df: int, dr: int) -> int:
-    rank, file = divmod(square, FILES)
+def _step(square: int, df: int, dr: int, files: int, ranks: int) -> int:
+    rank, file = divmod(square, files)
     file, rank = file + df, rank + dr
-    return rank * FILES + file if 0 <= file < FILES and 0 <= rank < RANKS else EMPTY
+    return rank * files + file if 0 <= file < files and 0 <= rank < ranks else EMPTY
 
 
 class DaimyoState:
     """A position of Daimyo and Shinobi (it implements ``samurai.protocol.GameState``)."""
 
-    __slots__ = ("options", "piece", "tile", "known", "shown", "turn_faces", "flags", "current", "turn", "moves",
-                 "ki_turns", "quiet", "gone", "captured", "gained", "winners", "reason", "log")
+    __slots__ = ("options", "board", "piece", "tile", "known", "shown", "turn_faces", "flags", "current", "turn",
+                 "moves", "ki_turns", "quiet", "gone", "captured", "gained", "winners", "reason", "log", "pending_back")
 
-    def __init__(self, options: Mapping[str, Any]) -> None:
+    def __init__(self, options: Mapping[str, Any], board: Battlefield | None = None) -> None:
         self.options = options
-        self.piece = [EMPTY] * SQUARES
+        self.board = DEFAULT_BOARD if board is None else board
+        """The board file played on: its size and its tile set."""
+        squares = self.board.files * self.board.ranks
+        self.piece = [EMPTY] * squares
         """Per square: ``owner * 5 + kind`` of the piece on it, or -1."""
-        self.tile = [EMPTY] * SQUARES
+        self.tile = [EMPTY] * squares
         """Per square: the face of the tile on it (the truth, face down or up), or -1."""
-        self.known = [EMPTY] * SQUARES
+        self.known = [EMPTY] * squares
         """Per square: the face of its tile as both seats saw it flipped, or -1 for never seen (public)."""
         self.shown: list[int] = []
         """Squares whose tiles are face up in the turn being played (at most two)."""
@@ -146,6 +193,22 @@ class DaimyoState:
         self.reason: str | None = None
         self.log: list[dict[str, Any]] = []
         """Everything that happened, in view of both seats (flips included)."""
+        self.pending_back: tuple[int, ...] | None = None
+        """With ``tiles_run_out = "then_move"``: the squares turned back when the tiles ran out mid-flip, while
+        the seat goes on with a move; None otherwise."""
+
+    @property
+    def squares(self) -> int:
+        """How many squares the board has."""
+        return self.board.files * self.board.ranks
+
+    def square_name(self, square: int) -> str:
+        """A square's name on this board (``0`` is ``"a1"``)."""
+        return square_name(square, self.board.files)
+
+    def square_of(self, name: str) -> int:
+        """A square's number on this board; ``ValueError`` for a name not on it."""
+        return square_of(name, self.board.files, self.board.ranks)
 
     # --- the protocol -------------------------------------------------------------------------
 
@@ -173,6 +236,8 @@ class DaimyoState:
         """Every legal action of the seat to act, sorted."""
         if self.winners is not None:
             return []
+        if self.pending_back is not None:  # the tiles ran out mid-flip: the turn goes on with a move
+            return sorted(self._legal_moves(self.current))
         flips: list[tuple[int, ...]] = [(FLIP, sq) for sq in self._flippable()]
         if self.shown or self.turn_faces:  # a turn of flipping goes on: flip again
             return flips
@@ -197,28 +262,31 @@ class DaimyoState:
         kind, *squares = action
         if kind not in (FLIP, MOVE) or len(squares) != (1 if kind == FLIP else 2):
             return f"{action!r} is neither a flip (0, square) nor a move (1, from, to)"
-        if not all(0 <= sq < SQUARES for sq in squares):
-            return f"{action!r} names a square off the board (squares are 0..{SQUARES - 1})"
-        flipping_on = bool(self.shown or self.turn_faces)
+        if not all(0 <= sq < self.squares for sq in squares):
+            return f"{action!r} names a square off the board (squares are 0..{self.squares - 1})"
+        name = self.square_name
+        flipping_on = self.pending_back is None and bool(self.shown or self.turn_faces)
         if kind == MOVE:
             frm, to = squares
             if flipping_on:
                 return "a turn of flipping goes on: flip another tile"
             if self.piece[frm] == EMPTY or self.piece[frm] // 5 != self.current:
-                return f"there is no piece of yours on {square_name(frm)}"
+                return f"there is no piece of yours on {name(frm)}"
             if to not in self._targets(frm):
-                return f"the {PIECES[self.piece[frm] % 5]} on {square_name(frm)} cannot move to {square_name(to)}"
-            return (f"moving {square_name(frm)}-{square_name(to)} would leave your Daimyo open to capture"
+                return f"the {PIECES[self.piece[frm] % 5]} on {name(frm)} cannot move to {name(to)}"
+            return (f"moving {name(frm)}-{name(to)} would leave your Daimyo open to capture"
                     if not self._daimyo_threatened(self.current)
-                    else f"Kyousei: moving {square_name(frm)}-{square_name(to)} does not save your Daimyo")
+                    else f"Kyousei: moving {name(frm)}-{name(to)} does not save your Daimyo")
         sq = squares[0]
+        if self.pending_back is not None:
+            return "the tiles ran out mid-flip: the turn goes on with a move, no more flipping"
         if not flipping_on and self._daimyo_threatened(self.current):
             return "Kyousei: your Daimyo can be captured, so you must move to save it (no flipping)"
         if self.tile[sq] == EMPTY:
-            return f"there is no tile on {square_name(sq)} to flip"
+            return f"there is no tile on {name(sq)} to flip"
         if sq in self.shown:
-            return f"the tile on {square_name(sq)} is already face up"
-        return f"the tile on {square_name(sq)} carries a flag (Nobori) and cannot be flipped"
+            return f"the tile on {name(sq)} is already face up"
+        return f"the tile on {name(sq)} carries a flag (Nobori) and cannot be flipped"
 
     def apply(self, action: tuple[int, ...]) -> None:
         """Play a legal action (check it first)."""
@@ -281,10 +349,11 @@ class DaimyoState:
         """An independent copy."""
         other = DaimyoState.__new__(DaimyoState)
         other.options = self.options
+        other.board = self.board
         for name in ("piece", "tile", "known", "shown", "turn_faces", "ki_turns", "gone", "gained", "log"):
             setattr(other, name, getattr(self, name)[:])
         other.captured = [c[:] for c in self.captured]
-        for name in ("flags", "current", "turn", "moves", "quiet", "winners", "reason"):
+        for name in ("flags", "current", "turn", "moves", "quiet", "winners", "reason", "pending_back"):
             setattr(other, name, getattr(self, name))
         return other
 
@@ -301,8 +370,8 @@ class DaimyoState:
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 or 1, not {seat!r}")
         squares = []
-        for sq in range(SQUARES):
-            entry: dict[str, Any] = {"square": square_name(sq)}
+        for sq in range(self.squares):
+            entry: dict[str, Any] = {"square": self.square_name(sq)}
             if self.piece[sq] != EMPTY:
                 owner, kind = divmod(self.piece[sq], 5)
                 entry["piece"] = {"owner": owner, "kind": PIECES[kind]}
@@ -315,12 +384,14 @@ class DaimyoState:
             squares.append(entry)
         return {
             "game": "daimyo", "seat": seat, "players": 2, "current_player": self.to_act, "turn": self.turn,
+            "size": {"files": self.board.files, "ranks": self.board.ranks},
             "board": squares,
             "threatened": self._daimyo_threatened(seat),
             "captured": [[PIECES[k] for k in kinds] for kinds in self.captured],
-            "tiles": {"face_down": sum(1 for sq in range(SQUARES) if self.tile[sq] != EMPTY and sq not in self.shown),
-                      "face_up": len(self.shown), "removed": sum(1 for f in self.gone if f == HEIYA),
-                      "gained": sum(1 for f in self.gone if f != HEIYA)},
+            "tiles": {"face_down": sum(1 for sq in range(self.squares)
+                                       if self.tile[sq] != EMPTY and sq not in self.shown),
+                      "face_up": len(self.shown), "heiya_removed": sum(1 for f in self.gone if f == HEIYA),
+                      "engun_tiles": sum(1 for f in self.gone if f < HEIYA)},
             "turns_without_progress": self.quiet,
             "events": self.log[-12:],
             "result": None if self.winners is None else {"winners": list(self.winners), "reason": self.reason},
@@ -333,45 +404,55 @@ class DaimyoState:
         """
         shape = {FLIP: 2, MOVE: 3}.get(action[0]) if isinstance(action, tuple) and action else None
         if shape is None or len(action) != shape or not all(
-                isinstance(v, int) and not isinstance(v, bool) and 0 <= v < SQUARES for v in action[1:]):
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v < self.squares for v in action[1:]):
             raise IllegalAction(f"{action!r} is neither a flip (0, square) nor a move (1, from, to) "
-                                f"with squares 0..{SQUARES - 1}")
+                                f"with squares 0..{self.squares - 1}")
         if action[0] == FLIP:
-            return {"action": "flip", "square": square_name(action[1])}
-        return {"action": "move", "from": square_name(action[1]), "to": square_name(action[2])}
+            return {"action": "flip", "square": self.square_name(action[1])}
+        return {"action": "move", "from": self.square_name(action[1]), "to": self.square_name(action[2])}
 
     # --- flipping (RULES-DAIMYO.md "A turn" 1) --------------------------------------------------
 
     def _flippable(self) -> list[int]:
-        return [sq for sq in range(SQUARES)
+        return [sq for sq in range(self.squares)
                 if self.tile[sq] != EMPTY and sq not in self.shown and sq not in self.flags]
 
     def _flip(self, sq: int) -> None:
         face = self.tile[sq]
         self.known[sq] = face
         self.turn_faces.append(face)
-        self.log.append({"event": "flip", "seat": self.current, "square": square_name(sq), "tile": FACES[face]})
+        self.log.append({"event": "flip", "seat": self.current, "square": self.square_name(sq), "tile": FACES[face]})
         if face == HEIYA:  # removed from the board; the seat flips another in its place
             self.tile[sq] = self.known[sq] = EMPTY
             self.gone.append(HEIYA)
-            self.log.append({"event": "heiya_removed", "square": square_name(sq)})
+            self.log.append({"event": "heiya_removed", "square": self.square_name(sq)})
             if self.options["shinobi_wo_tsukau"] and self.turn_faces == [HEIYA, HEIYA]:
                 self._gain(SHINOBI, sq, "shinobi_wo_tsukau")
-                self.ki_turns[self.current] = False  # not two Ki: Yonhon no ki needs two such turns in a row
-                self._end_turn(progress=True, turned_back=())
-                return
+                if self.options["shinobi_turn"] == "ends":
+                    self.ki_turns[self.current] = False  # not two Ki: Yonhon no ki needs two such turns in a row
+                    self._end_turn(progress=True, turned_back=())
+                    return
+                # "goes_on": the Heiya was removed like any other, so the seat flips another in its place
         else:
             self.shown.append(sq)
             if len(self.shown) == 2:
                 self._resolve_pair()
                 return
-        if not self._flippable():  # ruling: face-down tiles ran out mid-flip: the turn ends with what was flipped
-            back = tuple(self.shown)
-            self.shown = []
-            if back:
-                self.log.append({"event": "turned_back", "squares": [square_name(s) for s in back]})
-            self.ki_turns[self.current] = False  # fewer than two tiles up, so not two Ki
-            self._end_turn(progress=HEIYA in self.turn_faces, turned_back=back)
+        if not self._flippable():
+            self._tiles_ran_out()
+
+    def _tiles_ran_out(self) -> None:
+        """Ruling: the face-down tiles ran out mid-flip. What is face up is turned back; the turn ends
+        (``tiles_run_out = "turn_ends"``), or the seat goes on with a move if it has one (``"then_move"``)."""
+        back = tuple(self.shown)
+        self.shown = []
+        if back:
+            self.log.append({"event": "turned_back", "squares": [self.square_name(s) for s in back]})
+        self.ki_turns[self.current] = False  # fewer than two tiles up, so not two Ki
+        if self.options["tiles_run_out"] == "then_move" and self._legal_moves(self.current):
+            self.pending_back = back
+            return
+        self._end_turn(progress=HEIYA in self.turn_faces, turned_back=back)
 
     def _resolve_pair(self) -> None:
         first, last = self.shown
@@ -385,7 +466,7 @@ class DaimyoState:
             self.ki_turns[self.current] = False
             self._end_turn(progress=True, turned_back=())
             return
-        self.log.append({"event": "turned_back", "squares": [square_name(first), square_name(last)]})
+        self.log.append({"event": "turned_back", "squares": [self.square_name(first), self.square_name(last)]})
         if a == KI and b == KI:
             if self.ki_turns[self.current]:  # Yonhon no ki: two Ki on two turns in a row
                 self._finish((1 - self.current,), "yonhon_no_ki")
@@ -393,59 +474,62 @@ class DaimyoState:
             self.ki_turns[self.current] = True
         else:
             self.ki_turns[self.current] = False
-        removed_heiya = len(self.turn_faces) > 2
-        self._end_turn(progress=removed_heiya, turned_back=(first, last))
+        self._end_turn(progress=HEIYA in self.turn_faces, turned_back=(first, last))
 
     def _gain(self, kind: int, sq: int, how: str) -> None:
         self.piece[sq] = self.current * 5 + kind
         self.gained[self.current] += 1
-        self.log.append({"event": how, "seat": self.current, "square": square_name(sq), "piece": PIECES[kind]})
+        self.log.append({"event": how, "seat": self.current, "square": self.square_name(sq), "piece": PIECES[kind]})
 
     # --- moving (RULES-DAIMYO.md "A turn" 2) ----------------------------------------------------
 
     def _targets(self, sq: int) -> list[int]:
         """Squares the piece on ``sq`` may move to or capture on, ignoring the Daimyo's safety."""
         owner, kind = divmod(self.piece[sq], 5)
+        files, ranks = self.board.files, self.board.ranks
         out = []
         if kind in (DAIMYO, KIBATAI):
             for df, dr in (_KING if kind == DAIMYO else _KNIGHT):
-                to = _step(sq, df, dr)  # the Kibatai leaps: only where it lands matters
+                to = _step(sq, df, dr, files, ranks)  # the Kibatai leaps: only where it lands matters
                 if to != EMPTY and self.tile[to] == EMPTY and (self.piece[to] == EMPTY or
                                                                self.piece[to] // 5 != owner):
                     out.append(to)
             return out
         for df, dr in _SLIDES[kind]:
-            to = _step(sq, df, dr)
+            to = _step(sq, df, dr, files, ranks)
             while to != EMPTY and self.tile[to] == EMPTY:
                 if self.piece[to] != EMPTY:
                     if self.piece[to] // 5 != owner:
                         out.append(to)
                     break
                 out.append(to)
-                to = _step(to, df, dr)
+                to = _step(to, df, dr, files, ranks)
         return out
 
     def _daimyo_square(self, seat: int) -> int:
         code = seat * 5 + DAIMYO
-        return next((sq for sq in range(SQUARES) if self.piece[sq] == code), EMPTY)
+        return next((sq for sq in range(self.squares) if self.piece[sq] == code), EMPTY)
 
     def _daimyo_threatened(self, seat: int) -> bool:
         """Whether an opponent's piece could capture ``seat``'s Daimyo now."""
         target = self._daimyo_square(seat)
         if target == EMPTY:
             return False
-        return any(target in self._targets(sq) for sq in range(SQUARES)
+        return any(target in self._targets(sq) for sq in range(self.squares)
                    if self.piece[sq] != EMPTY and self.piece[sq] // 5 != seat)
 
     def _legal_moves(self, seat: int) -> list[tuple[int, ...]]:
-        """Moves that do not leave the seat's own Daimyo open to capture (capturing the other Daimyo always may)."""
+        """The seat's legal moves. Under Kyousei only those that end the threat; otherwise, with ``self_check =
+        "forbidden"``, those that do not leave its own Daimyo open (capturing the other Daimyo always may), and
+        with ``"allowed"`` every move."""
         enemy_daimyo = (1 - seat) * 5 + DAIMYO
+        unchecked = self.options["self_check"] == "allowed" and not self._daimyo_threatened(seat)
         moves: list[tuple[int, ...]] = []
-        for sq in range(SQUARES):
+        for sq in range(self.squares):
             if self.piece[sq] == EMPTY or self.piece[sq] // 5 != seat:
                 continue
             for to in self._targets(sq):
-                if self.piece[to] == enemy_daimyo:
+                if unchecked or self.piece[to] == enemy_daimyo:
                     moves.append((MOVE, sq, to))
                     continue
                 moved, taken = self.piece[sq], self.piece[to]
@@ -460,7 +544,8 @@ class DaimyoState:
         taken = self.piece[to]
         self.piece[to], self.piece[frm] = self.piece[frm], EMPTY
         self.ki_turns[self.current] = False
-        event: dict[str, Any] = {"event": "move", "seat": self.current, "from": square_name(frm), "to": square_name(to)}
+        event: dict[str, Any] = {"event": "move", "seat": self.current, "from": self.square_name(frm),
+                                 "to": self.square_name(to)}
         if taken != EMPTY:
             event["captured"] = PIECES[taken % 5]
             self.captured[self.current].append(taken % 5)
@@ -468,18 +553,19 @@ class DaimyoState:
         if taken % 5 == DAIMYO and taken != EMPTY:
             self._finish((self.current,), "daimyo_captured")
             return
-        self._end_turn(progress=taken != EMPTY, turned_back=())
+        back = self.pending_back or ()  # a move after the tiles ran out mid-flip ends that turn of flipping
+        self._end_turn(progress=taken != EMPTY or HEIYA in self.turn_faces, turned_back=back)
 
     # --- the turn and the end (RULES-DAIMYO.md "End") -------------------------------------------
 
     def _end_turn(self, *, progress: bool, turned_back: tuple[int, ...]) -> None:
+        """End the turn, then decide the end checks in the order of ``END_CHECK_ORDER``: Haisen, stalemate,
+        and only then the no-progress draw."""
         if self.options["nobori"]:  # flags on the tiles turned back, off when none were
             self.flags = turned_back
         self.turn_faces = []
+        self.pending_back = None
         self.quiet = 0 if progress else self.quiet + 1
-        if self.quiet >= self.options["no_progress_limit"]:
-            self._finish((0, 1), "no_progress")
-            return
         self.current = 1 - self.current
         self.turn += 1
         if not self.legal_actions():
@@ -489,6 +575,10 @@ class DaimyoState:
                 self._finish((1 - self.current,), "stalemate")
             else:
                 self._finish((0, 1), "stalemate")
+        elif self.quiet >= self.options["no_progress_limit"]:
+            # The draw ends the game on the turn just played: no turn of the next seat has begun.
+            self.current, self.turn = 1 - self.current, self.turn - 1
+            self._finish((0, 1), "no_progress")
 
     def _finish(self, winners: tuple[int, ...], reason: str) -> None:
         self.winners, self.reason = winners, reason
@@ -507,7 +597,7 @@ class DaimyoKnowledge:
         # Faces nobody has seen are not part of what a seat knows: keep only that a tile lies there.
         public.tile = [EMPTY if face == EMPTY else (face if public.known[sq] != EMPTY or sq in public.shown else KI)
                        for sq, face in enumerate(public.tile)]
-        self._unseen = [sq for sq in range(SQUARES) if state.tile[sq] != EMPTY and state.known[sq] == EMPTY
+        self._unseen = [sq for sq in range(state.squares) if state.tile[sq] != EMPTY and state.known[sq] == EMPTY
                         and sq not in state.shown]
         self._public = public
 
@@ -527,8 +617,8 @@ class DaimyoKnowledge:
     def determinize(self, rng: random.Random) -> DaimyoState:
         """A position with every unseen face drawn from the tiles not yet seen."""
         st = self._public.copy()
-        pool = list(TILE_SET)
-        for face in st.gone + [st.tile[sq] for sq in range(SQUARES)
+        pool = list(st.board.tiles)
+        for face in st.gone + [st.tile[sq] for sq in range(st.squares)
                                if st.tile[sq] != EMPTY and sq not in self._unseen]:
             pool.remove(face)
         rng.shuffle(pool)
@@ -537,29 +627,33 @@ class DaimyoKnowledge:
         return st
 
 
-def new_state(seed: int, options: Mapping[str, Any] | None = None) -> DaimyoState:
-    """A new game: the four pieces on their squares, the 38 tiles shuffled face down on the rest.
+def new_state(seed: int, options: Mapping[str, Any] | None = None, board: Battlefield | None = None) -> DaimyoState:
+    """A new game on ``board`` (the 6 x 7 battlefield by default): the four pieces on their squares, the
+    board's tiles (38 on the default board) shuffled face down on the rest.
 
     Options the game does not know, or values it cannot use, raise ``DataError`` naming the option.
     """
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise TypeError(f"the seed is a whole number, not {seed!r}")
+    board = DEFAULT_BOARD if board is None else board
     resolved = {**DEFAULT_OPTIONS, **(options or {})}
-    _check_options(resolved)
-    st = DaimyoState(resolved)
+    _check_options(resolved, board)
+    st = DaimyoState(resolved, board)
     for seat, side in ((WHITE, "white"), (BLACK, "black")):
-        st.piece[square_of(resolved[f"{side}_daimyo"])] = seat * 5 + DAIMYO
-        st.piece[square_of(resolved[f"{side}_shinobi"])] = seat * 5 + SHINOBI
-    tiles = list(TILE_SET)
+        st.piece[st.square_of(resolved[f"{side}_daimyo"])] = seat * 5 + DAIMYO
+        st.piece[st.square_of(resolved[f"{side}_shinobi"])] = seat * 5 + SHINOBI
+    tiles = list(board.tiles)
     random.Random(seed).shuffle(tiles)
-    free = [sq for sq in range(SQUARES) if st.piece[sq] == EMPTY]
+    free = [sq for sq in range(st.squares) if st.piece[sq] == EMPTY]
     for sq, face in zip(free, tiles, strict=True):
         st.tile[sq] = face
     return st
 
 
-def _check_options(options: Mapping[str, Any]) -> None:
-    """Refuse an option the game does not know or a value it cannot use, naming the option."""
+def _check_options(options: Mapping[str, Any], board: Battlefield | None = None) -> None:
+    """Refuse an option the game does not know or a value it cannot use, naming the option and the values
+    it may take; start squares must lie on ``board`` (the default board if None)."""
+    board = DEFAULT_BOARD if board is None else board
     unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
     if unknown:
         raise DataError(f"unknown option; options are {', '.join(DEFAULT_OPTIONS)}", source="options",
@@ -571,12 +665,14 @@ def _check_options(options: Mapping[str, Any]) -> None:
     if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
         raise DataError(f"must be a whole number of turns >= 1, not {limit!r}", source="options",
                         key="no_progress_limit")
-    if options["stalemate"] not in ("draw", "loss"):
-        raise DataError(f"must be 'draw' or 'loss', not {options['stalemate']!r}", source="options", key="stalemate")
+    for name, choices in OPTION_CHOICES.items():
+        if options[name] not in choices:
+            raise DataError(f"must be {' or '.join(map(repr, choices))}, not {options[name]!r}",
+                            source="options", key=name)
     starts: dict[str, str] = {}
     for name in ("white_daimyo", "white_shinobi", "black_daimyo", "black_shinobi"):
         try:
-            square = square_name(square_of(options[name]))
+            square = square_name(square_of(options[name], board.files, board.ranks), board.files)
         except ValueError as error:
             raise DataError(str(error), source="options", key=name) from None
         if square in starts:
@@ -587,12 +683,14 @@ def _check_options(options: Mapping[str, Any]) -> None:
 # --- the game on the framework (samurai.games): board file, editions, drawing ---------------------
 
 _START_KEYS = ("white_daimyo", "white_shinobi", "black_daimyo", "black_shinobi")
-_BOARD_KEYS = {"game", "name", "description", "files", "ranks", "start"}
+_BOARD_KEYS = {"game", "name", "description", "files", "ranks", "start", "tiles"}
+_TILE_KEYS = ("kamon", "heiya", "ki")
+_TILE_DEFAULTS = {"kamon": len(KAMON), "heiya": 8, "ki": 6}
 
 
 @attrs.frozen
 class Battlefield:
-    """A board file of this game (``maps/battlefield.toml``): its size and the four start squares."""
+    """A board file of this game (``maps/battlefield.toml``): its size, the four start squares and its tiles."""
 
     name: str
     source: str
@@ -600,36 +698,72 @@ class Battlefield:
     ranks: int
     start: Mapping[str, str]
     """``white_daimyo`` ... ``black_shinobi``: the square each piece starts on."""
+    tiles: tuple[int, ...] = TILE_SET
+    """The tile set shuffled onto the squares that are not start squares (one tile a square)."""
+
+
+DEFAULT_BOARD = Battlefield("Battlefield", "maps/battlefield.toml", FILES, RANKS,
+                            {"white_daimyo": "b1", "white_shinobi": "e1", "black_daimyo": "b7", "black_shinobi": "e7"})
+"""The board of RULES-DAIMYO.md, ruling (board) and ruling (start), as ``maps/battlefield.toml`` gives it:
+what ``new_state`` plays on when no board is given."""
 
 
 def load_battlefield(path: Any) -> Battlefield:
     """Read and check a board file; ``DataError`` naming the file, line and key for anything this game
-    cannot play on (the moves and square names are those of a 6 x 7 board)."""
+    cannot play on: a size outside 4..12 files or ranks, a start square off the board or taken twice, or
+    tiles (``[tiles]``: ``kamon`` 1..4, ``heiya``, ``ki``; 4, 8 and 6 by default) that do not fill exactly
+    the squares that are not start squares."""
     data, text = read_toml(path)
     where, source = "the board", str(path)
     check_keys(data, _BOARD_KEYS, source=source, where=where, text=text)
     if require(data, "game", str, source=source, where=where, text=text) != "daimyo":
         raise DataError("this is not a board of the 'daimyo' game (game must be \"daimyo\")", source=source,
                         line=key_line(text, "game"), key="game")
-    for key, size in (("files", FILES), ("ranks", RANKS)):
-        if require(data, key, int, source=source, where=where, text=text) != size:
-            raise DataError(f"{key} must be {size}: the battlefield is {FILES} files by {RANKS} ranks "
-                            f"(RULES-DAIMYO.md, ruling (board))", source=source, line=key_line(text, key), key=key)
+    size: dict[str, int] = {}
+    for key in ("files", "ranks"):
+        value = require(data, key, int, source=source, where=where, text=text)
+        if value not in BOARD_SIZES:
+            raise DataError(f"{key} must be from {BOARD_SIZES.start} to {BOARD_SIZES.stop - 1}, not {value}",
+                            source=source, line=key_line(text, key), key=key)
+        size[key] = value
+    files, ranks = size["files"], size["ranks"]
     start = require(data, "start", dict, source=source, where=where, text=text)
     check_keys(start, _START_KEYS, source=source, where="start", text=text)
     squares: dict[str, str] = {}
     for key in _START_KEYS:
         name = require(start, key, str, source=source, where="start", text=text)
         try:
-            square = square_name(square_of(name))
+            square = square_name(square_of(name, files, ranks), files)
         except ValueError as error:
             raise DataError(str(error), source=source, line=key_line(text, key), key=f"start.{key}") from None
         if square in squares.values():
             raise DataError(f"{square} is already a start square", source=source, line=key_line(text, key),
                             key=f"start.{key}")
         squares[key] = square
-    return Battlefield(require(data, "name", str, source=source, where=where, text=text), source, FILES, RANKS,
-                       squares)
+    tiles = _board_tiles(data, text, source, files * ranks - len(_START_KEYS))
+    return Battlefield(require(data, "name", str, source=source, where=where, text=text), source, files, ranks,
+                       squares, tiles)
+
+
+def _board_tiles(data: Mapping[str, Any], text: str, source: str, free: int) -> tuple[int, ...]:
+    """The board file's tile set (``[tiles]``), which must fill the ``free`` squares exactly."""
+    table = require(data, "tiles", dict, source=source, where="the board", text=text, default={})
+    check_keys(table, set(_TILE_KEYS), source=source, where="tiles", text=text)
+    counts = dict(_TILE_DEFAULTS)
+    for key in _TILE_KEYS:
+        value = require(table, key, int, source=source, where="tiles", text=text, default=_TILE_DEFAULTS[key])
+        low, high = (1, len(KAMON)) if key == "kamon" else (0, free)
+        if not low <= value <= high:
+            raise DataError(f"must be from {low} to {high}, not {value}", source=source,
+                            line=key_line(text, key), key=f"tiles.{key}")
+        counts[key] = value
+    tiles = tile_set(counts["kamon"], counts["heiya"], counts["ki"])
+    if len(tiles) != free:
+        raise DataError(f"the tiles ({len(tiles)}: {6 * counts['kamon']} army tiles for {counts['kamon']} kamon, "
+                        f"{counts['heiya']} Heiya, {counts['ki']} Ki) must fill the {free} squares that are not "
+                        f"start squares, one tile a square", source=source,
+                        line=table_line(text, "tiles") or key_line(text, "files"), key="tiles")
+    return tiles
 
 
 def _load_board(name: str, manifest: str) -> Battlefield:
@@ -639,12 +773,19 @@ def _load_board(name: str, manifest: str) -> Battlefield:
 
 
 def _check_manifest(manifest: Any, data: Mapping[str, Any], text: str) -> None:
-    """The edition's options must be rulings this module plays (a misspelt one would be ignored)."""
-    for name in manifest.options:
+    """The edition's options must be rulings this module plays (a misspelt one would be ignored), each default
+    and choice a value it can play."""
+    for name, spec in manifest.options.items():
         if name not in DEFAULT_OPTIONS or name in _START_KEYS:
             known = ", ".join(n for n in DEFAULT_OPTIONS if n not in _START_KEYS)
             raise DataError(f"option {name!r} is not a ruling of this game (rulings: {known}); start squares "
                             f"are the board's", source=manifest.path, line=key_line(text, name), key=f"options.{name}")
+        for value in (spec.default, *spec.choices):
+            try:
+                _check_options({**DEFAULT_OPTIONS, name: value})
+            except DataError as error:
+                raise DataError(error.message, source=manifest.path, line=table_line(text, f"options.{name}"),
+                                key=f"options.{name}") from None
 
 
 def _start(edition: Edition, players: int, seed: int, options: Mapping[str, Any] | None) -> DaimyoState:
@@ -654,7 +795,7 @@ def _start(edition: Edition, players: int, seed: int, options: Mapping[str, Any]
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise DataError(f"seed must be a whole number >= 0, not {seed!r}", source="seed")
     board: Battlefield = edition.board
-    return new_state(seed, {**board.start, **edition.manifest.resolve_options(options)})
+    return new_state(seed, {**board.start, **edition.manifest.resolve_options(options)}, board)
 
 
 END_WORDS = {"daimyo_captured": "a Daimyo was captured", "haisen": "Haisen: the Daimyo could not be saved",
@@ -715,7 +856,7 @@ class DaimyoWatch:
             raise TypeError(f"a Daimyo watch reads a DaimyoState, not {type(state).__name__}")
         events = Counter(event["event"] for event in state.log)
         ki_pairs = sum(1 for event in state.log if event["event"] == "turned_back" and len(event["squares"]) == 2
-                       and all(state.known[square_of(name)] == KI for name in event["squares"]))
+                       and all(state.known[state.square_of(name)] == KI for name in event["squares"]))
         return {"returns": list(state.returns()), "reason": state.reason, "actions": state.moves, "turns": state.turn,
                 "flips": events["flip"], "heiya_removed": events["heiya_removed"], "engun": events["engun"],
                 "shinobi_gained": events["shinobi_wo_tsukau"], "moves": events["move"],
@@ -797,12 +938,13 @@ def samurai_games() -> list[GameDefinition]:
 # --- the game's own conformance check (samurai.conformance) ------------------------------------
 
 def _check_tiles_conserved(edition: Edition, players: int, seed: int, games: int) -> None:
-    """After every action of random games: face-down + face-up + removed + gained = 38 tiles, at most two
-    face up, and each seat's Daimyo on the board until the game ends by its capture."""
+    """After every action of random games: face-down + face-up + Heiya removed + Engun tiles = the board's tile
+    set (38 on the default board), at most two face up, and each seat's Daimyo on the board until the game ends
+    by its capture."""
     from samurai.conformance import ConformanceFailure
     from samurai.simulate import derive_seed
 
-    rule = "tiles are conserved (38) and the Daimyo stay on the board"
+    rule = "tiles are conserved and the Daimyo stay on the board"
     for index in range(games):
         game_seed = derive_seed(seed, index)
         rng = random.Random(game_seed)
@@ -810,11 +952,12 @@ def _check_tiles_conserved(edition: Edition, players: int, seed: int, games: int
         assert isinstance(state, DaimyoState)
         for step in range(100_000):
             tiles = state.view(0)["tiles"]
-            counted = tiles["face_down"] + tiles["face_up"] + tiles["removed"] + tiles["gained"]
+            counted = tiles["face_down"] + tiles["face_up"] + tiles["heiya_removed"] + tiles["engun_tiles"]
             problem = None
-            if counted != len(TILE_SET):
-                problem = (f"{tiles['face_down']} face down + {tiles['face_up']} face up + {tiles['removed']} removed "
-                           f"+ {tiles['gained']} gained = {counted}, not {len(TILE_SET)}")
+            if counted != len(state.board.tiles):
+                problem = (f"{tiles['face_down']} face down + {tiles['face_up']} face up + {tiles['heiya_removed']} "
+                           f"Heiya removed + {tiles['engun_tiles']} Engun tiles = {counted}, "
+                           f"not {len(state.board.tiles)}")
             elif tiles["face_up"] > 2:
                 problem = f"{tiles['face_up']} tiles face up at once"
             elif state.reason != "daimyo_captured" and sorted(
@@ -831,5 +974,5 @@ def _check_tiles_conserved(edition: Edition, players: int, seed: int, games: int
 def _checks() -> list[Any]:
     from samurai.conformance import Check
 
-    return [Check("tiles_conserved", "tiles are conserved (38) and the Daimyo stay on the board",
+    return [Check("tiles_conserved", "tiles are conserved and the Daimyo stay on the board",
                   _check_tiles_conserved)]

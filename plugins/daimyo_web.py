@@ -30,12 +30,13 @@ from samurai.protocol import GameState, Move
 from samurai.render_daimyo import draw_daimyo_view
 from samurai.web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions
 
-from .daimyo import END_WORDS, FILES, FLIP, MOVE, PIECES, DaimyoState, square_name, tell
+from .daimyo import END_WORDS, FILE_LETTERS, FLIP, MOVE, PIECES, DaimyoState, tell
 
 __all__ = ["DaimyoDefinition"]
 
-def _key(square: int) -> str:
-    rank, file = divmod(square, FILES)
+
+def _key(square: int, files: int) -> str:
+    rank, file = divmod(square, files)
     return f"hex:{file},{rank}"
 
 
@@ -78,15 +79,16 @@ class DaimyoDefinition:
     def render(self, state: GameState, view: Mapping[str, Any], last: Move | None) -> str:
         """``draw_daimyo_view`` of the view, the last action's squares marked; every square carries its
         ``data-col``/``data-row`` (file, rank from 0) inside ``#hexes``, the page's board places."""
-        marks = () if last is None else [square_name(sq) for sq in last[1:]]
+        position = _state(state)
+        marks = () if last is None else [position.square_name(sq) for sq in last[1:]]
         svg = draw_daimyo_view(view, marks=marks)
         svg = svg.replace('<g id="board">', '<g id="hexes">', 1)
 
         def place(match: re.Match[str]) -> str:
             name = match.group(1)
-            return f'{match.group(0)} data-col="{"abcdef".index(name[0])}" data-row="{int(name[1:]) - 1}"'
+            return f'{match.group(0)} data-col="{FILE_LETTERS.index(name[0])}" data-row="{int(name[1:]) - 1}"'
 
-        return re.sub(r'data-square="([a-f][1-7])"', place, svg)
+        return re.sub(r'data-square="([a-l][0-9]{1,2})"', place, svg)
 
     def status(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """The turn, each seat's pieces and captures, the tiles, and the result."""
@@ -97,8 +99,8 @@ class DaimyoDefinition:
                             if "piece" in entry and entry["piece"]["owner"] == seat)
             rows.append([", ".join(pieces) or "none", ", ".join(view["captured"][seat]) or "none"])
         tiles = view["tiles"]
-        facts = [["Tiles", f"{tiles['face_down']} face down, {tiles['face_up']} face up, {tiles['removed']} Heiya "
-                           f"removed, {tiles['gained']} gained by Engun"],
+        facts = [["Tiles", f"{tiles['face_down']} face down, {tiles['face_up']} face up, {tiles['heiya_removed']} "
+                           f"Heiya removed, {tiles['engun_tiles']} taken by Engun"],
                  ["Turns without progress", str(view["turns_without_progress"])]]
         if view.get("threatened") and not over:
             facts.append(["Kyousei", "your Daimyo can be captured: move to save it"])
@@ -112,20 +114,23 @@ class DaimyoDefinition:
     def controls(self, state: GameState, seat: int) -> Controls:
         """Click a face-down tile to flip it, or a piece and then its target square."""
         position = _state(state)
+        files = position.board.files
         paths: list[tuple[Move, tuple[str, ...]]] = []
         hints: dict[str, str] = {}
         if position.to_act == seat:
-            flipping = bool(position.shown or position.turn_faces)
+            flipping = position.pending_back is None and bool(position.shown or position.turn_faces)
             hints[""] = "Flip another face-down tile" if flipping else \
+                "The tiles ran out: click one of your pieces and then where it goes" \
+                if position.pending_back is not None else \
                 "Click a face-down tile to flip it, or one of your pieces and then where it goes"
             for action in position.legal_actions():
                 if action[0] == FLIP:
-                    paths.append((action, (_key(action[1]),)))
+                    paths.append((action, (_key(action[1], files),)))
                 elif action[0] == MOVE:
-                    source = _key(action[1])
+                    source = _key(action[1], files)
                     kind = PIECES[position.piece[action[1]] % 5]
-                    hints[source] = f"Click the square the {kind} on {square_name(action[1])} goes to"
-                    paths.append((action, (source, _key(action[2]))))
+                    hints[source] = f"Click the square the {kind} on {position.square_name(action[1])} goes to"
+                    paths.append((action, (source, _key(action[2], files))))
         tray = tuple(TrayItem(f"captured:{kind}", kind, (), count)
                      for kind, count in sorted(_counts(PIECES[k] for k in position.captured[seat]).items()))
         return Controls("Pieces you captured", tray, tuple(paths), {}, hints)

@@ -69,7 +69,7 @@ def test_ruling_start_daimyo_b1_shinobi_e1_black_across_tiles_face_down_white_st
     for seat in (WHITE, BLACK):
         view = state.view(seat)
         assert all(entry.get("tile") in (None, "unknown") and "seen" not in entry for entry in view["board"])
-        assert view["tiles"] == {"face_down": 38, "face_up": 0, "removed": 0, "gained": 0}
+        assert view["tiles"] == {"face_down": 38, "face_up": 0, "heiya_removed": 0, "engun_tiles": 0}
     assert state.to_act == WHITE and state.turn == 1 and state.move_number == 0
     assert Counter(face for face in state.tile if face != d.EMPTY) == Counter(d.TILE_SET)
 
@@ -98,22 +98,22 @@ def test_flip_a_heiya_is_removed_and_another_tile_is_flipped_in_its_place() -> N
 def test_flip_the_second_tile_is_flipped_the_same_way_heiya_removed() -> None:
     """RULES-DAIMYO.md "A turn" 1: "Then the second tile is flipped the same way"."""
     state = position(FIELD)
-    removed = state.view(WHITE)["tiles"]["removed"]
+    removed = state.view(WHITE)["tiles"]["heiya_removed"]
     flip(state, "c5", "f5")  # a Heiya as the second tile: removed, flip again
     assert state.tile[sq("f5")] == d.EMPTY and state.shown == [sq("c5")] and state.to_act == WHITE
     flip(state, "d5")
     assert state.to_act == BLACK and state.shown == []
-    assert state.view(WHITE)["tiles"]["removed"] == removed + 1
+    assert state.view(WHITE)["tiles"]["heiya_removed"] == removed + 1
 
 
 def test_engun_two_identical_army_tiles_are_removed_and_the_piece_stands_on_the_tile_flipped_last() -> None:
     """RULES-DAIMYO.md "A turn" 1, Engun: same kind and same kamon; the piece on the square flipped last."""
     state = position(FIELD)
-    gained = state.view(WHITE)["tiles"]["gained"]
+    gained = state.view(WHITE)["tiles"]["engun_tiles"]
     flip(state, "c5", "a2")
     assert state.tile[sq("c5")] == state.tile[sq("a2")] == d.EMPTY
     assert piece_at(state, "a2") == (WHITE, "kibatai") and piece_at(state, "c5") is None
-    assert state.view(WHITE)["tiles"]["gained"] == gained + 2 and state.to_act == BLACK
+    assert state.view(WHITE)["tiles"]["engun_tiles"] == gained + 2 and state.to_act == BLACK
     other = position(FIELD)
     flip(other, "a2", "c5")
     assert piece_at(other, "c5") == (WHITE, "kibatai") and piece_at(other, "a2") is None
@@ -144,12 +144,12 @@ def test_different_tiles_are_turned_face_down_again_and_the_turn_ends() -> None:
 def test_ki_are_never_removed() -> None:
     """RULES-DAIMYO.md "A turn" 1: any Ki turns both back; "Ki are never removed"."""
     state = position(FIELD)
-    removed, ki_gone = state.view(WHITE)["tiles"]["removed"], state.gone.count(d.KI)
+    removed, ki_gone = state.view(WHITE)["tiles"]["heiya_removed"], state.gone.count(d.KI)
     flip(state, "c6", "d6")  # two Ki
     assert state.tile[sq("c6")] == state.tile[sq("d6")] == d.KI and state.to_act == BLACK
     flip(state, "c4", "d5")  # a Ki and an army tile
     assert state.tile[sq("c4")] == d.KI and state.tile[sq("d5")] != d.EMPTY
-    assert state.view(WHITE)["tiles"]["removed"] == removed and state.gone.count(d.KI) == ki_gone
+    assert state.view(WHITE)["tiles"]["heiya_removed"] == removed and state.gone.count(d.KI) == ki_gone
 
 
 def test_ruling_face_down_tiles_run_out_mid_flip_the_turn_ends_with_what_was_flipped() -> None:

@@ -59,7 +59,7 @@ def test_random_games_conserve_tiles_keep_pieces_off_tiles_and_end(seed: int, op
     """RULES-DAIMYO.md "Components", "A turn", "End": invariants of every position of a random game."""
     for state in random_game(seed, options, rollout):
         tiles = state.view(state.current)["tiles"]
-        assert tiles["face_down"] + tiles["face_up"] + tiles["removed"] + tiles["gained"] == 38
+        assert tiles["face_down"] + tiles["face_up"] + tiles["heiya_removed"] + tiles["engun_tiles"] == 38
         assert tiles["face_up"] == len(state.shown) <= 2
         assert not any(state.piece[sq] != d.EMPTY and state.tile[sq] != d.EMPTY for sq in range(d.SQUARES))
         pieces = sum(code != d.EMPTY for code in state.piece)

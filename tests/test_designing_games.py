@@ -25,7 +25,8 @@ def test_every_file_the_guide_names_exists():
 
 def test_the_toml_shown_is_in_the_repository_files():
     files = {"daimyo-shinobi": ROOT / "editions" / "daimyo-shinobi.toml", "Battlefield": ROOT / "maps" /
-             "battlefield.toml", "daimyo": ROOT / "editions" / "daimyo.toml"}
+             "battlefield.toml", "daimyo": ROOT / "editions" / "daimyo.toml",
+             "Small field": ROOT / "maps" / "small-field.toml"}
     for block in blocks("toml"):
         name = re.search(r'^(?:id|name) = "([^"]+)"', block, flags=re.M)
         assert name is not None

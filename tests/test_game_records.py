@@ -49,7 +49,8 @@ def test_a_record_of_a_daimyo_game_replays_to_the_same_position(played, tmp_path
     record = read_play_record(path)
     assert record.game == "daimyo" and record.edition == "daimyo" and record.edition_version == "1.0.0"
     assert record.options == {"shinobi_wo_tsukau": False, "nobori": False, "no_progress_limit": 100,
-                              "stalemate": "draw"}
+                              "stalemate": "draw", "tiles_run_out": "turn_ends", "self_check": "forbidden",
+                              "shinobi_turn": "ends"}
     final = replayed(record)
     assert final.is_over and final.returns() == state.returns()
     assert position_check_of(final) == record.check == position_check_of(state)

@@ -65,7 +65,7 @@ def test_the_board_file_sets_the_start_squares(tmp_path: Path):
 
 
 @pytest.mark.parametrize("old, new, message", [
-    ("files = 6", "files = 8", r"battlefield.toml.*files must be 6"),
+    ("files = 6", "files = 13", r"battlefield.toml:\d+ \[files\]: files must be from 4 to 12, not 13"),
     ('white_shinobi = "e1"', 'white_shinobi = "b1"', r"start.white_shinobi.*b1 is already a start square"),
     ('black_daimyo = "b7"', 'black_daimyo = "b9"', r"start.black_daimyo.*not 'b9'"),
     ('game = "daimyo"', 'game = "go"', r"not a board of the 'daimyo' game"),

@@ -86,7 +86,7 @@ class Miscounting(daimyo.DaimyoState):
 
     def view(self, seat: int) -> dict[str, Any]:
         view = super().view(seat)
-        view["tiles"] = {**view["tiles"], "removed": 0}
+        view["tiles"] = {**view["tiles"], "heiya_removed": 0}
         return view
 
 
@@ -113,7 +113,7 @@ def test_a_quick_player_that_reads_unseen_tiles_breaks_views_hide():
 
 def test_tiles_that_do_not_add_up_to_38_break_the_daimyo_check():
     check = checks_for(load_edition("daimyo"))[0]
-    with pytest.raises(ConformanceFailure, match=r"tiles are conserved \(38\).*removed.*not 38"):
+    with pytest.raises(ConformanceFailure, match=r"tiles are conserved.*Heiya removed.*not 38"):
         check.run(edition_playing(Miscounting), 2, 1, 3)
 
 

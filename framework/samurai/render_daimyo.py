@@ -16,7 +16,8 @@ Every square is a ``<rect>`` with ``id="square-c4"`` and ``data-square="c4"``;
 ``square_centre("c4", bottom)`` is its centre in the picture's own coordinates
 (its ``viewBox``), so a web page can make squares clickable. The board is seen
 from the side of the seat at the ``bottom`` (the view's seat by default):
-White's rank 1 at the bottom for White, Black's rank 7 at the bottom for Black.
+White's rank 1 at the bottom for White, Black's last rank at the bottom for Black.
+The board's size is the view's ``size`` (``{"files": 6, "ranks": 7}`` when it has none).
 """
 
 from __future__ import annotations
@@ -26,17 +27,17 @@ from typing import Any
 
 from .svgwriter import Svg, num
 
-__all__ = ["draw_daimyo_view", "square_centre", "SQUARE_SIZE"]
+__all__ = ["draw_daimyo_view", "square_centre", "board_size", "SQUARE_SIZE", "DEFAULT_SIZE"]
 
-FILES, RANKS = "abcdef", "1234567"
+FILE_LETTERS = "abcdefghijkl"
+DEFAULT_SIZE = (6, 7)
+"""Files and ranks of a view that does not give its ``size`` (the battlefield of RULES-DAIMYO.md)."""
 SQUARE_SIZE = 64.0
 """The side of a square in picture units."""
 
 _LEFT, _TOP = 30.0, 64.0
-_BOARD_W, _BOARD_H = SQUARE_SIZE * len(FILES), SQUARE_SIZE * len(RANKS)
-_PANEL_X = _LEFT + _BOARD_W + 24.0
-_WIDTH = _PANEL_X + 230.0
-_HEIGHT = _TOP + _BOARD_H + 40.0
+_PANEL_W = 230.0
+_PANEL_H = 488.0  # the side panel's own height: a small board's picture is at least this tall
 
 SEAT_NAMES = ("White", "Black")
 PIECE_LETTERS = {"daimyo": "D", "shinobi": "S", "ashigaru": "A", "kihei": "Kh", "kibatai": "Kb"}
@@ -54,14 +55,31 @@ _LOSSES = {"haisen": "{loser} is in Haisen", "daimyo_captured": "{loser}'s Daimy
 _DRAWS = {"stalemate": "stalemate, no legal turn", "no_progress": "turns in a row without progress"}
 
 
-def square_centre(name: str, bottom: int = 0) -> tuple[float, float]:
-    """The centre of square ``name`` (``"c4"``) in picture units, seen from the side of seat ``bottom``."""
-    if len(name) != 2 or name[0] not in FILES or name[1] not in RANKS:
-        raise ValueError(f"a square is a file a-f and a rank 1-7, like 'c4', not {name!r}")
-    file, rank = FILES.index(name[0]), RANKS.index(name[1])
+def board_size(view: Mapping[str, Any]) -> tuple[int, int]:
+    """The view's files and ranks (``DEFAULT_SIZE`` when it does not say); ``ValueError`` for a size no board has."""
+    size = view.get("size")
+    if size is None:
+        return DEFAULT_SIZE
+    files = size.get("files") if isinstance(size, Mapping) else None
+    ranks = size.get("ranks") if isinstance(size, Mapping) else None
+    if not (isinstance(files, int) and isinstance(ranks, int) and not isinstance(files, bool)
+            and not isinstance(ranks, bool) and 1 <= files <= len(FILE_LETTERS) and 1 <= ranks <= len(FILE_LETTERS)):
+        raise ValueError(f"a view's size is files and ranks from 1 to {len(FILE_LETTERS)}, not {str(size)[:60]}")
+    return files, ranks
+
+
+def square_centre(name: str, bottom: int = 0, files: int = DEFAULT_SIZE[0],
+                  ranks: int = DEFAULT_SIZE[1]) -> tuple[float, float]:
+    """The centre of square ``name`` (``"c4"``) in picture units on a board of ``files`` by ``ranks``, seen
+    from the side of seat ``bottom``."""
+    letters = FILE_LETTERS[:files]
+    if (len(name) < 2 or name[0] not in letters or not name[1:].isdigit() or name[1] == "0"
+            or not 1 <= int(name[1:]) <= ranks):
+        raise ValueError(f"a square is a file a-{letters[-1]} and a rank 1-{ranks}, like 'c4', not {name[:40]!r}")
+    file, rank = letters.index(name[0]), int(name[1:]) - 1
     if bottom == 1:  # Black's side: the board turned half round
-        file, rank = len(FILES) - 1 - file, len(RANKS) - 1 - rank
-    return _LEFT + (file + 0.5) * SQUARE_SIZE, _TOP + (len(RANKS) - 1 - rank + 0.5) * SQUARE_SIZE
+        file, rank = files - 1 - file, ranks - 1 - rank
+    return _LEFT + (file + 0.5) * SQUARE_SIZE, _TOP + (ranks - 1 - rank + 0.5) * SQUARE_SIZE
 
 
 def draw_daimyo_view(view: Mapping[str, Any], *, remembered: bool = False, marks: Iterable[str] = (),
@@ -75,30 +93,35 @@ def draw_daimyo_view(view: Mapping[str, Any], *, remembered: bool = False, marks
     side = view.get("seat", 0) if bottom is None else bottom
     if side not in (0, 1):
         raise ValueError(f"bottom must be seat 0 or 1, not {side!r}")
+    files, ranks = board_size(view)
+    panel_x = _LEFT + SQUARE_SIZE * files + 24.0
+    width, height = panel_x + _PANEL_W, max(_TOP + SQUARE_SIZE * ranks + 40.0, _TOP + _PANEL_H)
     out = Svg()
-    out.open("svg", xmlns="http://www.w3.org/2000/svg", width=num(_WIDTH), height=num(_HEIGHT),
-             viewBox=f"0 0 {num(_WIDTH)} {num(_HEIGHT)}", font_family="DejaVu Sans, Arial, sans-serif",
-             data_game="daimyo", data_bottom=side)
-    out.leaf("rect", x=0, y=0, width=num(_WIDTH), height=num(_HEIGHT), fill=_PAPER)
+    out.open("svg", xmlns="http://www.w3.org/2000/svg", width=num(width), height=num(height),
+             viewBox=f"0 0 {num(width)} {num(height)}", font_family="DejaVu Sans, Arial, sans-serif",
+             data_game="daimyo", data_bottom=side, data_files=files, data_ranks=ranks)
+    out.leaf("rect", x=0, y=0, width=num(width), height=num(height), fill=_PAPER)
     out.leaf("text", x=_LEFT, y=26, font_size=19, font_weight="bold", fill=_INK, text="Daimyo and Shinobi")
     out.leaf("text", x=_LEFT, y=48, font_size=14, fill=_INK, text=caption or _status(view))
-    _draw_board(out, view, side, remembered, set(marks))
-    _draw_panel(out, view)
+    _draw_board(out, view, side, remembered, set(marks), files, ranks)
+    _draw_panel(out, view, panel_x)
     out.close("svg")
     return out.text()
 
 
 # --- the board --------------------------------------------------------------------------------
 
-def _draw_board(out: Svg, view: Mapping[str, Any], side: int, remembered: bool, marks: set[str]) -> None:
+def _draw_board(out: Svg, view: Mapping[str, Any], side: int, remembered: bool, marks: set[str], files: int,
+                ranks: int) -> None:
     entries = {entry["square"]: entry for entry in view.get("board", ())}
     half = SQUARE_SIZE / 2
+    board_w, board_h = SQUARE_SIZE * files, SQUARE_SIZE * ranks
     out.open("g", id="board")
-    for rank in RANKS:
-        for file in FILES:
-            name = file + rank
-            x, y = square_centre(name, side)
-            dark = (FILES.index(file) + RANKS.index(rank)) % 2 == 0
+    for rank in range(ranks):
+        for file in range(files):
+            name = f"{FILE_LETTERS[file]}{rank + 1}"
+            x, y = square_centre(name, side, files, ranks)
+            dark = (file + rank) % 2 == 0
             entry = entries.get(name, {"square": name})
             out.open("g", class_="square")
             out.leaf("rect", id=f"square-{name}", data_square=name, x=num(x - half), y=num(y - half),
@@ -118,16 +141,16 @@ def _draw_board(out: Svg, view: Mapping[str, Any], side: int, remembered: bool, 
                          height=num(SQUARE_SIZE - 6), fill="none", stroke=_MARK_EDGE, stroke_width=3,
                          stroke_dasharray="6 4", class_="mark")
             out.close("g")
-    out.leaf("rect", x=_LEFT, y=_TOP, width=num(_BOARD_W), height=num(_BOARD_H), fill="none", stroke=_INK,
+    out.leaf("rect", x=_LEFT, y=_TOP, width=num(board_w), height=num(board_h), fill="none", stroke=_INK,
              stroke_width=2)
-    for file in FILES:
-        x, _ = square_centre(file + "1", side)
-        out.leaf("text", x=num(x), y=num(_TOP + _BOARD_H + 18), font_size=13, text_anchor="middle", fill=_INK,
-                 text=file)
-    for rank in RANKS:
-        _, y = square_centre("a" + rank, side)
+    for letter in FILE_LETTERS[:files]:
+        x, _ = square_centre(letter + "1", side, files, ranks)
+        out.leaf("text", x=num(x), y=num(_TOP + board_h + 18), font_size=13, text_anchor="middle", fill=_INK,
+                 text=letter)
+    for rank in range(1, ranks + 1):
+        _, y = square_centre(f"a{rank}", side, files, ranks)
         out.leaf("text", x=num(_LEFT - 12), y=num(y + 5), font_size=13, text_anchor="middle", fill=_INK,
-                 text=rank)
+                 text=str(rank))
     out.close("g")
 
 
@@ -232,9 +255,9 @@ def _draw_flag(out: Svg, x: float, y: float) -> None:
 
 # --- the side panel ---------------------------------------------------------------------------
 
-def _draw_panel(out: Svg, view: Mapping[str, Any]) -> None:
+def _draw_panel(out: Svg, view: Mapping[str, Any], panel_x: float) -> None:
     out.open("g", id="panel")
-    x, y = _PANEL_X, _TOP + 12
+    x, y = panel_x, _TOP + 12
     seat = view.get("seat")
     if seat in (0, 1):
         out.leaf("text", x=num(x), y=num(y), font_size=13, fill=_INK, text=f"Seen by {SEAT_NAMES[seat]}")
@@ -253,8 +276,8 @@ def _draw_panel(out: Svg, view: Mapping[str, Any]) -> None:
     tiles = view.get("tiles") or {}
     y += 4
     out.leaf("text", x=num(x), y=num(y), font_size=13, font_weight="bold", fill=_INK, text="Tiles")
-    for label, key in (("face down", "face_down"), ("face up", "face_up"), ("Heiya removed", "removed"),
-                       ("gained by Engun", "gained")):
+    for label, key in (("face down", "face_down"), ("face up", "face_up"), ("Heiya removed", "heiya_removed"),
+                       ("taken by Engun", "engun_tiles")):
         y += 18
         out.leaf("text", x=num(x + 4), y=num(y), font_size=12, fill=_INK, text=f"{label}: {tiles.get(key, 0)}")
     if "turns_without_progress" in view:
