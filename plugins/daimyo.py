@@ -913,6 +913,16 @@ MEASURES = GameMeasures(
 ending rule of RULES-DAIMYO.md), their length, and what happens to the tiles and pieces."""
 
 
+def _view_of_version_0_1(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A view as version 0.1 showed it (its records' checks were taken over these): no board size, the Heiya
+    removed counted as ``removed`` and the Engun tiles as ``gained``."""
+    earlier = {key: value for key, value in view.items() if key != "size"}
+    tiles = view["tiles"]
+    earlier["tiles"] = {"face_down": tiles["face_down"], "face_up": tiles["face_up"],
+                        "removed": tiles["heiya_removed"], "gained": tiles["engun_tiles"]}
+    return earlier
+
+
 GAME = GameDefinition(
     name="daimyo",
     title="Samurai: Daimyo and Shinobi (seed 004)",
@@ -925,6 +935,7 @@ GAME = GameDefinition(
     measures=MEASURES,
     web=_web,
     checks=lambda: _checks(),
+    earlier_views=(_view_of_version_0_1,),
 )
 """This game as the framework sees it (``samurai.games``): what ``game = "daimyo"`` in a manifest names."""
 

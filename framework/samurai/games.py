@@ -115,6 +115,9 @@ class GameDefinition:
     measures: GameMeasures | None = None
     """What ``samurai compare`` and ``samurai analyse`` measure in this game's games; None: what the protocol
     shows of any game (``samurai.compare.PROTOCOL_MEASURES``: wins by seat, draws, length, how games ended)."""
+    earlier_views: Sequence[Callable[[Mapping[str, Any]], Mapping[str, Any]]] = ()
+    """A seat's view as each earlier version of this game showed it: a record's ``check`` is a digest of the
+    views, so a record saved by an earlier version is checked against the views it was saved with."""
 
 
 def games_of(pm: pluggy.PluginManager, *, source: str = "plugins") -> dict[str, GameDefinition]:
