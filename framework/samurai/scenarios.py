@@ -29,7 +29,9 @@ Every value is checked against the edition and map, with the file and the
 field in the message: unknown names, tiles on the wrong terrain or on a
 settlement, more copies of a tile than a seat owns, a hand over the hand
 size, more figures than the edition has, a surrounded settlement that still
-holds figures, or a position whose end is already triggered.
+holds figures, or a position that is already over: its end is triggered,
+or no seat can play a tile from its hand (the game would end before its
+first action).
 
 The position must also be one that can arise in play under the edition:
 every figure of the edition is on the board, captured or removed (none is
@@ -55,7 +57,7 @@ from . import engine
 from .errors import DataError
 from .maps import LAND
 from .rules import LAND_TILE, SEA_TILE, Rules
-from .state import State
+from .state import OVER, State
 from .tiles import CASTES
 from .tomlfile import check_keys, check_plain, field_line, key_line, read_toml, require
 
@@ -319,6 +321,10 @@ def _scenario_state(rules: Rules, scenario: Scenario, seed: int, trace: bool) ->
         raise DataError(f"the position is already over ({reason.replace('_', ' ')}): nothing is left to play",
                         source=source, key="figures" if reason == "caste_exhausted" else "removed")
     engine.begin_play(rules, st, scenario.to_act, turn=scenario.turn)
+    if st.phase == OVER:  # no seat can play a tile (or the seat to act cannot, where the edition ends then)
+        who = "no seat" if rules.pass_when_unable else f"seat {scenario.to_act}, the seat to act,"
+        raise DataError(f"the position is already over (no tiles): {who} can play a tile from its hand, so the game "
+                        f"would end before its first action", source=source, key="seats")
     return st
 
 
