@@ -210,7 +210,7 @@ def test_analyse_refuses_a_cut_short_folder_unless_partial(tmp_path, capsys, sav
     ('{"games": true}', "run.json [games]: games must be a whole number from 1 to 2**63-1, not bool True"),
     ("[6]", "a run manifest is a JSON object"),
     ("{", "run.json:1: not valid JSON"),
-    ('{"games": ' + "9" * 5000 + "}", "run.json [games]: 99999999999999999999… (5000 digits) is out of range"),
+    ('{"games": ' + "9" * 5000 + "}", "run.json [games]: 99999999999999999999…99999 (5000 digits) is out of range"),
 ])
 def test_a_bad_run_manifest_is_refused_naming_it(tmp_path, saved_run, manifest, message):
     cut = copy_of(saved_run, tmp_path, keep=6)

@@ -27,17 +27,16 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from .atomicfile import write_atomically
 from .errors import DataError
 from .game import MAX_SEED
 from .games import KNIZIA
-from .interrupts import deferred_interrupts
 from .plugins import Edition
 from .protocol import GameState, Move
 from .tomlfile import INT_HIGH, check_plain, read_data, whole_number
@@ -162,17 +161,7 @@ def write_play_record(record: PlayRecord, path: str | os.PathLike[str]) -> Path:
         raise DataError(f"a record of game {record.game!r} is written as .json, not {target.suffix or 'nothing'!r}",
                         source=str(target))
     target.parent.mkdir(parents=True, exist_ok=True)
-    with deferred_interrupts():  # a signal waits for the rename, so no temporary file is left behind
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        try:
-            os.fchmod(handle, 0o644)
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(json.dumps(play_record_to_dict(record), indent=1) + "\n")
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    return target
+    return write_atomically(target, json.dumps(play_record_to_dict(record), indent=1) + "\n")
 
 
 def _edition_of(record: PlayRecord, source: str, trust: TrustLike, folder: Path | None) -> Edition:

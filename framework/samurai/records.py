@@ -22,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, cast
@@ -32,9 +31,9 @@ import cattrs
 import tomli_w
 
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
+from .atomicfile import write_atomically
 from .errors import DataError, IllegalAction
 from .game import MAX_SEED, Game, action_of, check_seed, new_game
-from .interrupts import deferred_interrupts
 from .plugins import Edition
 from .rules import Rules
 from .state import State
@@ -361,28 +360,7 @@ def write_record(record: GameRecord, path: str | Path) -> Path:
     data = record_to_dict(record)
     text = json.dumps(data, indent=1) + "\n" if suffix == ".json" else tomli_w.dumps(data)
     target.parent.mkdir(parents=True, exist_ok=True)
-    with deferred_interrupts():  # a signal waits for the rename, so no temporary file is left behind
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        try:
-            os.fchmod(handle, _file_mode())  # mkstemp makes 0600; a saved record is an ordinary file
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    return target
-
-
-def _file_mode() -> int:
-    """The mode ``open()`` would give a new file: 0666 less the process's umask (read anew: it may change)."""
-    try:  # Linux says it without changing it, so no other thread ever sees a wrong umask
-        status = Path("/proc/self/status").read_text(encoding="ascii")
-        mask = int(next(line.split()[1] for line in status.splitlines() if line.startswith("Umask:")), 8)
-    except (OSError, StopIteration, ValueError, IndexError):
-        mask = os.umask(0o022)
-        os.umask(mask)
-    return 0o666 & ~mask
+    return write_atomically(target, text)
 
 
 def read_record(path: str | Path, *, trust: TrustLike = ()) -> GameRecord:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from .atomicfile import write_atomically
 from .errors import DataError
 from .tomlfile import INT_HIGH, parse_json, read_text, whole_number
 
@@ -33,8 +34,7 @@ def write_run(folder: str | Path, *, command: str, games: int, **parameters: Any
     root.mkdir(parents=True, exist_ok=True)
     path = root / RUN_FILE
     data = {"run": command, "games": games, **parameters}
-    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    return path
+    return write_atomically(path, json.dumps(data, indent=1) + "\n")
 
 
 def read_run(folder: str | Path) -> dict[str, Any] | None:

@@ -208,8 +208,7 @@ def check_plain(data: Any, *, source: str) -> None:
         else:
             if isinstance(value, _HugeInteger) or (
                     isinstance(value, int) and not isinstance(value, bool) and not -_INT_LIMIT <= value < _INT_LIMIT):
-                shown = f"{value[:20]}… ({len(value.lstrip('-'))} digits)" if isinstance(value, _HugeInteger) \
-                    else _short_number(value)
+                shown = _cut_number(value) if isinstance(value, _HugeInteger) else _short_number(value)
                 raise DataError(f"{shown} is out of range: a whole number here is from -2**63 to 2**63-1 (64 bits)",
                                 source=source, key=_path_to(data, value))
             if isinstance(value, float) and not math.isfinite(value):
@@ -225,8 +224,12 @@ def _short_number(value: int) -> str:
     """A whole number as text, its middle cut when it is long (``str()`` of a huge one is slow)."""
     if value.bit_length() > 4000:
         return f"a number of about {int(value.bit_length() * 0.30103)} digits"
-    text = str(value)
-    return text if len(text) <= 40 else f"{text[:20]}…{text[-5:]} ({len(text)} digits)"
+    return _cut_number(str(value))
+
+
+def _cut_number(text: str) -> str:
+    """A whole number's text, its middle cut when it is longer than 40 characters."""
+    return text if len(text) <= 40 else f"{text[:20]}…{text[-5:]} ({len(text.lstrip('-'))} digits)"
 
 
 def _path_to(data: Any, target: Any) -> str | None:
