@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ from samurai.cli import EXIT_INTERRUPTED, main
 from samurai.game_records import play_record_of, play_record_to_dict, read_play_record
 from samurai.hookspecs import hookimpl
 from samurai.interrupts import interruptible
+from samurai.lifelines import EXIT_ORPHANED
 from samurai.plugins import Edition, make_plugin_manager, register_plugin
 from samurai.scenarios import load_scenario, scenario_state
 from samurai.state import OVER
@@ -279,3 +281,93 @@ def test_rendering_writes_through_the_atomic_writer(tmp_path, monkeypatch):
     monkeypatch.setattr("samurai.atomicfile.os.replace", lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     assert main(["render", str(record), "-o", str(picture), "--force"]) == EXIT_INTERRUPTED
     assert picture.read_text() == "old" and _leftovers(tmp_path) == []
+
+
+# --- worker processes end with the process that started them ---------------------------------------------
+
+def _living_members(group: int) -> list[int]:
+    """The processes of a process group that are still alive (zombies waiting for their parent are not)."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == group and fields[0] not in ("Z", "X"):
+                members.append(int(entry.name))
+    return members
+
+
+def _wait_for(condition, what: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+def _killed_leaves_nobody(argv: list[str], at_least: int, ready: Path | None = None) -> None:
+    """Start ``argv`` in its own process group, wait for ``at_least`` processes in it (and the file ``ready``),
+    SIGKILL the first and check that the rest end by themselves within seconds."""
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        _wait_for(lambda: len(_living_members(process.pid)) >= at_least or process.poll() is not None,
+                  "the workers never started")
+        if ready is not None:
+            _wait_for(lambda: ready.exists() or process.poll() is not None, "the worker never got ready")
+        assert process.poll() is None, process.communicate()[1]
+        process.kill()  # no clean-up runs: only the workers themselves can notice
+        process.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while _living_members(process.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = _living_members(process.pid)
+    finally:
+        for pid in _living_members(process.pid):  # leave nothing running, whatever the outcome
+            os.kill(pid, signal.SIGKILL)
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert left == [], f"worker processes {left} outlived the run killed with SIGKILL"
+
+
+LONG_RUN = [sys.executable, "-m", "samurai", "simulate", "--players", "2", "--games", "100000", "--no-progress",
+            "--workers", "2"]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="process groups are read from /proc")
+def test_the_local_pools_workers_end_when_the_run_is_killed_with_sigkill():
+    _killed_leaves_nobody(LONG_RUN, 3)  # the run and its two workers
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="process groups are read from /proc")
+def test_a_local_dask_clusters_workers_end_when_the_run_is_killed_with_sigkill():
+    pytest.importorskip("distributed")
+    _killed_leaves_nobody([*LONG_RUN, "--backend", "dask"], 3)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="process groups are read from /proc")
+@pytest.mark.parametrize("kernel_signal", [True, False], ids=["kernel signal and thread", "thread alone"])
+def test_exit_with_parent_ends_a_worker_whose_parent_was_killed(tmp_path, kernel_signal):
+    """The watching thread alone (as on a system without prctl) also ends the orphan, within a poll or two."""
+    worker = textwrap.dedent(f"""
+        import sys, time
+        from samurai.lifelines import exit_with_parent
+        exit_with_parent(int(sys.argv[1]), kernel_signal={kernel_signal})  # the parent may be gone already
+        open(sys.argv[2], "w").close()
+        time.sleep(600)
+    """)
+    parent = textwrap.dedent(f"""
+        import os, subprocess, sys, time
+        subprocess.Popen([sys.executable, "-c", {worker!r}, str(os.getpid()), {str(tmp_path / "ready")!r}])
+        time.sleep(600)
+    """)
+    _killed_leaves_nobody([sys.executable, "-c", parent], 2, ready=tmp_path / "ready")
+
+
+def test_exit_with_parent_ends_a_worker_at_once_when_the_process_it_watches_is_already_gone():
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait(timeout=60)
+    script = f"from samurai.lifelines import exit_with_parent; exit_with_parent({gone.pid}); print('alive')"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == EXIT_ORPHANED and "alive" not in done.stdout
