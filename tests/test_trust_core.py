@@ -35,7 +35,7 @@ from samurai.scenarios import load_scenario, scenario_state
 from samurai.state import OVER
 from samurai.tomlfile import INT_HIGH, whole_number
 
-from helpers import DATA, ROOT, TINY_EDITION
+from helpers import DATA, TINY_EDITION
 
 SCENARIO = DATA / "scenarios" / "tiny-midgame.toml"
 
@@ -133,7 +133,8 @@ def test_a_number_of_thousands_of_digits_is_refused_naming_its_field_without_rea
     path.write_text(json.dumps(_record_data()).replace('"seed": 3', '"seed": ' + "7" * 5000))
     with pytest.raises(DataError) as refused:
         samurai.load(path)
-    assert refused.value.key == "seed" and "77777777777777777777…77777 (5000 digits) is out of range" in str(refused.value)
+    assert refused.value.key == "seed"
+    assert "77777777777777777777…77777 (5000 digits) is out of range" in str(refused.value)
 
 
 def test_a_toml_record_with_a_seed_of_2_to_the_63_is_refused_naming_the_seed(tmp_path):

@@ -26,7 +26,8 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, Protocol, TypeVar
+from multiprocessing.context import BaseContext
+from typing import Any, Protocol, TypeVar, cast
 
 import attrs
 
@@ -99,7 +100,9 @@ class LocalExecutor:
             return map(fn, batches)
         if self._pool is None:
             self._context = _PoolContext()
-            self._pool = ProcessPoolExecutor(max_workers=min(self.workers, len(batches)), mp_context=self._context,
+            # The pool takes any object with a context's methods (it calls Process, SimpleQueue, Queue, ...).
+            self._pool = ProcessPoolExecutor(max_workers=min(self.workers, len(batches)),
+                                             mp_context=cast(BaseContext, self._context),
                                              initializer=_start_worker, initargs=(os.getpid(),))
         task = StoppableTask(_RemoteTask(fn))
         self._futures = deque()  # filled as submitted: an interrupt in between still finds what runs

@@ -59,8 +59,7 @@ from .maps import LAND
 from .rules import LAND_TILE, SEA_TILE, Rules
 from .state import OVER, State
 from .tiles import CASTES
-from .tomlfile import INT_HIGH, INT_LOW, check_keys, check_plain, field_line, key_line, read_toml, require, \
-    whole_number
+from .tomlfile import INT_HIGH, INT_LOW, check_keys, check_plain, field_line, key_line, read_toml, require, whole_number
 
 __all__ = ["Scenario", "SeatSetup", "PlacedTile", "load_scenario", "parse_scenario", "scenario_state"]
 
