@@ -80,7 +80,7 @@ RECORD_CORPUS = {
     "edition-not-text.json": ("expected str, got int", "edition"),
     "edition-with-a-nul.json": ("names the edition manifest", "edition"),
     "forged-line.json": ("unknown field", None),
-    "infinite-option.toml": ("inf is not a number", None),
+    "infinite-option.toml": ("inf is not a number", "options.removed_to_end"),
     "map-absolute.json": ("neither a bundled map nor a map file in the folder", "map"),
     "map-beside-that-is-not-a-map.json": ("is not a valid map", "map"),
     "map-hidden-file.json": ("neither a bundled map nor a map file in the folder", "map"),
@@ -97,8 +97,8 @@ RECORD_CORPUS = {
     "scenario-names-a-manifest.json": ("a position of edition '../plugin/evil.toml', not 'ffg2015'",
                                        "scenario.edition"),
     "schema-huge.json": ("newer than this engine reads", "schema"),
-    "seed-beyond-64-bits.json": ("an integer is out of range", None),
-    "seed-too-long.json": ("an integer has too many digits", None),
+    "seed-beyond-64-bits.json": ("1180591620717411303424 is out of range", "seed"),
+    "seed-too-long.json": ("(5000 digits) is out of range", "seed"),
 }
 BESIDE_THE_RECORDS = {"not-a-map.toml", ".secret.toml"}
 """Files the hostile records point at, not records themselves."""

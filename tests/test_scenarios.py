@@ -137,6 +137,7 @@ BROKEN_SCENARIOS = {
     "hex-off-board.toml": ("not on the board", "tiles[1].at"),
     "map-outside-the-folder.toml": ("neither a bundled map nor a map file in the folder", "map"),
     "more-figures-than-the-edition.toml": ("more than the 3 of the edition", "figures"),
+    "nobody-can-play.toml": ("already over (no tiles): no seat can play a tile", "seats"),
     "owner-not-a-seat.toml": ("owner 7 is not a seat", "tiles[1].owner"),
     "seat-count.toml": ("2 [[seats]] tables for 3 players", "seats"),
     "ship-on-land.toml": ("ship-2 goes on empty sea", "tiles[2].at"),

@@ -572,6 +572,7 @@ def _replay(args: argparse.Namespace) -> int:
 def _render(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from .atomicfile import write_atomically
     from .render import position_from_file, render_svg, svg_to_png
 
     target = Path(args.output)
@@ -591,7 +592,7 @@ def _render(args: argparse.Namespace) -> int:
         edition = trust.edition(play_record.edition, source=args.file, folder=Path(args.file).parent)
         svg = edition.game.render(state, state.view(args.seat or 0))
         data = svg_to_png(svg, width=args.width) if suffix == ".png" else svg.encode("utf-8")
-        _write_atomically(target, data)
+        write_atomically(target, data)
         print(f"wrote {target}")
         return 0
     game = position_from_file(args.file, args.to, trust=args.trust)
@@ -599,7 +600,7 @@ def _render(args: argparse.Namespace) -> int:
         raise DataError(f"the game has seats 0 to {game.players - 1}, not {args.seat}", source="--seat")
     svg = render_svg(game, args.seat, width=args.width)
     data = svg_to_png(svg, width=args.width) if suffix == ".png" else svg.encode("utf-8")
-    _write_atomically(target, data)
+    write_atomically(target, data)
     print(f"wrote {target}")
     return 0
 
@@ -613,24 +614,6 @@ def _play_record(path: str) -> Any:
         return None
     data, _ = read_data(path)
     return play_record_from_dict(data, source=path) if is_play_record(data) else None
-
-
-def _write_atomically(target: Any, data: bytes) -> None:
-    """Write a whole file or nothing: a temporary file beside it, then one rename."""
-    import os
-    import tempfile
-
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # mkstemp makes it private; the picture gets a normal file's mode
-        os.replace(temporary, target)
-    except BaseException:
-        os.unlink(temporary)
-        raise
 
 
 def _play_scenario(args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ import importlib
 import importlib.metadata
 import importlib.util
 import logging
+import multiprocessing
 import os
 import signal
 import sys
@@ -25,7 +26,8 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, Protocol, TypeVar
+from multiprocessing.context import BaseContext
+from typing import Any, Protocol, TypeVar, cast
 
 import attrs
 
@@ -33,6 +35,7 @@ from .errors import DataError
 from .hookcalls import call_hook, plugin_failure
 from .hookspecs import hookimpl
 from .interrupts import StoppableTask, deferred_interrupts, ignore_interrupts
+from .lifelines import exit_with_parent
 
 __all__ = ["Executor", "ExecutorFactory", "LocalExecutor", "DaskExecutor", "make_executor", "executor_factories",
            "default_workers"]
@@ -88,6 +91,7 @@ class LocalExecutor:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
+        self._context = _PoolContext()
         self._futures: deque[Future[Any]] = deque()
 
     def map(self, fn: Callable[[T], R], batches: Sequence[T]) -> Iterator[R]:
@@ -95,8 +99,11 @@ class LocalExecutor:
         if self.workers == 1 or len(batches) <= 1:
             return map(fn, batches)
         if self._pool is None:
+            self._context = _PoolContext()
+            # The pool takes any object with a context's methods (it calls Process, SimpleQueue, Queue, ...).
             self._pool = ProcessPoolExecutor(max_workers=min(self.workers, len(batches)),
-                                             initializer=ignore_interrupts)
+                                             mp_context=cast(BaseContext, self._context),
+                                             initializer=_start_worker, initargs=(os.getpid(),))
         task = StoppableTask(_RemoteTask(fn))
         self._futures = deque()  # filled as submitted: an interrupt in between still finds what runs
         for batch in batches:
@@ -113,18 +120,43 @@ class LocalExecutor:
             if all(future.done() for future in self._futures):
                 pool.shutdown(wait=True)
             else:
-                _stop_workers(pool)
+                _stop_workers(pool, self._context.processes)
             self._futures = deque()
 
 
-def _stop_workers(pool: ProcessPoolExecutor) -> None:
+def _start_worker(parent_pid: int) -> None:
+    """A pool worker's set-up: Ctrl-C is left to the run (``ignore_interrupts``), and the worker ends by itself
+    should the run die without stopping it (``samurai.lifelines``: SIGKILL, the out-of-memory killer)."""
+    ignore_interrupts()
+    exit_with_parent(parent_pid)
+
+
+class _PoolContext:
+    """The default multiprocessing context, keeping the processes a pool starts through it (so they can be
+    stopped without reading the pool's private attributes)."""
+
+    def __init__(self) -> None:
+        self._base = multiprocessing.get_context()
+        self.processes: list[Any] = []
+        """Every worker process started through this context, in order."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._base, name)
+
+    def Process(self, *args: Any, **kwargs: Any) -> Any:  # noqa: N802 (the name the pool calls)
+        """A worker process of the base context, kept in ``processes``."""
+        process = self._base.Process(*args, **kwargs)
+        self.processes.append(process)
+        return process
+
+
+def _stop_workers(pool: ProcessPoolExecutor, processes: Sequence[Any]) -> None:
     """Stop the pool's workers in the middle of their batches and wait for them, so none is left behind.
 
     SIGTERM ends a worker's batch (``StoppableTask``) rather than the worker,
     so no result is cut off half-sent; a worker that does not stop within
     seconds (a plugin stuck in a loop) is killed.
     """
-    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public handle before Python 3.14
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
@@ -213,12 +245,16 @@ class DaskExecutor:
 
 
 def dask_setup(worker: Any) -> None:
-    """Dask's preload hook, run in each worker of a local cluster as it starts: leave Ctrl-C to the main process.
+    """Dask's preload hook, run in each worker of a local cluster as it starts: leave Ctrl-C to the main process,
+    and end with it however it ends (``samurai.lifelines``).
 
     A cluster on other machines is started by hand and stopped by its own signals; see docs/scale.md.
     """
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Dask already ends a worker whose nanny's process is gone (a pipe it inherits); this also covers a worker
+    # started by fork, where another child may hold that pipe open.
+    exit_with_parent()
 
 
 def engine_version() -> tuple[str, str]:

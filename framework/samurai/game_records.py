@@ -13,7 +13,9 @@ description of it (``GameState.describe``, e.g. ``{"action": "move", "from":
 "b1", "to": "b2"}``), matched against the legal actions of the position it
 is played in. ``check`` is a digest of every seat's view after the last
 action (``position_check``), so a changed seed or action that happens to
-stay legal is still caught.
+stay legal is still caught. The seed is a whole number from 0 to 2**63-1 (the
+engine's range) and the player count one from 1; a whole number out of its
+range is refused naming its field.
 
 The trust rules are those of every data file (``samurai.trust``): the edition
 a record names must be installed, or its manifest vouched for; opening a
@@ -25,19 +27,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from .atomicfile import write_atomically
 from .errors import DataError
+from .game import MAX_SEED
 from .games import KNIZIA
-from .interrupts import deferred_interrupts
 from .plugins import Edition
 from .protocol import GameState, Move
-from .tomlfile import check_plain, read_data
+from .tomlfile import INT_HIGH, check_plain, read_data, whole_number
 from .trust import Trust, TrustLike
 
 __all__ = ["PlayRecord", "is_play_record", "play_record_of", "play_record_to_dict", "play_record_from_dict",
@@ -125,10 +127,8 @@ def play_record_from_dict(data: Any, *, source: str = "record") -> PlayRecord:
     for field in ("game", "edition", "edition_version"):
         if not isinstance(data[field], str) or not data[field]:
             raise DataError(f"must be a non-empty string, not {data[field]!r:.60}", source=source, key=field)
-    for field, low in (("players", 1), ("seed", 0)):
-        value = data[field]
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise DataError(f"must be a whole number >= {low}, not {value!r:.60}", source=source, key=field)
+    for field, low, high in (("players", 1, INT_HIGH), ("seed", 0, MAX_SEED)):
+        whole_number(data[field], field, low, high, source=source)
     options = data["options"]
     if not isinstance(options, Mapping) or not all(
             isinstance(v, (bool, int, float, str)) for v in options.values()):
@@ -170,17 +170,7 @@ def write_play_record(record: PlayRecord, path: str | os.PathLike[str]) -> Path:
         raise DataError(f"a record of game {record.game!r} is written as .json, not {target.suffix or 'nothing'!r}",
                         source=str(target))
     target.parent.mkdir(parents=True, exist_ok=True)
-    with deferred_interrupts():  # a signal waits for the rename, so no temporary file is left behind
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        try:
-            os.fchmod(handle, 0o644)
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(json.dumps(play_record_to_dict(record), indent=1) + "\n")
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    return target
+    return write_atomically(target, json.dumps(play_record_to_dict(record), indent=1) + "\n")
 
 
 def _edition_of(record: PlayRecord, source: str, trust: TrustLike, folder: Path | None) -> Edition:

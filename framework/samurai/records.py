@@ -8,6 +8,11 @@ through the rules: an illegal one is refused with its index, and nothing is
 returned until the whole record has replayed, so a broken file never yields a
 half-applied game.
 
+Whole numbers are checked against their field's range, naming the field
+(``samurai.tomlfile.whole_number``): the seed is from 0 to 2**63-1 (0 <= seed <
+2**63, the engine's range), the player count from 1, and any whole number in
+the file fits 64 bits.
+
 Records are attrs classes converted with cattrs; JSON is read and written with
 the standard library, TOML read with ``tomllib`` and written with tomli-w.
 """
@@ -17,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, cast
@@ -27,13 +31,13 @@ import cattrs
 import tomli_w
 
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
+from .atomicfile import write_atomically
 from .errors import DataError, IllegalAction
-from .game import Game, action_of, check_seed, new_game
-from .interrupts import deferred_interrupts
+from .game import MAX_SEED, Game, action_of, check_seed, new_game
 from .plugins import Edition
 from .rules import Rules
 from .state import State
-from .tomlfile import check_plain, read_data
+from .tomlfile import INT_HIGH, INT_LOW, check_plain, read_data, whole_number
 from .trust import Trust, TrustLike, names_edition
 
 __all__ = ["SCHEMA_VERSION", "MIGRATIONS", "GameRecord", "to_record", "from_record", "replay", "save", "load",
@@ -275,6 +279,9 @@ def record_from_dict(data: Any, *, source: str = "record",
         raise DataError(f"a record of the game {data['game']!r:.40}, not of Knizia's: samurai.game_records reads it "
                         f"(samurai replay and render do)", source=source, key="game")
     data = _migrated(dict(data), source)
+    for field, low, high in _WHOLE_NUMBERS:
+        if field in data:
+            whole_number(data[field], field, low, high, source=source)
     types = dict(action_types or {t.__name__: t for t in _all_action_types()})
     actions = data.get("actions")
     named = {a["action"] for a in actions if isinstance(a, Mapping) and isinstance(a.get("action"), str)} \
@@ -292,6 +299,10 @@ def record_from_dict(data: Any, *, source: str = "record",
         raise DataError(message or first, source=source, key=key) from None
 
 
+_WHOLE_NUMBERS = (("players", 1, INT_HIGH), ("seed", 0, MAX_SEED))
+"""A record's whole-number fields and their ranges (a seed is the engine's: 0 to 2**63-1)."""
+
+
 def _explain(exc: BaseException, _: Any) -> str:
     if isinstance(exc, cattrs.ForbiddenExtraKeysError):
         return f"unknown field {', '.join(map(repr, sorted(exc.extra_fields)))}"
@@ -301,9 +312,7 @@ def _explain(exc: BaseException, _: Any) -> str:
 
 
 def _migrated(data: dict[str, Any], source: str) -> dict[str, Any]:
-    version = data.get("schema")
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise DataError(f"the schema version must be a whole number, not {version!r}", source=source, key="schema")
+    version = whole_number(data.get("schema"), "schema", INT_LOW, INT_HIGH, source=source)
     if version > SCHEMA_VERSION:
         raise DataError(f"schema version {version} is newer than this engine reads ({SCHEMA_VERSION}): "
                         f"upgrade samurai-engine", source=source, key="schema")
@@ -351,28 +360,7 @@ def write_record(record: GameRecord, path: str | Path) -> Path:
     data = record_to_dict(record)
     text = json.dumps(data, indent=1) + "\n" if suffix == ".json" else tomli_w.dumps(data)
     target.parent.mkdir(parents=True, exist_ok=True)
-    with deferred_interrupts():  # a signal waits for the rename, so no temporary file is left behind
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        try:
-            os.fchmod(handle, _file_mode())  # mkstemp makes 0600; a saved record is an ordinary file
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    return target
-
-
-def _file_mode() -> int:
-    """The mode ``open()`` would give a new file: 0666 less the process's umask (read anew: it may change)."""
-    try:  # Linux says it without changing it, so no other thread ever sees a wrong umask
-        status = Path("/proc/self/status").read_text(encoding="ascii")
-        mask = int(next(line.split()[1] for line in status.splitlines() if line.startswith("Umask:")), 8)
-    except (OSError, StopIteration, ValueError, IndexError):
-        mask = os.umask(0o022)
-        os.umask(mask)
-    return 0o666 & ~mask
+    return write_atomically(target, text)
 
 
 def read_record(path: str | Path, *, trust: TrustLike = ()) -> GameRecord:

@@ -16,8 +16,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from .atomicfile import write_atomically
 from .errors import DataError
-from .tomlfile import read_text
+from .tomlfile import INT_HIGH, parse_json, read_text, whole_number
 
 __all__ = ["RUN_FILE", "write_run", "read_run", "games_asked", "saved_games", "prepare_save_dir", "collect_batches"]
 
@@ -33,8 +34,7 @@ def write_run(folder: str | Path, *, command: str, games: int, **parameters: Any
     root.mkdir(parents=True, exist_ok=True)
     path = root / RUN_FILE
     data = {"run": command, "games": games, **parameters}
-    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    return path
+    return write_atomically(path, json.dumps(data, indent=1) + "\n")
 
 
 def read_run(folder: str | Path) -> dict[str, Any] | None:
@@ -43,19 +43,10 @@ def read_run(folder: str | Path) -> dict[str, Any] | None:
     if not path.exists():
         return None
     source = str(path)
-    try:
-        data = json.loads(read_text(path))
-    except json.JSONDecodeError as exc:
-        raise DataError(f"not valid JSON: {exc.msg} (column {exc.colno})", source=source, line=exc.lineno) from None
-    except (RecursionError, ValueError) as exc:
-        if isinstance(exc, DataError):
-            raise
-        raise DataError("not a run manifest (nested too deeply or a number too long)", source=source) from None
+    data = parse_json(read_text(path), source=source)
     if not isinstance(data, dict):
         raise DataError("a run manifest is a JSON object", source=source)
-    games = data.get("games")
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise DataError("games must be the whole number of games the run asked for", source=source, key="games")
+    whole_number(data.get("games"), "games", 1, INT_HIGH, source=source)  # the games the run asked for
     return data
 
 

@@ -29,7 +29,9 @@ Every value is checked against the edition and map, with the file and the
 field in the message: unknown names, tiles on the wrong terrain or on a
 settlement, more copies of a tile than a seat owns, a hand over the hand
 size, more figures than the edition has, a surrounded settlement that still
-holds figures, or a position whose end is already triggered.
+holds figures, or a position that is already over: its end is triggered,
+or no seat can play a tile from its hand (the game would end before its
+first action).
 
 The position must also be one that can arise in play under the edition:
 every figure of the edition is on the board, captured or removed (none is
@@ -55,9 +57,9 @@ from . import engine
 from .errors import DataError
 from .maps import LAND
 from .rules import LAND_TILE, SEA_TILE, Rules
-from .state import State
+from .state import OVER, State
 from .tiles import CASTES
-from .tomlfile import check_keys, check_plain, field_line, key_line, read_toml, require
+from .tomlfile import INT_HIGH, INT_LOW, check_keys, check_plain, field_line, key_line, read_toml, require, whole_number
 
 __all__ = ["Scenario", "SeatSetup", "PlacedTile", "load_scenario", "parse_scenario", "scenario_state"]
 
@@ -130,7 +132,7 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "scenario", text: s
         raise DataError(f"a scenario is a table of fields, not {type(data).__name__}", source=source)
     check_plain(data, source=source)
     check_keys(data, _TOP_KEYS, source=source, where=where, text=text)
-    players = require(data, "players", int, source=source, where=where, text=text)
+    players = _whole(data, "players", 1, INT_HIGH, source, text)
     figures = require(data, "figures", dict, source=source, where=where, text=text, default={})
     standing = {name: _castes(castes, source, f"figures.{name}") for name, castes in figures.items()}
     tiles = []
@@ -140,11 +142,12 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "scenario", text: s
             raise DataError(f"{field} must be a table with at, tile and owner", source=source, key=field)
         check_keys(entry, _TILE_KEYS, source=source, where=field)
         at = require(entry, "at", list, source=source, where=field)
-        if len(at) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in at):
-            raise DataError(f"{field}.at must be [col, row] in whole numbers, not {at!r}", source=source,
+        if len(at) != 2:
+            raise DataError(f"{field}.at must be [col, row] in whole numbers, not {at!r:.60}", source=source,
                             key=f"{field}.at")
-        tiles.append(PlacedTile((at[0], at[1]), require(entry, "tile", str, source=source, where=field),
-                                require(entry, "owner", int, source=source, where=field)))
+        col, row = (whole_number(v, f"{field}.at", INT_LOW, INT_HIGH, source=source) for v in at)
+        tiles.append(PlacedTile((col, row), require(entry, "tile", str, source=source, where=field),
+                                _whole(entry, "owner", 0, INT_HIGH, source, "", where=field)))
     seats = []
     for number, entry in enumerate(require(data, "seats", list, source=source, where=where, text=text)):
         field = f"seats[{number}]"
@@ -166,12 +169,23 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "scenario", text: s
         edition=require(data, "edition", str, source=source, where=where, text=text, default=None),
         players=players,
         map=require(data, "map", str, source=source, where=where, text=text, default=None),
-        to_act=require(data, "to_act", int, source=source, where=where, text=text),
-        turn=require(data, "turn", int, source=source, where=where, text=text, default=1),
+        to_act=_whole(data, "to_act", 0, INT_HIGH, source, text),
+        turn=_whole(data, "turn", 1, INT_HIGH, source, text, default=1),
         figures=standing,
         tiles=tuple(tiles), seats=tuple(seats),
         removed=_counts(require(data, "removed", dict, source=source, where=where, text=text, default={}), source,
                         "removed"))
+
+
+def _whole(table: Mapping[str, Any], key: str, low: int, high: int, source: str, text: str, *, where: str = "",
+           default: int | None = None) -> int:
+    """The whole number ``table[key]`` (``default`` when missing, if given), from ``low`` to ``high``."""
+    field = f"{where}.{key}" if where else key
+    if key not in table:
+        if default is None:
+            raise DataError(f"missing key {key!r} in {where or 'the scenario'}", source=source, key=field)
+        return default
+    return whole_number(table[key], field, low, high, source=source, text=text or None)
 
 
 def _castes(value: Any, source: str, field: str) -> tuple[str, ...]:
@@ -196,9 +210,7 @@ def _counts(value: Mapping[str, Any], source: str, field: str) -> dict[str, int]
         if caste not in CASTES:
             raise DataError(f"unknown caste {caste!r}; castes are {', '.join(CASTES)}", source=source,
                             key=f"{field}.{caste}")
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise DataError(f"{field}.{caste} must be a whole number >= 0, not {count!r}", source=source,
-                            key=f"{field}.{caste}")
+        whole_number(count, f"{field}.{caste}", 0, INT_HIGH, source=source)
     return {caste: int(value.get(caste, 0)) for caste in CASTES}
 
 
@@ -319,6 +331,10 @@ def _scenario_state(rules: Rules, scenario: Scenario, seed: int, trace: bool) ->
         raise DataError(f"the position is already over ({reason.replace('_', ' ')}): nothing is left to play",
                         source=source, key="figures" if reason == "caste_exhausted" else "removed")
     engine.begin_play(rules, st, scenario.to_act, turn=scenario.turn)
+    if st.phase == OVER:  # no seat can play a tile (or the seat to act cannot, where the edition ends then)
+        who = "no seat" if rules.pass_when_unable else f"seat {scenario.to_act}, the seat to act,"
+        raise DataError(f"the position is already over (no tiles): {who} can play a tile from its hand, so the game "
+                        f"would end before its first action", source=source, key="seats")
     return st
 
 

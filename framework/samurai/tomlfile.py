@@ -23,7 +23,8 @@ from typing import Any
 from .errors import DataError
 
 __all__ = ["MAX_FILE_BYTES", "MAX_DEPTH", "is_file", "read_text", "read_toml", "read_data", "parse_json", "parse_toml",
-           "check_plain", "table_line", "field_line", "key_line", "check_keys", "require"]
+           "check_plain", "table_line", "field_line", "key_line", "check_keys", "require", "whole_number",
+           "INT_LOW", "INT_HIGH"]
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 """The largest file read: a long game's record is tens of kilobytes, a big map a few."""
@@ -33,6 +34,11 @@ MAX_DEPTH = 32
 
 _INT_LIMIT = 2 ** 63
 """TOML integers are 64-bit; nothing the engine reads needs more."""
+
+INT_LOW = -_INT_LIMIT
+"""The smallest whole number a data file may hold (a 64-bit integer's)."""
+INT_HIGH = _INT_LIMIT - 1
+"""The largest whole number a data file may hold (a 64-bit integer's)."""
 
 
 def is_file(path: str | os.PathLike[str]) -> bool:
@@ -137,7 +143,8 @@ def parse_toml(text: str, *, source: str) -> dict[str, Any]:
 def parse_json(text: str, *, source: str) -> Any:
     """Parse JSON text into plain data: no repeated keys, no NaN or Infinity (see ``check_plain``)."""
     try:
-        data = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+        data = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant,
+                          parse_int=_json_int)
     except json.JSONDecodeError as exc:
         raise DataError(f"not valid JSON: {exc.msg} (column {exc.colno})", source=source, line=exc.lineno) from None
     except _Repeated as exc:
@@ -162,6 +169,15 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise _Repeated(key)
         out[key] = value
     return out
+
+
+class _HugeInteger(str):
+    """A JSON integer of 20 digits or more, kept as its text: no 64-bit integer is that long, and ``int()`` of
+    thousands of digits is slow or refused; ``check_plain`` refuses it naming its field."""
+
+
+def _json_int(text: str) -> int | _HugeInteger:
+    return _HugeInteger(text) if len(text) > 20 else int(text)  # 20: "-" and 19 digits (-2**63)
 
 
 def _no_constant(name: str) -> Any:
@@ -190,14 +206,72 @@ def check_plain(data: Any, *, source: str) -> None:
         elif isinstance(value, (list, tuple)):
             items = value
         else:
-            if isinstance(value, int) and not isinstance(value, bool) and not -_INT_LIMIT <= value < _INT_LIMIT:
-                raise DataError("an integer is out of range (whole numbers here fit in 64 bits)", source=source)
+            if isinstance(value, _HugeInteger) or (
+                    isinstance(value, int) and not isinstance(value, bool) and not -_INT_LIMIT <= value < _INT_LIMIT):
+                shown = _cut_number(value) if isinstance(value, _HugeInteger) else _short_number(value)
+                raise DataError(f"{shown} is out of range: a whole number here is from -2**63 to 2**63-1 (64 bits)",
+                                source=source, key=_path_to(data, value))
             if isinstance(value, float) and not math.isfinite(value):
-                raise DataError(f"{value} is not a number a data file may hold", source=source)
+                raise DataError(f"{value} is not a number a data file may hold", source=source,
+                                key=_path_to(data, value))
             continue
         if depth >= MAX_DEPTH:
             raise DataError(f"nested deeper than {MAX_DEPTH} levels of tables and lists", source=source)
         stack.extend((item, depth + 1) for item in items)
+
+
+def _short_number(value: int) -> str:
+    """A whole number as text, its middle cut when it is long (``str()`` of a huge one is slow)."""
+    if value.bit_length() > 4000:
+        return f"a number of about {int(value.bit_length() * 0.30103)} digits"
+    return _cut_number(str(value))
+
+
+def _cut_number(text: str) -> str:
+    """A whole number's text, its middle cut when it is longer than 40 characters."""
+    return text if len(text) <= 40 else f"{text[:20]}…{text[-5:]} ({len(text.lstrip('-'))} digits)"
+
+
+def _path_to(data: Any, target: Any) -> str | None:
+    """The field path (``actions[3].tile``, ``seed``) of the value ``target`` (that very object) in ``data``.
+
+    Called only to name a refused value, so the check above stays a plain walk; ``data`` is known to be nested at
+    most ``MAX_DEPTH`` deep by then along the way walked.
+    """
+    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        if value is target:
+            return path or None
+        if depth > MAX_DEPTH:
+            continue
+        if isinstance(value, Mapping):
+            stack.extend((item, f"{path}.{key}" if path else str(key), depth + 1) for key, item in value.items())
+        elif isinstance(value, (list, tuple)):
+            stack.extend((item, f"{path}[{index}]", depth + 1) for index, item in enumerate(value))
+    return None
+
+
+def whole_number(value: Any, field: str, low: int, high: int, *, source: str, text: str | None = None) -> int:
+    """``value`` when it is a whole number from ``low`` to ``high``; else a ``DataError`` naming ``field``.
+
+    The one check of every whole number read from a record, scenario or save folder: the message names the
+    file (``source``), the field, the value and the range allowed. ``text`` (a TOML file's) gives the line.
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        shown = f"{type(value).__name__} {value!r:.40}"
+    elif low <= value <= high:
+        return value
+    else:
+        shown = _short_number(value)
+    line = field_line(text, field) if text else None
+    raise DataError(f"{field} must be a whole number from {_bound(low)} to {_bound(high)}, not {shown}",
+                    source=source, line=line, key=field)
+
+
+def _bound(number: int) -> str:
+    """A range's end as people write it: 2**63-1 rather than 9223372036854775807."""
+    return {INT_HIGH: "2**63-1", -_INT_LIMIT: "-2**63"}.get(number, str(number))
 
 
 def key_line(text: str, key: str) -> int | None:
