@@ -97,7 +97,7 @@ def test_an_illegal_action_is_refused_naming_its_index(played, tmp_path: Path):
     ({"options": {"nobori": "yes"}}, r"option 'nobori' must be bool"),
     ({"colour": "red"}, r"colour.*unknown field 'colour'"),
     ({"actions": [[0, "a1"]]}, r"actions\[0\].*list of whole numbers"),
-    ({"seed": -1}, r"seed.*whole number >= 0"),
+    ({"seed": -1}, r"seed.*whole number from 0 to 2\*\*63-1, not -1"),
 ])
 def test_a_bad_record_is_refused_in_one_line(played, tmp_path: Path, change, message):
     (tmp_path / "evil.toml").write_text('id = "evil"\ngame = "daimyo"\nplugins = ["evil.py"]\n')

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
+from . import game as game_seeds
 from .errors import DataError, SamuraiError
 from .tomlfile import parse_json
 
@@ -306,8 +307,8 @@ _DEFAULT_PLAYERS = _Default(4)
 
 MAX_GAMES = 10_000_000
 """The most games one run may ask for (a million takes hours already)."""
-MAX_SEED = (1 << 63) - 1
-"""Seeds are 63-bit: a larger one would play the same games as a smaller one."""
+MAX_SEED = game_seeds.MAX_SEED
+"""Seeds are 63-bit (the engine's and the records' range, ``samurai.game.MAX_SEED``)."""
 
 
 def _whole(low: int, high: int) -> Any:

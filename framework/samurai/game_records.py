@@ -33,6 +33,7 @@ from typing import Any
 import attrs
 
 from .errors import DataError
+from .game import check_seed
 from .games import KNIZIA
 from .interrupts import deferred_interrupts
 from .plugins import Edition
@@ -116,10 +117,10 @@ def play_record_from_dict(data: Any, *, source: str = "record") -> PlayRecord:
     for field in ("game", "edition", "edition_version"):
         if not isinstance(data[field], str) or not data[field]:
             raise DataError(f"must be a non-empty string, not {data[field]!r:.60}", source=source, key=field)
-    for field, low in (("players", 1), ("seed", 0)):
-        value = data[field]
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise DataError(f"must be a whole number >= {low}, not {value!r:.60}", source=source, key=field)
+    players = data["players"]
+    if isinstance(players, bool) or not isinstance(players, int) or players < 1:
+        raise DataError(f"must be a whole number >= 1, not {players!r:.60}", source=source, key="players")
+    check_seed(data["seed"], source=source, key="seed")  # the engine's range, as Samurai's records
     options = data["options"]
     if not isinstance(options, Mapping) or not all(
             isinstance(v, (bool, int, float, str)) for v in options.values()):
