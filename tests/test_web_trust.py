@@ -412,6 +412,27 @@ def test_many_hard_bot_games_never_delay_a_persons_move_in_another_game(tmp_path
         time.sleep(0.1)
 
 
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts the server's workers in /proc (Linux)")
+def test_the_bots_workers_end_when_the_server_is_killed(tmp_path: Path) -> None:
+    server = Server(tmp_path, extra=("--bot-workers", "2"))
+    try:
+        for _ in range(2):
+            httpx.post(server.url + "/api/games", json={"edition": "ffg2015", "seats": ["hard", "hard"]}, timeout=30)
+        deadline = time.monotonic() + 60
+        while len(workers := _children(server.process.pid)) < 2:
+            assert time.monotonic() < deadline, "no bot worker started within 60 s"
+            time.sleep(0.1)
+    finally:
+        server.kill()  # SIGKILL: the server cannot stop them
+    deadline = time.monotonic() + 15
+    while alive := [pid for pid in workers if _alive(pid)]:
+        if time.monotonic() > deadline:
+            for pid in alive:
+                os.kill(pid, signal.SIGKILL)  # not left behind by a failing test either
+            raise AssertionError(f"bot workers {alive} outlived their server by 15 s")
+        time.sleep(0.1)
+
+
 class BrokenBots(SamuraiDefinition):
     """Samurai with two broken bots: one raises, one answers an illegal action (pickled by reference, so the
     server's bot workers, which import this module, play them too)."""

@@ -38,6 +38,7 @@ import os
 import random
 import secrets
 import sys
+import threading
 import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -590,10 +591,24 @@ def _bot_pool(workers: int) -> ProcessPoolExecutor:
     acknowledged moves to the store) and no share of its interpreter lock.
 
     Workers are spawned, not forked: the server has threads, and a fork copies any lock one of them holds.
-    They leave Ctrl-C to the server, which stops them (``ignore_interrupts``).
+    They leave Ctrl-C to the server, which stops them, and end by themselves when the server dies without
+    stopping them (``_bot_worker_setup``).
     """
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=ignore_interrupts)
+                               initializer=_bot_worker_setup, initargs=(os.getpid(),))
+
+
+def _bot_worker_setup(server: int) -> None:
+    """Set up a bot worker: SIGINT left to the server (``ignore_interrupts``), and a watch that ends the worker
+    once ``server`` is no longer its parent (killed with SIGKILL, say), so no search outlives its server."""
+    ignore_interrupts()
+    threading.Thread(target=_end_with, args=(server,), name="end-with-server", daemon=True).start()
+
+
+def _end_with(server: int) -> None:
+    while os.getppid() == server:
+        time.sleep(0.5)
+    os._exit(1)  # the server is gone: nobody waits for this search
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
