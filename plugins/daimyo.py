@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from samurai.errors import DataError, IllegalAction
+from samurai.game import check_seed
 from samurai.game_metrics import GameMetric
 from samurai.games import GameDefinition, GameMeasures
 from samurai.hookspecs import hookimpl
@@ -792,8 +793,7 @@ def _start(edition: Edition, players: int, seed: int, options: Mapping[str, Any]
     """A new game of ``edition``: the board's start squares and the edition's options (rulings) resolved."""
     if players != 2 or isinstance(players, bool):
         raise DataError(f"Daimyo and Shinobi is a game for 2 players, not {players!r}", source="players")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise DataError(f"seed must be a whole number >= 0, not {seed!r}", source="seed")
+    check_seed(seed)  # the range every record and the engine accept
     board: Battlefield = edition.board
     return new_state(seed, {**board.start, **edition.manifest.resolve_options(options)}, board)
 

@@ -28,7 +28,7 @@ from samurai.game_records import (
 from samurai.plugins import Edition
 from samurai.protocol import GameState, Move
 from samurai.render_daimyo import draw_daimyo_view
-from samurai.web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions
+from samurai.web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions, shared_definition
 
 from .daimyo import END_WORDS, FILE_LETTERS, FLIP, MOVE, PIECES, DaimyoState, tell
 
@@ -53,7 +53,12 @@ class DaimyoDefinition:
     title = "Daimyo and Shinobi"
 
     def __init__(self, manifests: Sequence[str] = ()) -> None:
+        self._manifests = tuple(manifests)
         self._editions: dict[str, Edition] = served_editions(self.name, manifests)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its manifests, for the server's bot worker processes (editions hold modules)."""
+        return shared_definition, (type(self), self._manifests)
 
     def editions(self) -> list[EditionChoice]:
         """Every served edition, by id."""

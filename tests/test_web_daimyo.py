@@ -9,6 +9,7 @@ import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 
@@ -51,8 +52,9 @@ def test_serve_offers_both_games_each_through_its_own_definition(client: TestCli
 
 
 def test_a_person_plays_daimyo_by_clicking_squares_and_the_record_replays(client: TestClient) -> None:
-    response = client.post("/api/games", json={"game": "daimyo", "edition": "daimyo-nobori",
-                                               "seats": ["human", "human"], "seed": 5})
+    with mock.patch("samurai.web.host.draw_seed", return_value=5):  # two people: the server draws the seed
+        response = client.post("/api/games", json={"game": "daimyo", "edition": "daimyo-nobori",
+                                                   "seats": ["human", "human"]})
     assert response.status_code == 201, response.text
     created = response.json()
     game = created["game"]

@@ -19,6 +19,7 @@ import warnings
 from collections.abc import AsyncIterator, Iterator
 from contextlib import AsyncExitStack
 from pathlib import Path
+from unittest import mock
 from typing import Any
 
 import pytest
@@ -32,11 +33,14 @@ from samurai.web.app import MAX_ERROR, create_app
 from samurai.web.samurai_game import SamuraiDefinition
 from samurai.web.store import Store
 
-from webhelpers import Server, free_port
+from webhelpers import InProcessServer, Server, free_port, next_update
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 DEFINITION = SamuraiDefinition()
+
+
+JSON = {"Content-Type": "application/json"}
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -44,7 +48,9 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def create(client: TestClient, seats: list[str], seed: int = 7) -> dict[str, Any]:
-    response = client.post("/api/games", json={"edition": "ffg2015", "seats": seats, "seed": seed})
+    # A table of two people may not choose its seed: the server's own draw is made this one.
+    with mock.patch("samurai.web.host.draw_seed", return_value=seed):
+        response = client.post("/api/games", json={"edition": "ffg2015", "seats": seats})
     assert response.status_code == 201, response.text
     return response.json()  # type: ignore[no-any-return]
 
@@ -129,7 +135,7 @@ def test_a_finished_game_that_cannot_be_read_is_left_out_of_the_list_and_said_on
     samurai.play_bots(game, ["greedy", "random"], seed=4)
     record = samurai.save(game, tmp_path / "saved.json").read_bytes()
     with TestClient(create_app([DEFINITION], str(tmp_path / "data"))) as client:
-        kept = [client.post("/api/records", content=record).json()["game"] for _ in range(3)]
+        kept = [client.post("/api/records", content=record, headers=JSON).json()["game"] for _ in range(3)]
     damage(tmp_path / "data", "UPDATE games SET seats = 'oops' WHERE id = ?", kept[1])
     damage(tmp_path / "data", "UPDATE games SET imported = '{' WHERE id = ?", kept[2])
     capsys.readouterr()
@@ -343,40 +349,6 @@ def test_the_body_depth_limit_lets_every_record_through(client: TestClient, tmp_
 # --- event streams share each seat's page -----------------------------------------------------------------
 
 
-class InProcessServer:
-    """uvicorn serving ``app`` in a thread of this process (so a test can watch the app's host)."""
-
-    def __init__(self, app: Any) -> None:
-        import uvicorn
-
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
-                                                    access_log=False, timeout_graceful_shutdown=5))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            assert self.thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=30)
-        assert not self.thread.is_alive()
-
-
-async def next_update(lines: AsyncIterator[str]) -> dict[str, Any]:
-    """The data of the stream's next ``update`` event."""
-    event = None
-    async for line in lines:
-        if line.startswith("event: "):
-            event = line[len("event: "):]
-        elif line.startswith("data: ") and event == "update":
-            return json.loads(line[len("data: "):])  # type: ignore[no-any-return]
-    raise AssertionError("the stream ended")
-
-
 def test_every_stream_of_a_seat_shares_one_render_of_each_update(tmp_path: Path) -> None:
     import httpx
 
@@ -396,8 +368,8 @@ def test_every_stream_of_a_seat_shares_one_render_of_each_update(tmp_path: Path)
     try:
         async def watch() -> list[list[dict[str, Any]]]:
             async with httpx.AsyncClient(base_url=server.url, timeout=30) as client, AsyncExitStack() as streams:
-                created = (await client.post("/api/games", json={"edition": "ffg2015", "seats": ["human", "human"],
-                                                                 "seed": 3})).json()
+                created = (await client.post("/api/games", json={"edition": "ffg2015",
+                                                                 "seats": ["human", "human"]})).json()
                 game, tokens = created["game"], [s["token"] for s in created["seats"]]
                 readers = []
                 for seat in (0, 0, 0, 0, 0, 0, 1, 1):

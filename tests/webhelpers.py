@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -60,3 +64,37 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.kill()
         self._log_file.close()
+
+
+class InProcessServer:
+    """uvicorn serving ``app`` in a thread of this process (so a test can watch the app's host)."""
+
+    def __init__(self, app: Any) -> None:
+        import uvicorn
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
+                                                    access_log=False, timeout_graceful_shutdown=5))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            assert self.thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+        assert not self.thread.is_alive()
+
+
+async def next_update(lines: AsyncIterator[str]) -> dict[str, Any]:
+    """The data of the stream's next ``update`` event."""
+    event = None
+    async for line in lines:
+        if line.startswith("event: "):
+            event = line[len("event: "):]
+        elif line.startswith("data: ") and event == "update":
+            return json.loads(line[len("data: "):])  # type: ignore[no-any-return]
+    raise AssertionError("the stream ended")

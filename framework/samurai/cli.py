@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
+from . import game as game_seeds
 from .errors import DataError, SamuraiError
 from .tomlfile import parse_json
 
@@ -250,6 +251,19 @@ def _build_parser() -> _Parser:
                        help="also offer the edition of this manifest (repeatable); installed ones are always offered")
     serve.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                        help="pause before each bot move so people can follow (default 0.6)")
+    serve.add_argument("--bot-workers", type=_whole(1, 256), default=None, metavar="N",
+                       help="worker processes for the bots' searches: at most N search at once (default: the "
+                            "machine's cores)")
+    serve.add_argument("--bot-searches-per-client", type=_whole(1, 256), default=None, metavar="N",
+                       help="at most N searches at once for the games one address started (default: half the "
+                            "workers, at least 1)")
+    serve.add_argument("--games-per-minute", type=_whole(1, 100_000), default=None, metavar="N",
+                       help="games one address may start in any minute (default 30; more: 429)")
+    serve.add_argument("--allowed-origin", action="append", default=[], metavar="URL",
+                       help="also take game starts and record uploads from the page at URL, e.g. a reverse "
+                            "proxy's https://games.example.org (repeatable)")
+    serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                       help="also take requests whose Host header is NAME, e.g. a reverse proxy's (repeatable)")
     serve.set_defaults(run=_serve)
     return parser
 
@@ -306,8 +320,8 @@ _DEFAULT_PLAYERS = _Default(4)
 
 MAX_GAMES = 10_000_000
 """The most games one run may ask for (a million takes hours already)."""
-MAX_SEED = (1 << 63) - 1
-"""Seeds are 63-bit: a larger one would play the same games as a smaller one."""
+MAX_SEED = game_seeds.MAX_SEED
+"""Seeds are 63-bit (the engine's and the records' range, ``samurai.game.MAX_SEED``)."""
 
 
 def _whole(low: int, high: int) -> Any:
@@ -953,7 +967,9 @@ def _serve(args: argparse.Namespace) -> int:
     if args.bot_delay < 0:
         raise DataError(f"--bot-delay must be 0 or more seconds, not {args.bot_delay}", source="--bot-delay")
     return serve(host=args.host, port=args.port, data_dir=args.data_dir, manifests=args.edition,
-                 bot_delay=args.bot_delay)
+                 bot_delay=args.bot_delay, bot_workers=args.bot_workers,
+                 searches_per_client=args.bot_searches_per_client, games_per_minute=args.games_per_minute,
+                 allowed_origins=args.allowed_origin, allowed_hosts=args.allowed_host)
 
 
 def _bench_mcts(args: argparse.Namespace, edition: Any, counts: list[int]) -> int:

@@ -127,7 +127,7 @@ def play_record_from_dict(data: Any, *, source: str = "record") -> PlayRecord:
     for field in ("game", "edition", "edition_version"):
         if not isinstance(data[field], str) or not data[field]:
             raise DataError(f"must be a non-empty string, not {data[field]!r:.60}", source=source, key=field)
-    for field, low, high in (("players", 1, INT_HIGH), ("seed", 0, MAX_SEED)):
+    for field, low, high in (("players", 1, INT_HIGH), ("seed", 0, MAX_SEED)):  # the seed: the engine's range
         whole_number(data[field], field, low, high, source=source)
     options = data["options"]
     if not isinstance(options, Mapping) or not all(

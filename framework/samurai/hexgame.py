@@ -15,7 +15,7 @@ from typing import Any
 from . import engine
 from .errors import DataError
 from .evaluation import estimate_returns
-from .game import Game, action_of, edition_of
+from .game import Game, action_of, check_seed, edition_of
 from .games import KNIZIA, GameDefinition, GameMeasures
 from .greedy import GreedyPlayer
 from .knowledge import LeftGame, SeatBot, SeatKnowledge, decide
@@ -160,8 +160,7 @@ def returns_of(state: State, players: int) -> tuple[float, ...]:
 def start(edition: str | Edition, players: int, seed: int, *,
           options: Mapping[str, Any] | None = None) -> HexGameState:
     """A new game's position on the protocol: an edition (id or loaded), 2-4 players, a seed, options."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise DataError(f"seed must be a whole number >= 0, not {seed!r}", source="seed")
+    check_seed(seed)
     rules = edition_of(edition).rules(players, options)
     return HexGameState(rules, engine.new_state(rules, seed))
 

@@ -12,6 +12,13 @@ a body that is not plain JSON (too deep, a number too long, NaN) is a 400,
 an unknown address a 404, a wrong method a 405, a body too large a 413 and
 a fault of the server a 500; every message is cut to ``MAX_ERROR``
 characters, so an answer never echoes a large input whole.
+
+**Cross-site requests.** Starting a game and opening a record change the
+store without a token, so another web site's page must not be able to do it
+through a visitor's browser: they need ``Content-Type: application/json``
+(which a page of another site cannot send without the browser asking first),
+an ``Origin`` (when sent) naming this server, and a ``Host`` this server
+serves (against DNS rebinding); see ``RequestChecks``.
 """
 
 from __future__ import annotations
@@ -22,7 +29,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from importlib import resources
+from ipaddress import ip_address
 from typing import Any
+from urllib.parse import urlsplit
 
 import attrs
 from sse_starlette.sse import EventSourceResponse
@@ -35,10 +44,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import one_line
 from .games import GameDefinition
-from .host import GameHost, HostError, LiveGame
+from .host import GAMES_PER_MINUTE, GameHost, HostError, LiveGame, SearchLimits
 from .store import Store
 
-__all__ = ["create_app", "MAX_BODY", "MAX_DEPTH", "MAX_ERROR", "BodyLimit"]
+__all__ = ["create_app", "MAX_BODY", "MAX_DEPTH", "MAX_ERROR", "BodyLimit", "RequestChecks"]
 
 MAX_BODY = 1 << 20
 """The largest request body accepted, in bytes (a long game's record is some tens of kilobytes)."""
@@ -112,18 +121,102 @@ async def _too_large(limit: int, send: Send) -> None:
     await send({"type": "http.response.body", "body": response.body})
 
 
+@attrs.frozen
+class RequestChecks:
+    """What a request that starts a game or opens a record must show to be taken (else 415 or 403).
+
+    ``hosts``: the host names (no port) the ``Host`` header may give; None accepts any (``samurai serve``
+    always gives the address it listens on). A server listening on every address (``0.0.0.0``, ``::``)
+    takes any IP address as Host, never another name unless listed: a name can be pointed at this machine
+    by someone else's DNS (rebinding), an address typed by the visitor cannot. ``origins``: the pages of
+    other addresses (``https://games.example.org``, a reverse proxy's) whose requests are taken too; their
+    host names are accepted as Host. An ``Origin`` naming the request's own ``Host`` is always taken.
+    """
+
+    hosts: frozenset[str] | None = None
+    origins: frozenset[str] = frozenset()
+    any_address: bool = False
+    """Whether any IP address is a served host name (the server listens on every address)."""
+
+    @classmethod
+    def served(cls, listen: str, *, allowed_hosts: Sequence[str] = (),
+               allowed_origins: Sequence[str] = ()) -> RequestChecks:
+        """The checks of a server listening on ``listen``, with the extra host names and origins allowed."""
+        origins = frozenset(_origin(url) for url in allowed_origins)
+        hosts = {listen.strip("[]").lower(), *(h.lower() for h in allowed_hosts)}
+        hosts |= {urlsplit(origin).hostname or "" for origin in origins}
+        wildcard = listen in ("0.0.0.0", "::", "")
+        if wildcard or _is_loopback(listen):
+            hosts |= {"localhost", "127.0.0.1", "::1"}
+        return cls(frozenset(hosts - {""}), origins, wildcard)
+
+    def check(self, request: Request) -> None:
+        """Refuse (415, 403) a request another site's page could have sent."""
+        kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        if kind != "application/json":
+            raise HostError(415, "this needs a JSON body sent as Content-Type: application/json")
+        host = request.headers.get("host", "")
+        name = _host_name(host)
+        if self.hosts is not None and name not in self.hosts and not (self.any_address and _is_address(name)):
+            raise HostError(403, f"Host {host[:100]!r} is not an address this server serves (samurai serve "
+                                 f"--allowed-host NAME adds one)")
+        origin = request.headers.get("origin")
+        if origin is None:
+            return  # not sent by a browser's cross-site request (they always send it on a POST)
+        try:
+            seen = _origin(origin)
+        except ValueError:
+            seen = ""  # "null" (a sandboxed or local page) or nonsense: from no page of this server
+        if not seen or (seen.split("://", 1)[1] != host.strip().lower() and seen not in self.origins):
+            raise HostError(403, f"a request from the page at {origin[:100]!r} is refused: it is not this server's "
+                                 f"(samurai serve --allowed-origin URL allows one)")
+
+
+def _origin(url: str) -> str:
+    """``url`` as an Origin header gives it: scheme://host[:port], lower case, no path; ValueError if it is none."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"an origin is http://HOST[:PORT] or https://HOST[:PORT], not {url!r}")
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def _host_name(host: str) -> str:
+    """The name of a Host header without its port (``[::1]:8000`` -> ``::1``), lower case."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].split("]", 1)[0]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_loopback(name: str) -> bool:
+    name = name.strip("[]").lower()
+    return name == "localhost" or (_is_address(name) and ip_address(name).is_loopback)
+
+
 def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_delay: float = 0.0,
-               max_body: int = MAX_BODY) -> Starlette:
+               max_body: int = MAX_BODY, limits: SearchLimits | None = None,
+               games_per_minute: int = GAMES_PER_MINUTE, checks: RequestChecks | None = None) -> Starlette:
     """The web application for ``definitions``, keeping games in ``data_dir`` (see ``samurai.web.store``).
 
-    ``bot_delay`` (seconds) paces the bots so a person sees their moves one by one.
+    ``bot_delay`` (seconds) paces the bots so a person sees their moves one by one. ``limits`` bounds the
+    bots' searches (``SearchLimits``), ``games_per_minute`` the games one client address may start a minute,
+    ``checks`` the requests that start a game or open a record (``RequestChecks``; default: any Host).
     """
     store = Store(data_dir)
-    host = GameHost(definitions, store, bot_delay=bot_delay)
+    host = GameHost(definitions, store, bot_delay=bot_delay, limits=limits, games_per_minute=games_per_minute)
+    request_checks = checks or RequestChecks()
     static = _static_files()
     # The pages event streams send, rendered off the event loop, one at a time per seat and update.
     renders = ThreadPoolExecutor(max_workers=2, thread_name_prefix="samurai-render")
-    rendered: dict[tuple[str, int], tuple[int, asyncio.Future[str]]] = {}
+    rendered: dict[tuple[str, int], tuple[tuple[int, str | None], asyncio.Future[str]]] = {}
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
@@ -151,11 +244,15 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
                                 for d in host.definitions.values()]})
 
     async def create(request: Request) -> Response:
-        live, seats = host.create(await _body(request))
+        request_checks.check(request)
+        live, seats = host.create(await _body(request), _client(request))
         for seat in seats:
             if seat["token"]:
                 seat["link"] = f"/play/{live.id}#token={seat['token']}"
-        return _json({"game": live.id, "seed": live.setup.seed, "seats": seats}, status=201)
+        # With two people or more, the creator is a player like the others: the seed (every hidden draw) is
+        # theirs only once the game is over, in its record.
+        seed = None if live.seed_secret else live.setup.seed
+        return _json({"game": live.id, "seed": seed, "seats": seats}, status=201)
 
     def games(_: Request) -> Response:
         return _json({"games": store.summaries()})
@@ -179,7 +276,7 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
     def page_event(live: LiveGame, seat: int) -> asyncio.Future[str]:
         """The page of ``seat`` at the game's position, as event data: rendered once (in ``renders``, from a
         copy of the position) and shared by every stream of that seat."""
-        key, number = (live.id, seat), live.state.move_number
+        key, number = (live.id, seat), _page_version(live)
         cached = rendered.get(key)
         if cached is not None and cached[0] == number:
             return cached[1]
@@ -188,7 +285,7 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
             renders, lambda: json.dumps(host.seat_payload(snapshot, seat)))
 
         def forget_failure(done: asyncio.Future[str]) -> None:
-            if (done.cancelled() or done.exception() is not None) and rendered.get(key, (0, None))[1] is done:
+            if (done.cancelled() or done.exception() is not None) and rendered.get(key, ((0, None), None))[1] is done:
                 del rendered[key]  # the next update renders again rather than repeat a failure
 
         future.add_done_callback(forget_failure)
@@ -201,13 +298,13 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
 
         async def stream() -> AsyncIterator[dict[str, str]]:
             try:
-                sent = -1
+                sent: tuple[int, str | None] | None = None
                 while True:
-                    if live.state.move_number != sent:
-                        sent = live.state.move_number
+                    if _page_version(live) != sent:
+                        sent = _page_version(live)
                         # Shielded: a stream that closes must not cancel the render other streams wait for.
                         data = await asyncio.shield(page_event(live, seat))
-                        yield {"event": "update", "id": str(sent), "data": data}
+                        yield {"event": "update", "id": str(sent[0]), "data": data}
                     await queue.get()
             finally:
                 host.unsubscribe(live, seat, queue)
@@ -234,6 +331,7 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
             **_SECURITY_HEADERS, "Content-Disposition": f'attachment; filename="samurai-{live.id}.json"'})
 
     async def import_record(request: Request) -> Response:
+        request_checks.check(request)
         live = host.import_record(await _body(request), request.query_params.get("game"))
         return _json({"game": live.id, "steps": len(live.actions)}, status=201)
 
@@ -258,6 +356,11 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
     return app
 
 
+def _page_version(live: LiveGame) -> tuple[int, str | None]:
+    """What a seat's page shows changes with: the position (its move number) and a bot's failure."""
+    return live.state.move_number, live.bot_error
+
+
 def _guarded(endpoint: Callable[[Request], Any]) -> Callable[[Request], Awaitable[Response]]:
     """The endpoint with the host's refusals turned into JSON errors."""
     async def run(request: Request) -> Response:
@@ -268,8 +371,15 @@ def _guarded(endpoint: Callable[[Request], Any]) -> Callable[[Request], Awaitabl
             assert isinstance(result, Response)
             return result
         except HostError as exc:
-            return _error(exc.status, exc.message)
+            response = _error(exc.status, exc.message)
+            response.headers.update(exc.headers)
+            return response
     return run
+
+
+def _client(request: Request) -> str:
+    """The client's address (behind a reverse proxy on this machine, uvicorn takes it from X-Forwarded-For)."""
+    return request.client.host if request.client else ""
 
 
 def _json(data: Any, status: int = 200) -> Response:

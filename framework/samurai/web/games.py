@@ -30,7 +30,19 @@ from ..errors import DataError
 from ..plugins import Edition, available_editions, load_edition
 from ..protocol import GameState, Move
 
-__all__ = ["EditionChoice", "GameSetup", "TrayItem", "Controls", "GameDefinition", "Opened", "served_editions"]
+__all__ = ["EditionChoice", "GameSetup", "TrayItem", "Controls", "GameDefinition", "Opened", "served_editions",
+           "shared_definition"]
+
+_SHARED: dict[tuple[type, tuple[str, ...]], Any] = {}
+
+
+def shared_definition(kind: type, manifests: tuple[str, ...]) -> Any:
+    """``kind(manifests)``, built once per process: how a definition holding editions (which hold modules, so do
+    not pickle) comes back in a bot worker process, from its ``__reduce__``."""
+    key = (kind, manifests)
+    if key not in _SHARED:
+        _SHARED[key] = kind(manifests)
+    return _SHARED[key]
 
 
 def served_editions(game: str, manifests: Sequence[str] = ()) -> dict[str, Edition]:
@@ -141,7 +153,11 @@ class GameDefinition(Protocol):
         """The first position; ``DataError`` or ``ValueError`` naming the field for a bad setup."""
 
     def bot_action(self, state: GameState, seat: int, bot: str, rng: random.Random) -> Move:
-        """The move of ``bot`` for ``seat`` (the seat to act), chosen from that seat's knowledge only."""
+        """The move of ``bot`` for ``seat`` (the seat to act), chosen from that seat's knowledge only.
+
+        The server calls it in a worker process, with ``state`` rebuilt there from ``start`` and the actions:
+        the definition must pickle (one holding editions pickles as what rebuilds it, see
+        ``shared_definition``)."""
 
     def render(self, state: GameState, view: Mapping[str, Any], last: Move | None) -> str:
         """A seat's view (``GameState.view`` of ``state``) drawn as an SVG document, ``last`` (the action that

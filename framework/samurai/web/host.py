@@ -6,6 +6,22 @@ browsers on two seats and the bots moving in between are served one at a
 time, and an acknowledged action is never lost. Bots move in a background
 task after a person's move, each from its seat's knowledge only.
 
+**Bots never stall the table.** A bot's search runs in a worker process of
+the host's own bounded pool (``_bot_pool``), never in the event loop's
+threads that write acknowledged moves to the store, and never under the
+game's lock: the bot reads the position under the lock, searches without
+it, and commits under it only if the position is still the one it searched.
+At most ``SearchLimits.workers`` searches run at once on a server and
+``SearchLimits.per_client`` for the games one client address started, so a
+stranger's games cannot take every worker. A bot that raises or returns an
+illegal action stops its game with a warning and the reason on the table
+(``bot_error``), instead of stalling it silently.
+
+**Seeds stay secret.** A game's seed decides every hidden draw, so it is 63
+bits from ``secrets`` (``draw_seed``); a game with more than one person keeps
+it from every seat until the end, and a seed the creator chooses is taken
+only when the creator is the only person at the table.
+
 Everything a seat is sent (``seat_payload``, ``state``, ``replay_frame``) is
 made from that seat's view (``GameState.view``); the whole position is only
 shown once a game is over or for a record a person uploaded.
@@ -16,31 +32,88 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import math
+import multiprocessing
+import os
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+import sys
+import threading
+import time
+from collections import Counter, OrderedDict, deque
+from collections.abc import AsyncIterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import asynccontextmanager
 from typing import Any
 
 import attrs
 
 from ..errors import DataError, SamuraiError, one_line
+from ..game import MAX_SEED, check_seed
+from ..interrupts import StoppableTask, ignore_interrupts
 from ..protocol import GameState, Move
 from .games import GameDefinition, GameSetup
 from .store import SeatSpec, Store, StoredGame
 
-__all__ = ["GameHost", "LiveGame", "HostError", "digest"]
+__all__ = ["GameHost", "LiveGame", "HostError", "SearchLimits", "digest", "draw_seed", "GAMES_PER_MINUTE",
+           "RESUMED"]
 
 LOG_LINES = 400
 """How many of the latest log entries a seat's page receives."""
 
+GAMES_PER_MINUTE = 30
+"""How many games one client address may start in any 60 seconds, by default (``samurai serve
+--games-per-minute``): a person starts a few; a script flooding the store and the bots is refused (429)."""
+
+RESUMED = "(resumed)"
+"""The creator of the games a server resumed from its store: who started them is not stored, so they share
+one client's share of the bots' workers."""
+
 
 class HostError(Exception):
-    """A request the host refuses: an HTTP status and one line saying why."""
+    """A request the host refuses: an HTTP status, one line saying why and any headers the answer carries."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, headers: Mapping[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers: Mapping[str, str] = headers or {}
+
+
+def draw_seed() -> int:
+    """A new game's seed: 63 bits from ``secrets``, the whole range the engine and records accept
+    (``samurai.game.MAX_SEED``), so a seat cannot search the seeds that would deal the hands it has seen."""
+    seed = secrets.randbits(63)
+    assert seed <= MAX_SEED
+    return seed
+
+
+def _default_workers() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+@attrs.frozen
+class SearchLimits:
+    """How many bot searches may run at once: ``workers`` on the server (its pool's processes; default the
+    CPU count) and ``per_client`` for the games one client address started (default half the workers,
+    at least one), so the games one stranger starts leave workers for everybody else's."""
+
+    workers: int = attrs.field(factory=_default_workers)
+    per_client: int | None = None
+    """None: half the workers, at least one."""
+
+    def __attrs_post_init__(self) -> None:
+        if isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1:
+            raise ValueError(f"workers must be a whole number >= 1, not {self.workers!r}")
+        if self.per_client is not None and (isinstance(self.per_client, bool) or not isinstance(
+                self.per_client, int) or self.per_client < 1):
+            raise ValueError(f"per_client must be a whole number >= 1, not {self.per_client!r}")
+
+    @property
+    def client_share(self) -> int:
+        """The searches one client's games may run at once."""
+        return min(self.workers, self.per_client or max(1, self.workers // 2))
 
 
 def digest(token: str) -> str:
@@ -62,9 +135,20 @@ class LiveGame:
     logs: list[dict[int | None, list[str]]]
     """For each action, what each seat (and, under None, the whole table) saw happen."""
     imported: bool = False
+    creator: str = RESUMED
+    """The client address that started the game (its bots share that client's searches)."""
     lock: asyncio.Lock = attrs.field(factory=asyncio.Lock)
     listeners: dict[int | None, set[asyncio.Queue[int]]] = attrs.field(factory=dict)
     bot_task: asyncio.Task[None] | None = None
+    bot_error: str | None = None
+    """Why the bot to act could not move (it raised or chose an illegal action), shown to the table."""
+
+    @property
+    def seed_secret(self) -> bool:
+        """Whether the seed is kept from the seats: while a game with more than one person goes on (each
+        could replay the draws from it and see the others' hands)."""
+        people = sum(spec.kind == "human" for spec in self.seats)
+        return people > 1 and not self.state.is_over
 
     def seat_of(self, token: str | None) -> int:
         """The seat a token opens: 401 without a token, 403 for one that opens no seat of this game."""
@@ -90,15 +174,24 @@ class LiveGame:
 class GameHost:
     """The live games of a server, kept in ``store``."""
 
-    def __init__(self, definitions: Sequence[GameDefinition], store: Store, *, bot_delay: float = 0.0) -> None:
+    def __init__(self, definitions: Sequence[GameDefinition], store: Store, *, bot_delay: float = 0.0,
+                 limits: SearchLimits | None = None, games_per_minute: int = GAMES_PER_MINUTE) -> None:
         if not definitions:
             raise ValueError("a host needs at least one game definition")
+        if isinstance(games_per_minute, bool) or not isinstance(games_per_minute, int) or games_per_minute < 1:
+            raise ValueError(f"games_per_minute must be a whole number >= 1, not {games_per_minute!r}")
         self.definitions = {d.name: d for d in definitions}
         self.store = store
         self.bot_delay = bot_delay
+        self.limits = limits or SearchLimits()
+        self.games_per_minute = games_per_minute
         self._games: dict[str, LiveGame] = {}
         self._unresumable: dict[str, str] = {}
         """Stored games that cannot be resumed, with why: refused (503) without reading them again."""
+        self._pool: ProcessPoolExecutor | None = None
+        self._searches = _SearchSlots(self.limits)
+        self._started: dict[str, deque[float]] = {}
+        """For each client address, when it started its games of the last minute."""
 
     # --- games in and out of memory --------------------------------------------------------
 
@@ -186,8 +279,9 @@ class GameHost:
 
     # --- creating ----------------------------------------------------------------------------
 
-    def create(self, request: Any) -> tuple[LiveGame, list[dict[str, Any]]]:
-        """Start a game from a request body; returns it and each seat's kind, bot and (people) token."""
+    def create(self, request: Any, client: str = "") -> tuple[LiveGame, list[dict[str, Any]]]:
+        """Start a game from a request body for ``client`` (its address); returns it and each seat's kind, bot
+        and (people) token. 429 when the client started ``games_per_minute`` games in the last minute."""
         if not isinstance(request, Mapping):
             raise HostError(400, "the body must be a JSON object")
         unknown = set(request) - {"game", "edition", "seats", "seed", "options"}
@@ -203,10 +297,21 @@ class GameHost:
                 raise HostError(400, f"seats[{number}] is {kind!r}: give \"human\" or a bot ({', '.join(bots)})")
         seed = request.get("seed")
         if seed is None:
-            seed = secrets.randbelow(2**31)
-        options = request.get("options") or {}
+            seed = draw_seed()
+        else:
+            try:
+                check_seed(seed)
+            except DataError as exc:
+                raise HostError(400, str(exc)) from None
+            if seats_field.count("human") > 1:
+                raise HostError(400, "seed: a chosen seed is allowed only with one person at the table (it decides "
+                                     "every hidden draw); leave it out and the server draws a secret one")
+        options = request.get("options")
+        if options is None:
+            options = {}
         if not isinstance(options, Mapping):
-            raise HostError(400, "options must be a JSON object of option names and values")
+            raise HostError(400, f"options must be a JSON object of option names and values, not "
+                                 f"{type(options).__name__}")
         edition = request.get("edition")
         if not isinstance(edition, str):
             raise HostError(400, "edition must be the key of an edition listed by /api/catalog")
@@ -215,16 +320,31 @@ class GameHost:
             start = definition.start(setup)
         except (DataError, ValueError, TypeError) as exc:
             raise HostError(400, str(exc)) from None
+        self._count_start(client)
         tokens = [secrets.token_urlsafe(24) if kind == "human" else None for kind in seats_field]
         specs = tuple(SeatSpec("human", None, digest(t)) if t else SeatSpec("bot", kind, None)
                       for kind, t in zip(seats_field, tokens, strict=True))
         game_id = secrets.token_urlsafe(9)
         self.store.create(game_id, setup, specs)
-        live = LiveGame(game_id, definition, setup, specs, start, start.copy(), [], [])
+        live = LiveGame(game_id, definition, setup, specs, start, start.copy(), [], [], creator=client)
         self._games[game_id] = live
         self.wake_bots(live)
         return live, [{"seat": n, "kind": s.kind, "bot": s.bot, "token": t} for n, (s, t) in
                       enumerate(zip(specs, tokens, strict=True))]
+
+    def _count_start(self, client: str) -> None:
+        """Count a game started by ``client``; 429 (with Retry-After) when it started its share this minute."""
+        now = time.monotonic()
+        for address in [a for a, times in self._started.items() if times[-1] <= now - 60]:
+            del self._started[address]  # no game of the last minute: forgotten
+        times = self._started.setdefault(client, deque())
+        while times and times[0] <= now - 60:
+            times.popleft()
+        if len(times) >= self.games_per_minute:
+            wait = max(1, math.ceil(times[0] + 60 - now))
+            raise HostError(429, f"this address started {self.games_per_minute} games in the last minute; "
+                                 f"try again in {wait} s", headers={"Retry-After": str(wait)})
+        times.append(now)
 
     def import_record(self, data: Any, game: str | None = None) -> LiveGame:
         """Keep a record a person uploaded as a read-only game (for replaying); 400 when it is refused."""
@@ -258,20 +378,27 @@ class GameHost:
         if not isinstance(action, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in action):
             raise HostError(400, "action must be a list of whole numbers, as listed in legal_actions")
         move = tuple(action)
+        self._check_turn(live, seat, move_number)  # at once, without waiting for the lock
         async with live.lock:
+            self._check_turn(live, seat, move_number)  # again: the position may have moved on meanwhile
             state = live.state
-            if state.is_over:
-                raise HostError(409, "the game is over")
-            if move_number != state.move_number:
-                raise HostError(409, f"the position has moved on: it is at move {state.move_number}, not "
-                                     f"{move_number}; read the game again")
-            if state.to_act != seat:
-                raise HostError(409, f"it is seat {state.to_act}'s turn, not seat {seat}'s")
             reason = state.check(move)
             if reason is not None:
                 raise HostError(400, f"illegal action {list(move)}: {reason}")
             await self._commit(live, move)
         self.wake_bots(live)
+
+    @staticmethod
+    def _check_turn(live: LiveGame, seat: int, move_number: int) -> None:
+        """409 unless ``seat`` is to act in the position ``move_number``."""
+        state = live.state
+        if state.is_over:
+            raise HostError(409, "the game is over")
+        if move_number != state.move_number:
+            raise HostError(409, f"the position has moved on: it is at move {state.move_number}, not "
+                                 f"{move_number}; read the game again")
+        if state.to_act != seat:
+            raise HostError(409, f"it is seat {state.to_act}'s turn, not seat {seat}'s")
 
     async def _commit(self, live: LiveGame, move: Move) -> None:
         """Write the action to the store, then play it and tell the listeners (the lock is held).
@@ -284,14 +411,19 @@ class GameHost:
         await asyncio.to_thread(self.store.append, live.id, live.state.move_number, move, over=after.is_over,
                                 summary=summary)
         self._advance(live, move)
+        self._notify(live)
+
+    @staticmethod
+    def _notify(live: LiveGame) -> None:
         for queues in live.listeners.values():
             for queue in queues:
                 if queue.empty():
                     queue.put_nowait(live.state.move_number)
 
     def wake_bots(self, live: LiveGame) -> None:
-        """Let the bots play while one of them is to act (in a background task of the running loop)."""
-        if live.imported or live.state.is_over:
+        """Let the bots play while one of them is to act (in a background task of the running loop); a bot
+        that failed is not tried again (until the server is started again)."""
+        if live.imported or live.state.is_over or live.bot_error is not None:
             return
         to_act = live.state.to_act
         if to_act is None or live.seats[to_act].kind != "bot":
@@ -308,27 +440,66 @@ class GameHost:
         while True:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-            async with live.lock:
+            async with live.lock:  # only to read the position: the search runs without the lock
                 state = live.state
                 seat = state.to_act
                 if state.is_over or seat is None or live.seats[seat].kind != "bot":
                     return
                 bot = live.seats[seat].bot
                 assert bot is not None
-                # Each move's generator comes from the game's seed, the seat and the move number, so a
-                # restarted server's bots play exactly as they would have.
-                rng = random.Random(f"{live.setup.seed}:{seat}:{state.move_number}")
-                move = await asyncio.to_thread(live.definition.bot_action, state.copy(), seat, bot, rng)
-                reason = state.check(move)
+                searched = state.move_number
+                actions = tuple(live.actions)
+            # Each move's generator comes from the game's seed, the seat and the move number, so a
+            # restarted server's bots play exactly as they would have.
+            rng = random.Random(f"{live.setup.seed}:{seat}:{searched}")
+            try:
+                async with self._searches.slot(live.creator):
+                    move = await self._search(live, actions, seat, bot, rng)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - any failure of the bot's code is reported, never raised
+                self._bot_failed(live, seat, bot, f"it raised {type(exc).__name__}: {exc}")
+                return
+            async with live.lock:
+                if live.state.move_number != searched:
+                    continue  # the position moved on while the bot thought: it thinks again
+                reason = _not_an_action(move) or live.state.check(move)
                 if reason is not None:
-                    raise RuntimeError(f"bot {bot} chose an illegal action {list(move)}: {reason}")
+                    self._bot_failed(live, seat, bot, f"it chose {move!r:.200}: {reason}")
+                    return
                 await self._commit(live, move)
 
+    async def _search(self, live: LiveGame, actions: tuple[Move, ...], seat: int, bot: str,
+                      rng: random.Random) -> Any:
+        """The bot's move, searched in a worker process of the bots' pool (made again if a worker died)."""
+        if self._pool is None:
+            self._pool = _bot_pool(self.limits.workers)
+        pool = self._pool
+        task = StoppableTask(_bot_move)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                pool, task, (live.definition, live.id, live.setup, actions, seat, bot, rng))
+        except BrokenProcessPool:
+            if self._pool is pool:  # a worker was killed (out of memory, say): the next search gets a new pool
+                self._pool = None
+                _stop_pool(pool)
+            raise
+
+    def _bot_failed(self, live: LiveGame, seat: int, bot: str, why: str) -> None:
+        """Stop the game's bots with one warning line and the reason on the table, rather than stall silently."""
+        live.bot_error = one_line(f"seat {seat}'s bot {bot} could not move ({why}); the game cannot go on")
+        print(f"samurai: warning: game {live.id}: {live.bot_error}", file=sys.stderr, flush=True)
+        self._notify(live)
+
     def stop_bots(self) -> None:
-        """Cancel the bots' tasks (the server is stopping; a bot's move is either committed or not made)."""
+        """Cancel the bots' tasks and end their searches at once (the server is stopping; a bot's move is either
+        committed or not made)."""
         for live in self._games.values():
             if live.bot_task is not None:
                 live.bot_task.cancel()
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            _stop_pool(pool)
 
     async def wait_for_bots(self) -> None:
         """Until every game's bots have moved as far as they can (for tests and a clean shutdown)."""
@@ -345,13 +516,14 @@ class GameHost:
         return [{"seat": n, "kind": s.kind, "bot": s.bot, "you": n == seat} for n, s in enumerate(live.seats)]
 
     def state(self, live: LiveGame, seat: int) -> dict[str, Any]:
-        """The JSON API's answer: the seat's view and, when it is to act, its legal actions."""
+        """The JSON API's answer: the seat's view and, when it is to act, its legal actions (and, when a bot
+        could not move, why: ``bot_error``)."""
         state = live.state
         legal = state.legal_actions() if state.to_act == seat else []
         return {"game": live.id, "seat": seat, "move_number": state.move_number, "to_act": state.to_act,
                 "over": state.is_over, "seats": self.seats_info(live, seat), "view": state.view(seat),
                 "legal_actions": [{"action": list(a), "describe": state.describe(a)} for a in legal],
-                "returns": list(state.returns()) if state.is_over else None}
+                "returns": list(state.returns()) if state.is_over else None, "bot_error": live.bot_error}
 
     def seat_payload(self, live: LiveGame, seat: int) -> dict[str, Any]:
         """What the page of ``seat`` shows: the picture, the status, how to click, the log so far."""
@@ -363,7 +535,7 @@ class GameHost:
                 "over": state.is_over, "seats": self.seats_info(live, seat),
                 "svg": definition.render(state, view, live.actions[-1] if live.actions else None),
                 "status": definition.status(view), "controls": definition.controls(state, seat).to_dict(),
-                "log": entries}
+                "log": entries, "bot_error": live.bot_error}
 
     def replay_frame(self, live: LiveGame, step: Any, seat: int) -> dict[str, Any]:
         """The position after ``step`` actions as ``seat`` saw it. The log lines tell what the seat saw, or
@@ -401,3 +573,103 @@ class GameHost:
 def _summary(definition: GameDefinition, final: GameState) -> dict[str, Any]:
     """What the list of finished games shows: the returns and the result in words."""
     return {"returns": list(final.returns()), "result": definition.status(final.view(0)).get("result")}
+
+
+def _not_an_action(move: Any) -> str | None:
+    """Why a bot's answer is not an action at all (a tuple of whole numbers), or None."""
+    if isinstance(move, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in move):
+        return None
+    return "an action is a tuple of whole numbers"
+
+
+_WORKER_POSITIONS: OrderedDict[str, tuple[GameSetup, tuple[Move, ...], GameState]] = OrderedDict()
+"""In a bot worker: the latest position rebuilt of each of the last games it searched, so the next search of a
+game plays only the actions since (a whole replay per move would cost a long game's square)."""
+
+WORKER_POSITIONS = 64
+"""How many games' positions a bot worker keeps."""
+
+
+def _bot_move(job: tuple[GameDefinition, str, GameSetup, tuple[Move, ...], int, str, random.Random]) -> Any:
+    """In a worker process: the position rebuilt from the game's start and actions, then the bot's move.
+
+    The definition travels by pickling (``SamuraiDefinition`` pickles as its manifests); a position is
+    rebuilt rather than sent, as positions hold their compiled rules.
+    """
+    definition, game_id, setup, actions, seat, bot, rng = job
+    key = f"{definition.name}:{game_id}"
+    kept = _WORKER_POSITIONS.pop(key, None)
+    if kept is not None and kept[0] == setup and actions[:len(kept[1])] == kept[1]:
+        state, done = kept[2], len(kept[1])
+    else:
+        state, done = definition.start(setup), 0
+    for action in actions[done:]:
+        state.apply(action)
+    _WORKER_POSITIONS[key] = (setup, actions, state)
+    while len(_WORKER_POSITIONS) > WORKER_POSITIONS:
+        _WORKER_POSITIONS.popitem(last=False)
+    return definition.bot_action(state.copy(), seat, bot, rng)
+
+
+def _bot_pool(workers: int) -> ProcessPoolExecutor:
+    """The bots' own pool of worker processes: a search holds no thread of the server (whose threads write
+    acknowledged moves to the store) and no share of its interpreter lock.
+
+    Workers are spawned, not forked: the server has threads, and a fork copies any lock one of them holds.
+    They leave Ctrl-C to the server, which stops them, and end by themselves when the server dies without
+    stopping them (``_bot_worker_setup``).
+    """
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_bot_worker_setup, initargs=(os.getpid(),))
+
+
+def _bot_worker_setup(server: int) -> None:
+    """Set up a bot worker: SIGINT left to the server (``ignore_interrupts``), and a watch that ends the worker
+    once ``server`` is no longer its parent (killed with SIGKILL, say), so no search outlives its server."""
+    ignore_interrupts()
+    threading.Thread(target=_end_with, args=(server,), name="end-with-server", daemon=True).start()
+
+
+def _end_with(server: int) -> None:
+    while os.getppid() == server:
+        time.sleep(0.5)
+    os._exit(1)  # the server is gone: nobody waits for this search
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """End the pool's workers now, searches and all (their moves are not made), and wait for them briefly."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public handle before Python 3.14
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()  # ends the search in hand (StoppableTask)
+    for process in processes:
+        process.join(timeout=2)
+        if process.is_alive():
+            process.kill()
+            process.join(timeout=2)
+
+
+class _SearchSlots:
+    """At most ``limits.workers`` searches at once, and ``limits.client_share`` for one client's games."""
+
+    def __init__(self, limits: SearchLimits) -> None:
+        self._limits = limits
+        self._all = asyncio.Semaphore(limits.workers)
+        self._clients: dict[str, asyncio.Semaphore] = {}
+        self._waiting: Counter[str] = Counter()
+        """Searches of each client running or waiting (its semaphore is forgotten when none is)."""
+
+    @asynccontextmanager
+    async def slot(self, client: str) -> AsyncIterator[None]:
+        """Wait for a slot of ``client``'s share, then one of the server's, and hold both."""
+        share = self._clients.setdefault(client, asyncio.Semaphore(self._limits.client_share))
+        self._waiting[client] += 1
+        try:
+            async with share, self._all:
+                yield
+        finally:
+            self._waiting[client] -= 1
+            if not self._waiting[client]:
+                del self._waiting[client]
+                del self._clients[client]

@@ -16,6 +16,7 @@ from typing import Any, cast
 from .. import engine
 from ..bots import BOTS, LEVELS, make_bot
 from ..errors import DataError
+from ..game import check_seed
 from ..games import KNIZIA
 from ..hexgame import HexGameState
 from ..plugins import Edition
@@ -26,7 +27,7 @@ from ..result import END_REASONS
 from ..rules import Rules
 from ..state import FIGURES, HANDS, OVER
 from ..tiles import CASTES
-from .games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions
+from .games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions, shared_definition
 
 __all__ = ["SamuraiDefinition"]
 
@@ -38,7 +39,12 @@ class SamuraiDefinition:
     title = "Samurai"
 
     def __init__(self, manifests: Sequence[str] = ()) -> None:
+        self._manifests = tuple(manifests)
         self._editions: dict[str, Edition] = served_editions(KNIZIA, manifests)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its manifests, for the bots' worker processes (editions hold modules)."""
+        return shared_definition, (type(self), self._manifests)
 
     # --- starting and bots -----------------------------------------------------------------
 
@@ -57,8 +63,7 @@ class SamuraiDefinition:
         if setup.players not in edition.manifest.players:
             raise DataError(f"edition {setup.edition!r} is for {', '.join(map(str, sorted(edition.manifest.players)))} "
                             f"players, not {setup.players!r}", source="players")
-        if isinstance(setup.seed, bool) or not isinstance(setup.seed, int) or setup.seed < 0:
-            raise DataError(f"seed must be a whole number >= 0, not {setup.seed!r}", source="seed")
+        check_seed(setup.seed)
         rules = edition.rules(setup.players, setup.options)
         return cast(GameState, HexGameState(rules, engine.new_state(rules, setup.seed, trace=True)))
 

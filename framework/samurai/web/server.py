@@ -40,20 +40,35 @@ def web_definitions(manifests: Sequence[str] = ()) -> list[Any]:
 
 
 def serve(*, host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None,
-          manifests: Sequence[str] = (), bot_delay: float = 0.6) -> int:
-    """Run the server until interrupted (Ctrl-C); returns the exit code."""
+          manifests: Sequence[str] = (), bot_delay: float = 0.6, bot_workers: int | None = None,
+          searches_per_client: int | None = None, games_per_minute: int | None = None,
+          allowed_origins: Sequence[str] = (), allowed_hosts: Sequence[str] = ()) -> int:
+    """Run the server until interrupted (Ctrl-C); returns the exit code.
+
+    ``bot_workers`` and ``searches_per_client`` bound the bots' searches (``samurai.web.host.SearchLimits``),
+    ``games_per_minute`` the games one address may start a minute; ``allowed_origins`` and ``allowed_hosts``
+    are what a reverse proxy in front shows besides the address listened on (``samurai.web.app.RequestChecks``).
+    """
     try:
         import uvicorn
 
-        from .app import create_app
+        from .app import RequestChecks, create_app
+        from .host import GAMES_PER_MINUTE, SearchLimits
     except ImportError as exc:
         raise DataError(f'samurai serve needs the web extra ({exc.name} is missing): '
                         f'pip install "samurai-engine[web]"', source="serve") from None
+    try:
+        checks = RequestChecks.served(host, allowed_hosts=allowed_hosts, allowed_origins=allowed_origins)
+    except ValueError as exc:
+        raise DataError(str(exc), source="--allowed-origin") from None
+    limits = SearchLimits() if bot_workers is None else SearchLimits(bot_workers)
+    limits = SearchLimits(limits.workers, searches_per_client)
     definitions = web_definitions(manifests)
     folder = Path(data_dir) if data_dir else default_data_dir()
     if folder.exists() and not folder.is_dir():
         raise DataError("the data directory is a file, not a folder", source=str(folder))
-    app = create_app(definitions, str(folder), bot_delay=bot_delay)
+    app = create_app(definitions, str(folder), bot_delay=bot_delay, limits=limits,
+                     games_per_minute=games_per_minute or GAMES_PER_MINUTE, checks=checks)
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(f"samurai: warning: listening on {host}: anyone who can reach this machine there can start games "
               f"and replay finished ones (seats still need their secret links)", file=sys.stderr)

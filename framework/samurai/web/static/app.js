@@ -86,10 +86,15 @@ async function showHome() {
     const seats = [...$("seat-choices").querySelectorAll("select")].map((s) => s.value);
     const body = { game: game.game, edition: byKey[editionSelect.value].key, seats };
     const seed = $("seed").value.trim();
-    if (seed !== "") body.seed = Number(seed);
+    let text = JSON.stringify(body);
+    if (seed !== "") {
+      if (!/^[0-9]{1,19}$/.test(seed)) { alert("The seed is a whole number from 0 to 2**63-1."); return; }
+      // Written as typed: JSON.stringify of a Number would round a seed above 2**53.
+      text = `${text.slice(0, -1)},"seed":${seed.replace(/^0+(?=[0-9])/, "")}}`;
+    }
     try {
       const created = await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body) });
+        body: text });
       const links = $("links");
       links.replaceChildren();
       for (const seat of created.seats) {
@@ -227,6 +232,9 @@ function showPayload(payload) {
   const turn = $("turn-note");
   if (payload.over) {
     turn.textContent = "";
+  } else if (payload.bot_error) {
+    turn.textContent = payload.bot_error;
+    turn.className = "turn-note failed";
   } else if (payload.to_act === payload.seat) {
     turn.textContent = "Your turn";
     turn.className = "turn-note yours";
