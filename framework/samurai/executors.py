@@ -18,24 +18,23 @@ import importlib
 import importlib.metadata
 import importlib.util
 import logging
-import multiprocessing
 import os
 import signal
 import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from multiprocessing.context import BaseContext
-from typing import Any, Protocol, TypeVar, cast
+from concurrent.futures import Future
+from typing import Any, Protocol, TypeVar
 
 import attrs
 
 from .errors import DataError
 from .hookcalls import call_hook, plugin_failure
 from .hookspecs import hookimpl
-from .interrupts import StoppableTask, deferred_interrupts, ignore_interrupts
+from .interrupts import StoppableTask, deferred_interrupts
 from .lifelines import exit_with_parent
+from .workerpool import WorkerPool
 
 __all__ = ["Executor", "ExecutorFactory", "LocalExecutor", "DaskExecutor", "make_executor", "executor_factories",
            "default_workers"]
@@ -90,8 +89,7 @@ class LocalExecutor:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self._pool: ProcessPoolExecutor | None = None
-        self._context = _PoolContext()
+        self._pool: WorkerPool | None = None
         self._futures: deque[Future[Any]] = deque()
 
     def map(self, fn: Callable[[T], R], batches: Sequence[T]) -> Iterator[R]:
@@ -99,15 +97,11 @@ class LocalExecutor:
         if self.workers == 1 or len(batches) <= 1:
             return map(fn, batches)
         if self._pool is None:
-            self._context = _PoolContext()
-            # The pool takes any object with a context's methods (it calls Process, SimpleQueue, Queue, ...).
-            self._pool = ProcessPoolExecutor(max_workers=min(self.workers, len(batches)),
-                                             mp_context=cast(BaseContext, self._context),
-                                             initializer=_start_worker, initargs=(os.getpid(),))
+            self._pool = WorkerPool(min(self.workers, len(batches)))
         task = StoppableTask(_RemoteTask(fn))
         self._futures = deque()  # filled as submitted: an interrupt in between still finds what runs
         for batch in batches:
-            self._futures.append(self._pool.submit(task, batch))
+            self._futures.append(self._pool.executor.submit(task, batch))
         return _in_order(self._futures)
 
     def close(self) -> None:
@@ -118,55 +112,10 @@ class LocalExecutor:
         # A second Ctrl-C must not cut the clean-up short and orphan a worker: it is held until the end.
         with deferred_interrupts():
             if all(future.done() for future in self._futures):
-                pool.shutdown(wait=True)
+                pool.executor.shutdown(wait=True)
             else:
-                _stop_workers(pool, self._context.processes)
+                pool.stop()
             self._futures = deque()
-
-
-def _start_worker(parent_pid: int) -> None:
-    """A pool worker's set-up: Ctrl-C is left to the run (``ignore_interrupts``), and the worker ends by itself
-    should the run die without stopping it (``samurai.lifelines``: SIGKILL, the out-of-memory killer)."""
-    ignore_interrupts()
-    exit_with_parent(parent_pid)
-
-
-class _PoolContext:
-    """The default multiprocessing context, keeping the processes a pool starts through it (so they can be
-    stopped without reading the pool's private attributes)."""
-
-    def __init__(self) -> None:
-        self._base = multiprocessing.get_context()
-        self.processes: list[Any] = []
-        """Every worker process started through this context, in order."""
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._base, name)
-
-    def Process(self, *args: Any, **kwargs: Any) -> Any:  # noqa: N802 (the name the pool calls)
-        """A worker process of the base context, kept in ``processes``."""
-        process = self._base.Process(*args, **kwargs)
-        self.processes.append(process)
-        return process
-
-
-def _stop_workers(pool: ProcessPoolExecutor, processes: Sequence[Any]) -> None:
-    """Stop the pool's workers in the middle of their batches and wait for them, so none is left behind.
-
-    SIGTERM ends a worker's batch (``StoppableTask``) rather than the worker,
-    so no result is cut off half-sent; a worker that does not stop within
-    seconds (a plugin stuck in a loop) is killed.
-    """
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
-    for process in processes:
-        process.join(timeout=10)
-        if process.is_alive():
-            process.kill()
-            process.join()
-    pool.shutdown(wait=True)
 
 
 def _in_order(futures: deque[Any]) -> Iterator[Any]:

@@ -33,16 +33,13 @@ import asyncio
 import hashlib
 import hmac
 import math
-import multiprocessing
 import os
 import random
 import secrets
 import sys
-import threading
 import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import AsyncIterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
 from typing import Any
@@ -51,8 +48,9 @@ import attrs
 
 from ..errors import DataError, SamuraiError, one_line
 from ..game import MAX_SEED, check_seed
-from ..interrupts import StoppableTask, ignore_interrupts
+from ..interrupts import StoppableTask
 from ..protocol import GameState, Move
+from ..workerpool import WorkerPool
 from .games import GameDefinition, GameSetup
 from .store import SeatSpec, Store, StoredGame
 
@@ -188,7 +186,7 @@ class GameHost:
         self._games: dict[str, LiveGame] = {}
         self._unresumable: dict[str, str] = {}
         """Stored games that cannot be resumed, with why: refused (503) without reading them again."""
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: WorkerPool | None = None
         self._searches = _SearchSlots(self.limits)
         self._started: dict[str, deque[float]] = {}
         """For each client address, when it started its games of the last minute."""
@@ -478,11 +476,11 @@ class GameHost:
         task = StoppableTask(_bot_move)
         try:
             return await asyncio.get_running_loop().run_in_executor(
-                pool, task, (live.definition, live.id, live.setup, actions, seat, bot, rng))
+                pool.executor, task, (live.definition, live.id, live.setup, actions, seat, bot, rng))
         except BrokenProcessPool:
             if self._pool is pool:  # a worker was killed (out of memory, say): the next search gets a new pool
                 self._pool = None
-                _stop_pool(pool)
+                pool.stop(patience=2)
             raise
 
     def _bot_failed(self, live: LiveGame, seat: int, bot: str, why: str) -> None:
@@ -499,7 +497,7 @@ class GameHost:
                 live.bot_task.cancel()
         pool, self._pool = self._pool, None
         if pool is not None:
-            _stop_pool(pool)
+            pool.stop(patience=2)
 
     async def wait_for_bots(self) -> None:
         """Until every game's bots have moved as far as they can (for tests and a clean shutdown)."""
@@ -611,43 +609,15 @@ def _bot_move(job: tuple[GameDefinition, str, GameSetup, tuple[Move, ...], int, 
     return definition.bot_action(state.copy(), seat, bot, rng)
 
 
-def _bot_pool(workers: int) -> ProcessPoolExecutor:
+def _bot_pool(workers: int) -> WorkerPool:
     """The bots' own pool of worker processes: a search holds no thread of the server (whose threads write
     acknowledged moves to the store) and no share of its interpreter lock.
 
     Workers are spawned, not forked: the server has threads, and a fork copies any lock one of them holds.
     They leave Ctrl-C to the server, which stops them, and end by themselves when the server dies without
-    stopping them (``_bot_worker_setup``).
+    stopping them (``samurai.workerpool``).
     """
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_bot_worker_setup, initargs=(os.getpid(),))
-
-
-def _bot_worker_setup(server: int) -> None:
-    """Set up a bot worker: SIGINT left to the server (``ignore_interrupts``), and a watch that ends the worker
-    once ``server`` is no longer its parent (killed with SIGKILL, say), so no search outlives its server."""
-    ignore_interrupts()
-    threading.Thread(target=_end_with, args=(server,), name="end-with-server", daemon=True).start()
-
-
-def _end_with(server: int) -> None:
-    while os.getppid() == server:
-        time.sleep(0.5)
-    os._exit(1)  # the server is gone: nobody waits for this search
-
-
-def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """End the pool's workers now, searches and all (their moves are not made), and wait for them briefly."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public handle before Python 3.14
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        if process.is_alive():
-            process.terminate()  # ends the search in hand (StoppableTask)
-    for process in processes:
-        process.join(timeout=2)
-        if process.is_alive():
-            process.kill()
-            process.join(timeout=2)
+    return WorkerPool(workers, start_method="spawn")
 
 
 class _SearchSlots:
