@@ -11,9 +11,9 @@ import random
 import time
 import warnings
 from collections.abc import Iterator
-from unittest import mock
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 

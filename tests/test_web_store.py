@@ -14,13 +14,12 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 import warnings
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from contextlib import AsyncExitStack
 from pathlib import Path
-from unittest import mock
 from typing import Any
+from unittest import mock
 
 import pytest
 

@@ -144,40 +144,42 @@ def test_two_games_differing_only_in_their_secret_seeds_look_the_same_to_a_seat_
     rng = random.Random(4)
     drawn = False
     for _ in range(40):  # the same actions in both games: the same visible history
-        states = [client.get(f"/api/games/{g['game']}", headers=bearer(t[0])).json() for g, t in zip(games, tokens)]
+        states = [client.get(f"/api/games/{g['game']}", headers=bearer(t[0])).json()
+                  for g, t in zip(games, tokens, strict=True)]
         seat = states[0]["to_act"]
         assert seat == states[1]["to_act"] is not None
         legal = [{tuple(a["action"]) for a in client.get(f"/api/games/{g['game']}", headers=bearer(t[seat])).json()[
-            "legal_actions"]} for g, t in zip(games, tokens)]
+            "legal_actions"]} for g, t in zip(games, tokens, strict=True)]
         both = sorted(legal[0] & legal[1])
         if not both:
             break
         action = list(rng.choice(both))
-        for game, token in zip(games, tokens):
+        for game, token in zip(games, tokens, strict=True):
             assert client.post(f"/api/games/{game['game']}/actions", headers=bearer(token[seat]),
                                json={"move_number": states[0]["move_number"], "action": action}).status_code == 200
         views = [client.get(f"/api/games/{g['game']}", headers=bearer(t[0])).json()["view"]
-                 for g, t in zip(games, tokens)]
+                 for g, t in zip(games, tokens, strict=True)]
         drawn = drawn or views[0]["hand"] != views[1]["hand"]
     assert drawn, "the two seeds never dealt the seats different tiles"
     for seat in (0, 1):
-        state = [client.get(f"/api/games/{g['game']}", headers=bearer(t[seat])).json() for g, t in zip(games, tokens)]
+        state = [client.get(f"/api/games/{g['game']}", headers=bearer(t[seat])).json()
+                 for g, t in zip(games, tokens, strict=True)]
         # All a seat sees of the seed is its own draws: its hand, so what it may play.
         assert _without(state[0], "game", "view", "legal_actions") == _without(state[1], "game", "view",
                                                                                 "legal_actions")
         assert _without(state[0]["view"], "hand") == _without(state[1]["view"], "hand")
         page = [client.get(f"/api/games/{g['game']}/page", headers=bearer(t[seat])).json()
-                for g, t in zip(games, tokens)]
+                for g, t in zip(games, tokens, strict=True)]
         assert _without(page[0], "game", "svg", "controls", "log") == _without(page[1], "game", "svg", "controls",
                                                                               "log")
         others = [[line for entry in p["log"] for line in entry["lines"] if not line.startswith("You ")]
                   for p in page]
         assert others[0] == others[1]
-        for game, token in zip(games, tokens):
+        for game, token in zip(games, tokens, strict=True):
             text = json.dumps([client.get(f"/api/games/{game['game']}/{path}", headers=bearer(token[seat])).json()
                                for path in ("", "page", "replay")])
             assert all(str(seed) not in text and f"{seed:x}" not in text.lower() for seed in seeds)
-    for game, seed in zip(games, seeds):  # once over, the record names the seed
+    for game, seed in zip(games, seeds, strict=True):  # once over, the record names the seed
         final = _play_to_the_end(client, game["game"], tokens[games.index(game)])
         assert final["over"]
         assert client.get(f"/api/games/{game['game']}/record").json()["seed"] == seed

@@ -24,8 +24,8 @@ from .mcts import MCTSBot
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["Bot", "Observation", "RandomBot", "GreedyBot", "MCTSBot", "BOTS", "Search", "SEARCHES", "REPLY_WORLDS", "LEVELS",
-           "BOT_NAMES", "make_bot", "play_bots"]
+__all__ = ["Bot", "Observation", "RandomBot", "GreedyBot", "MCTSBot", "BOTS", "Search", "SEARCHES", "REPLY_WORLDS",
+           "LEVELS", "BOT_NAMES", "make_bot", "play_bots"]
 
 Bot = SeatBot
 """Anything that picks an action for its seat from the seat's knowledge (``samurai.knowledge.SeatBot``)."""

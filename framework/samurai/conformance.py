@@ -34,8 +34,8 @@ from .bots import play_bots
 from .errors import DataError, SamuraiError
 from .game import Game, new_game
 from .game_metrics import GameFacts
-from .hookcalls import call_hook, guarded
 from .games import KNIZIA
+from .hookcalls import call_hook, guarded
 from .plugins import Edition, load_edition
 from .protocol import Move
 from .records import from_record, record_from_dict, record_to_dict, to_record

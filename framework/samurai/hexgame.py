@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import engine
-from .errors import DataError
 from .evaluation import estimate_returns
 from .game import Game, action_of, check_seed, edition_of
 from .games import KNIZIA, GameDefinition, GameMeasures
