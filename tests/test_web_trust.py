@@ -226,10 +226,11 @@ def test_no_answer_event_or_header_a_seat_gets_tells_the_seed_before_the_end(tmp
                     state = keep(await client.get(f"/api/games/{game}", headers=bearer(tokens[number]))).json()
                     if state["over"]:
                         return
-                    keep(await client.get(f"/api/games/{game}/record"))  # 409 until the end
                     if state["to_act"] != number:
                         await asyncio.sleep(0.02)
                         continue
+                    # Asked only on this seat's turn, which no one else can end: before the end for certain.
+                    keep(await client.get(f"/api/games/{game}/record"))  # 409 until the end
                     keep(await client.get(f"/api/games/{game}/page", headers=bearer(tokens[number])))
                     keep(await client.get(f"/api/games/{game}/replay", headers=bearer(tokens[number])))
                     keep(await client.get("/api/games"))
