@@ -69,7 +69,7 @@ def test_the_metrics_the_guide_shows_are_daimyos():
     guide = (ROOT / "docs" / "designing-games.md").read_text(encoding="utf-8")
     shown = next(block for block in re.findall(r"```python\n(.*?)```", guide, flags=re.S)
                  if "GAME_METRICS = (" in block)
-    source = (ROOT / "plugins" / "daimyo.py").read_text(encoding="utf-8")
+    source = (ROOT / "plugins" / "daimyo" / "measures.py").read_text(encoding="utf-8")
     for line in shown.splitlines():
         if line.strip():
             assert line.split("  #")[0].rstrip() in source, line

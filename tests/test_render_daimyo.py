@@ -1,4 +1,4 @@
-"""The picture of a Daimyo and Shinobi position (samurai.render_daimyo), drawn from a seat's view."""
+"""The picture of a Daimyo and Shinobi position (samurai_plugins.daimyo.render), drawn from a seat's view."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from daimyo_helpers import flip, position
 
-from samurai.render_daimyo import draw_daimyo_view, square_centre
 from samurai_plugins import daimyo as d
+from samurai_plugins.daimyo.render import draw_daimyo_view, square_centre
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -1,7 +1,7 @@
 """Daimyo and Shinobi as the web layer sees it (``samurai.web.games.GameDefinition``).
 
-Positions are ``samurai_plugins.daimyo.DaimyoState`` (the game protocol);
-pictures come from ``samurai.render_daimyo``; records from
+Positions are ``samurai_plugins.daimyo.rules.DaimyoState`` (the game protocol);
+pictures come from ``samurai_plugins.daimyo.render``; records from
 ``samurai.game_records``. A person plays by clicking squares: a face-down
 tile to flip it, or one of their pieces and then the square it goes to.
 Squares are the page's board places (``hex:FILE,RANK`` keys, file and rank
@@ -27,10 +27,10 @@ from samurai.game_records import (
 )
 from samurai.plugins import Edition
 from samurai.protocol import GameState, Move
-from samurai.render_daimyo import draw_daimyo_view
 from samurai.web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions, shared_definition
 
-from .daimyo import END_WORDS, FILE_LETTERS, FLIP, MOVE, PIECES, DaimyoState, tell
+from .render import draw_daimyo_view
+from .rules import END_WORDS, FILE_LETTERS, FLIP, MOVE, PIECES, DaimyoState, tell
 
 __all__ = ["DaimyoDefinition"]
 

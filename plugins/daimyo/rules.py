@@ -1,4 +1,4 @@
-"""Samurai: Daimyo and Shinobi (seed 004), a second game behind the same game protocol.
+"""The rules of Daimyo and Shinobi (seed 004): positions, what a seat knows, new games, what an action caused.
 
 Not Knizia's game: a two-player battlefield of face-down tiles, a memory
 element and chess-like moves. Rules: RULES-DAIMYO.md (and seed 004); every
@@ -44,27 +44,19 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from samurai.errors import DataError, IllegalAction
-from samurai.game import check_seed
-from samurai.game_metrics import GameMetric
-from samurai.games import GameDefinition, GameMeasures
-from samurai.hookspecs import hookimpl
-from samurai.tomlfile import check_keys, key_line, read_toml, require, table_line
 
 if TYPE_CHECKING:
-    from samurai.plugins import Edition
     from samurai.protocol import Bot, GameState
 
 __all__ = ["FLIP", "MOVE", "DaimyoState", "DaimyoKnowledge", "new_state", "DEFAULT_OPTIONS", "FILES", "RANKS",
-           "PIECES", "FACES", "square_name", "square_of", "Battlefield", "load_battlefield", "GAME", "samurai_games",
-           "tell", "END_WORDS", "MEASURES", "DaimyoWatch", "GAME_METRICS", "END_CHECK_ORDER", "DEFAULT_BOARD",
-           "FILE_LETTERS", "BOARD_SIZES"]
+           "PIECES", "FACES", "square_name", "square_of", "Battlefield", "tell", "END_WORDS", "END_CHECK_ORDER",
+           "DEFAULT_BOARD", "FILE_LETTERS", "BOARD_SIZES", "START_KEYS", "check_options"]
 
 FLIP, MOVE = 0, 1
 FILES, RANKS = 6, 7
@@ -638,7 +630,7 @@ def new_state(seed: int, options: Mapping[str, Any] | None = None, board: Battle
         raise TypeError(f"the seed is a whole number, not {seed!r}")
     board = DEFAULT_BOARD if board is None else board
     resolved = {**DEFAULT_OPTIONS, **(options or {})}
-    _check_options(resolved, board)
+    check_options(resolved, board)
     st = DaimyoState(resolved, board)
     for seat, side in ((WHITE, "white"), (BLACK, "black")):
         st.piece[st.square_of(resolved[f"{side}_daimyo"])] = seat * 5 + DAIMYO
@@ -651,7 +643,7 @@ def new_state(seed: int, options: Mapping[str, Any] | None = None, board: Battle
     return st
 
 
-def _check_options(options: Mapping[str, Any], board: Battlefield | None = None) -> None:
+def check_options(options: Mapping[str, Any], board: Battlefield | None = None) -> None:
     """Refuse an option the game does not know or a value it cannot use, naming the option and the values
     it may take; start squares must lie on ``board`` (the default board if None)."""
     board = DEFAULT_BOARD if board is None else board
@@ -681,12 +673,9 @@ def _check_options(options: Mapping[str, Any], board: Battlefield | None = None)
         starts[square] = name
 
 
-# --- the game on the framework (samurai.games): board file, editions, drawing ---------------------
 
-_START_KEYS = ("white_daimyo", "white_shinobi", "black_daimyo", "black_shinobi")
-_BOARD_KEYS = {"game", "name", "description", "files", "ranks", "start", "tiles"}
-_TILE_KEYS = ("kamon", "heiya", "ki")
-_TILE_DEFAULTS = {"kamon": len(KAMON), "heiya": 8, "ki": 6}
+START_KEYS = ("white_daimyo", "white_shinobi", "black_daimyo", "black_shinobi")
+"""The four options (and board file keys) that name a piece's start square."""
 
 
 @attrs.frozen
@@ -707,96 +696,6 @@ DEFAULT_BOARD = Battlefield("Battlefield", "maps/battlefield.toml", FILES, RANKS
                             {"white_daimyo": "b1", "white_shinobi": "e1", "black_daimyo": "b7", "black_shinobi": "e7"})
 """The board of RULES-DAIMYO.md, ruling (board) and ruling (start), as ``maps/battlefield.toml`` gives it:
 what ``new_state`` plays on when no board is given."""
-
-
-def load_battlefield(path: Any) -> Battlefield:
-    """Read and check a board file; ``DataError`` naming the file, line and key for anything this game
-    cannot play on: a size outside 4..12 files or ranks, a start square off the board or taken twice, or
-    tiles (``[tiles]``: ``kamon`` 1..4, ``heiya``, ``ki``; 4, 8 and 6 by default) that do not fill exactly
-    the squares that are not start squares."""
-    data, text = read_toml(path)
-    where, source = "the board", str(path)
-    check_keys(data, _BOARD_KEYS, source=source, where=where, text=text)
-    if require(data, "game", str, source=source, where=where, text=text) != "daimyo":
-        raise DataError("this is not a board of the 'daimyo' game (game must be \"daimyo\")", source=source,
-                        line=key_line(text, "game"), key="game")
-    size: dict[str, int] = {}
-    for key in ("files", "ranks"):
-        value = require(data, key, int, source=source, where=where, text=text)
-        if value not in BOARD_SIZES:
-            raise DataError(f"{key} must be from {BOARD_SIZES.start} to {BOARD_SIZES.stop - 1}, not {value}",
-                            source=source, line=key_line(text, key), key=key)
-        size[key] = value
-    files, ranks = size["files"], size["ranks"]
-    start = require(data, "start", dict, source=source, where=where, text=text)
-    check_keys(start, _START_KEYS, source=source, where="start", text=text)
-    squares: dict[str, str] = {}
-    for key in _START_KEYS:
-        name = require(start, key, str, source=source, where="start", text=text)
-        try:
-            square = square_name(square_of(name, files, ranks), files)
-        except ValueError as error:
-            raise DataError(str(error), source=source, line=key_line(text, key), key=f"start.{key}") from None
-        if square in squares.values():
-            raise DataError(f"{square} is already a start square", source=source, line=key_line(text, key),
-                            key=f"start.{key}")
-        squares[key] = square
-    tiles = _board_tiles(data, text, source, files * ranks - len(_START_KEYS))
-    return Battlefield(require(data, "name", str, source=source, where=where, text=text), source, files, ranks,
-                       squares, tiles)
-
-
-def _board_tiles(data: Mapping[str, Any], text: str, source: str, free: int) -> tuple[int, ...]:
-    """The board file's tile set (``[tiles]``), which must fill the ``free`` squares exactly."""
-    table = require(data, "tiles", dict, source=source, where="the board", text=text, default={})
-    check_keys(table, set(_TILE_KEYS), source=source, where="tiles", text=text)
-    counts = dict(_TILE_DEFAULTS)
-    for key in _TILE_KEYS:
-        value = require(table, key, int, source=source, where="tiles", text=text, default=_TILE_DEFAULTS[key])
-        low, high = (1, len(KAMON)) if key == "kamon" else (0, free)
-        if not low <= value <= high:
-            raise DataError(f"must be from {low} to {high}, not {value}", source=source,
-                            line=key_line(text, key), key=f"tiles.{key}")
-        counts[key] = value
-    tiles = tile_set(counts["kamon"], counts["heiya"], counts["ki"])
-    if len(tiles) != free:
-        raise DataError(f"the tiles ({len(tiles)}: {6 * counts['kamon']} army tiles for {counts['kamon']} kamon, "
-                        f"{counts['heiya']} Heiya, {counts['ki']} Ki) must fill the {free} squares that are not "
-                        f"start squares, one tile a square", source=source,
-                        line=table_line(text, "tiles") or key_line(text, "files"), key="tiles")
-    return tiles
-
-
-def _load_board(name: str, manifest: str) -> Battlefield:
-    from samurai.plugins import resolve_board
-
-    return load_battlefield(resolve_board(name, manifest))
-
-
-def _check_manifest(manifest: Any, data: Mapping[str, Any], text: str) -> None:
-    """The edition's options must be rulings this module plays (a misspelt one would be ignored), each default
-    and choice a value it can play."""
-    for name, spec in manifest.options.items():
-        if name not in DEFAULT_OPTIONS or name in _START_KEYS:
-            known = ", ".join(n for n in DEFAULT_OPTIONS if n not in _START_KEYS)
-            raise DataError(f"option {name!r} is not a ruling of this game (rulings: {known}); start squares "
-                            f"are the board's", source=manifest.path, line=key_line(text, name), key=f"options.{name}")
-        for value in (spec.default, *spec.choices):
-            try:
-                _check_options({**DEFAULT_OPTIONS, name: value})
-            except DataError as error:
-                raise DataError(error.message, source=manifest.path, line=table_line(text, f"options.{name}"),
-                                key=f"options.{name}") from None
-
-
-def _start(edition: Edition, players: int, seed: int, options: Mapping[str, Any] | None) -> DaimyoState:
-    """A new game of ``edition``: the board's start squares and the edition's options (rulings) resolved."""
-    if players != 2 or isinstance(players, bool):
-        raise DataError(f"Daimyo and Shinobi is a game for 2 players, not {players!r}", source="players")
-    check_seed(seed)  # the range every record and the engine accept
-    board: Battlefield = edition.board
-    return new_state(seed, {**board.start, **edition.manifest.resolve_options(options)}, board)
-
 
 END_WORDS = {"daimyo_captured": "a Daimyo was captured", "haisen": "Haisen: the Daimyo could not be saved",
              "yonhon_no_ki": "Yonhon no ki: two Ki flipped on two turns in a row",
@@ -827,163 +726,3 @@ def tell(before: GameState, action: tuple[int, ...], after: GameState) -> list[s
             lines.append(f"{kind.replace('_', ' ').capitalize()}: a {event['piece']} is gained on {event['square']}")
     return lines
 
-
-def _web(manifests: Sequence[str]) -> Any:
-    from .daimyo_web import DaimyoDefinition
-
-    return DaimyoDefinition(manifests)
-
-
-def _render(state: GameState, view: Mapping[str, Any]) -> str:
-    from samurai.render_daimyo import draw_daimyo_view
-
-    return draw_daimyo_view(view)
-
-
-# --- what samurai compare measures (samurai.games.GameMeasures) ---------------------------------
-
-
-class DaimyoWatch:
-    """The facts of one finished game for ``samurai compare``, read from its public log (flips are public
-    events): who won and why, its length, and what happened to the tiles and pieces."""
-
-    def see(self, state: GameState) -> None:
-        """Nothing to note on the way: the finished position's log tells the whole game."""
-
-    def facts(self, state: GameState) -> dict[str, Any]:
-        """The finished game's facts as plain data."""
-        if not isinstance(state, DaimyoState):
-            raise TypeError(f"a Daimyo watch reads a DaimyoState, not {type(state).__name__}")
-        events = Counter(event["event"] for event in state.log)
-        ki_pairs = sum(1 for event in state.log if event["event"] == "turned_back" and len(event["squares"]) == 2
-                       and all(state.known[state.square_of(name)] == KI for name in event["squares"]))
-        return {"returns": list(state.returns()), "reason": state.reason, "actions": state.moves, "turns": state.turn,
-                "flips": events["flip"], "heiya_removed": events["heiya_removed"], "engun": events["engun"],
-                "shinobi_gained": events["shinobi_wo_tsukau"], "moves": events["move"],
-                "captures": sum(1 for event in state.log if event["event"] == "move" and "captured" in event),
-                "ki_pairs": ki_pairs, "tiles_left": sum(1 for face in state.tile if face != EMPTY)}
-
-
-def _fact(name: str) -> Any:
-    return lambda g: g[name]
-
-
-def _ended(reason: str) -> Any:
-    return lambda g: float(g["reason"] == reason)
-
-
-GAME_METRICS = (
-    GameMetric("win_rate_seat_0", "White wins (seat 0, first to play)", "rate", lambda g: float(g["returns"][0] == 1)),
-    GameMetric("win_rate_seat_1", "Black wins (seat 1)", "rate", lambda g: float(g["returns"][1] == 1)),
-    GameMetric("draw_rate", "drawn", "rate", lambda g: float(g["returns"][0] == 0.5)),
-    GameMetric("first_player_advantage", "White's edge: its win rate minus Black's", "mean",
-               lambda g: g["returns"][0] - g["returns"][1]),
-    GameMetric("turns", "turns per game", "mean", _fact("turns")),
-    GameMetric("actions", "actions (flips and moves) per game", "mean", _fact("actions")),
-    *(GameMetric(f"end_{reason}", f"ended: {words}", "rate", _ended(reason)) for reason, words in (
-        ("daimyo_captured", "a Daimyo captured"), ("haisen", "Haisen"), ("yonhon_no_ki", "Yonhon no ki"),
-        ("no_progress", "no progress (a draw)"), ("stalemate", "no legal turn"))),
-    GameMetric("flips", "tiles flipped per game", "mean", _fact("flips")),
-    GameMetric("heiya_removed", "Heiya removed per game", "mean", _fact("heiya_removed")),
-    GameMetric("engun", "pieces gained by Engun per game", "mean", _fact("engun")),
-    GameMetric("shinobi_gained", "Shinobi gained by Shinobi wo tsukau per game", "mean", _fact("shinobi_gained")),
-    GameMetric("ki_pairs", "turns ending with two Ki face up per game", "mean", _fact("ki_pairs")),
-    GameMetric("move_turns", "turns spent moving a piece per game", "mean", _fact("moves")),
-    GameMetric("captures", "pieces captured per game", "mean", _fact("captures")),
-    GameMetric("tiles_left", "tiles still on the board at the end", "mean", _fact("tiles_left")),
-)
-"""The per-game metrics of a comparison of two Daimyo editions (``MEASURES``)."""
-
-
-def _metrics(editions: Sequence[Edition], players: int, options: Sequence[Mapping[str, Any]], a: Sequence[Any],
-             b: Sequence[Any]) -> list[Any]:
-    from samurai.metrics import average_metrics
-
-    return average_metrics(GAME_METRICS, a, b)
-
-
-MEASURES = GameMeasures(
-    watch=lambda edition, players: DaimyoWatch(), metrics=_metrics,
-    panels=(("Who wins (share of games; White's edge)", ("win_rate_seat_", "draw_rate", "first_player_advantage")),
-            ("How games end (share of games)", ("end_",)),
-            ("Game length (per game)", ("turns", "actions", "move_turns")),
-            ("Tiles and pieces (per game)", ("flips", "heiya_removed", "ki_pairs", "engun", "shinobi_gained",
-                                             "captures", "tiles_left"))))
-"""What ``samurai compare`` measures in Daimyo and Shinobi: who wins (White moves first), how games end (each
-ending rule of RULES-DAIMYO.md), their length, and what happens to the tiles and pieces."""
-
-
-def _view_of_version_0_1(view: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A view as version 0.1 showed it (its records' checks were taken over these): no board size, the Heiya
-    removed counted as ``removed`` and the Engun tiles as ``gained``."""
-    earlier = {key: value for key, value in view.items() if key != "size"}
-    tiles = view["tiles"]
-    earlier["tiles"] = {"face_down": tiles["face_down"], "face_up": tiles["face_up"],
-                        "removed": tiles["heiya_removed"], "gained": tiles["engun_tiles"]}
-    return earlier
-
-
-GAME = GameDefinition(
-    name="daimyo",
-    title="Samurai: Daimyo and Shinobi (seed 004)",
-    load_board=_load_board,
-    player_counts=lambda edition: (2,),
-    start=_start,
-    render=_render,
-    check_manifest=_check_manifest,
-    tell=tell,
-    measures=MEASURES,
-    web=_web,
-    checks=lambda: _checks(),
-    earlier_views=(_view_of_version_0_1,),
-)
-"""This game as the framework sees it (``samurai.games``): what ``game = "daimyo"`` in a manifest names."""
-
-
-@hookimpl
-def samurai_games() -> list[GameDefinition]:
-    """Contribute the game ``"daimyo"``."""
-    return [GAME]
-
-
-# --- the game's own conformance check (samurai.conformance) ------------------------------------
-
-def _check_tiles_conserved(edition: Edition, players: int, seed: int, games: int) -> None:
-    """After every action of random games: face-down + face-up + Heiya removed + Engun tiles = the board's tile
-    set (38 on the default board), at most two face up, and each seat's Daimyo on the board until the game ends
-    by its capture."""
-    from samurai.conformance import ConformanceFailure
-    from samurai.simulate import derive_seed
-
-    rule = "tiles are conserved and the Daimyo stay on the board"
-    for index in range(games):
-        game_seed = derive_seed(seed, index)
-        rng = random.Random(game_seed)
-        state = edition.start(players, game_seed)
-        assert isinstance(state, DaimyoState)
-        for step in range(100_000):
-            tiles = state.view(0)["tiles"]
-            counted = tiles["face_down"] + tiles["face_up"] + tiles["heiya_removed"] + tiles["engun_tiles"]
-            problem = None
-            if counted != len(state.board.tiles):
-                problem = (f"{tiles['face_down']} face down + {tiles['face_up']} face up + {tiles['heiya_removed']} "
-                           f"Heiya removed + {tiles['engun_tiles']} Engun tiles = {counted}, "
-                           f"not {len(state.board.tiles)}")
-            elif tiles["face_up"] > 2:
-                problem = f"{tiles['face_up']} tiles face up at once"
-            elif state.reason != "daimyo_captured" and sorted(
-                    code // 5 for code in state.piece if code != EMPTY and code % 5 == DAIMYO) != [WHITE, BLACK]:
-                problem = "a Daimyo left the board without the game ending by its capture"
-            if problem is not None:
-                raise ConformanceFailure(rule, f"after {step} random actions: {problem}", edition=edition.reference,
-                                         players=players, seed=game_seed, bots=("random",))
-            if state.is_over:
-                break
-            state.apply(state.sample_action(rng))
-
-
-def _checks() -> list[Any]:
-    from samurai.conformance import Check
-
-    return [Check("tiles_conserved", "tiles are conserved and the Daimyo stay on the board",
-                  _check_tiles_conserved)]
