@@ -27,7 +27,7 @@ from samurai.tournament import tournament
 
 from helpers import ROOT, TINY_EDITION
 
-BROKEN_PLUGIN = ("from samurai.hookspecs import hookimpl\nfrom samurai.special_tiles import MoveBehaviour\n\n\n"
+BROKEN_PLUGIN = ("from samurai.hookspecs import hookimpl\nfrom samurai.knizia.special_tiles import MoveBehaviour\n\n\n"
                  "class Broken(MoveBehaviour):\n    def can_play(self, rules, st, seat, tile):\n"
                  "        raise RuntimeError('no moves today')\n\n\n"
                  "@hookimpl\ndef samurai_tile_behaviours():\n    return [Broken()]\n")

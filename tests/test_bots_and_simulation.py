@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from samurai import DataError, engine
+from samurai import DataError
 from samurai.bots import GreedyBot, Observation, RandomBot
+from samurai.knizia import engine
+from samurai.knizia.state import OVER
 from samurai.simulate import derive_seed, parse_bots, play_game, simulate
-from samurai.state import OVER
 
 
 @pytest.mark.parametrize("bot_class", [RandomBot, GreedyBot])

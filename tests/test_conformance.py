@@ -40,7 +40,7 @@ def write_edition(folder: Path, plugin: str, extra: str = "") -> Path:
 
 SCORING_OUT_OF_RANGE = '''
 from samurai.hookspecs import hookimpl
-from samurai.result import Result
+from samurai.knizia.result import Result
 
 @hookimpl
 def samurai_score(edition, captured, options):
@@ -49,7 +49,7 @@ def samurai_score(edition, captured, options):
 
 SCORING_WITH_MEMORY = '''
 from samurai.hookspecs import hookimpl
-from samurai.result import Result
+from samurai.knizia.result import Result
 
 CALLS = [0]
 
@@ -62,7 +62,7 @@ def samurai_score(edition, captured, options):
 
 LEAKY_MOVE = '''
 from samurai.hookspecs import hookimpl
-from samurai.special_tiles import MoveBehaviour
+from samurai.knizia.special_tiles import MoveBehaviour
 
 class LeakyMove(MoveBehaviour):
     """Move, but the tile it moves is counted as spent too: a tile appears from nowhere in the count."""

@@ -11,8 +11,8 @@ import pytest
 
 import samurai
 from samurai.hookspecs import hookimpl
+from samurai.knizia.setup_rules import SetupProcedure
 from samurai.plugins import Edition, make_plugin_manager, register_plugin
-from samurai.setup_rules import SetupProcedure
 
 
 def with_plugin(base: Edition, name: str, *hooks) -> Edition:

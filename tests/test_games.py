@@ -9,7 +9,7 @@ import pytest
 from samurai import DataError
 from samurai.cli import main
 from samurai.games import KNIZIA, GameDefinition
-from samurai.hexgame import HexGameState
+from samurai.knizia.position import HexGameState
 from samurai.plugins import available_editions, load_edition
 from samurai_plugins import daimyo
 

@@ -30,9 +30,9 @@ from samurai.plugins import PluginInfo
 
 MANIFEST = ('id = "wrong"\nname = "wrong answers"\nversion = "1"\nextends = "ffg2015"\n'
             'plugins = ["variant.py"]\n')
-HEAD = ("from samurai.hookspecs import hookimpl\nfrom samurai.result import Result\n"
-        "from samurai.setup_rules import SetupProcedure\nfrom samurai.game_metrics import GameMetric\n"
-        "from samurai.executors import ExecutorFactory\nfrom samurai.special_tiles import MoveBehaviour\n\n\n"
+HEAD = ("from samurai.hookspecs import hookimpl\nfrom samurai.knizia.result import Result\n"
+        "from samurai.knizia.setup_rules import SetupProcedure\nfrom samurai.game_metrics import GameMetric\n"
+        "from samurai.executors import ExecutorFactory\nfrom samurai.knizia.special_tiles import MoveBehaviour\n\n\n"
         "@hookimpl\n")
 MANIFEST_RULE = "the manifest and its hooks are valid"
 
@@ -107,7 +107,8 @@ COMPILED = [
     ("samurai_tile_behaviours", NAMELESS + BEHAVIOURS.format("[Nameless()]"),
      "a list holding a tile behaviour whose name is '', not a text naming the behaviour"),
     ("samurai_tile_behaviours", NO_ACTION + BEHAVIOURS.format("[NoAction()]"),
-     "a list holding a tile behaviour 'no-action', whose action_type is <class 'int'>, not a samurai.actions.Action"),
+     "a list holding a tile behaviour 'no-action', whose action_type is <class 'int'>, "
+     "not a samurai.knizia.actions.Action"),
     ("samurai_tile_behaviours", NO_APPLY + BEHAVIOURS.format("[NoApply()]"),
      "a list holding a tile behaviour 'no-apply' without the method apply"),
 ]

@@ -22,7 +22,7 @@ import pytest
 import samurai
 from samurai import DataError, IllegalAction
 from samurai.cli import main
-from samurai.maps import load_map
+from samurai.knizia.maps import load_map
 
 from helpers import DATA, ROOT, TINY_EDITION
 
@@ -438,7 +438,7 @@ def test_apply_refuses_what_is_not_an_action_of_this_game_and_changes_nothing(ga
 def test_apply_refuses_an_action_class_of_another_edition_with_other_fields(game):
     import attrs
 
-    from samurai.actions import Action
+    from samurai.knizia.actions import Action
 
     # Another edition's "SwitchFigures", with fields of its own: matched by name, refused by its fields.
     other = attrs.frozen(type("SwitchFigures", (Action,), {"__annotations__": {"where": "int"}}))(where=3)

@@ -25,7 +25,7 @@ from samurai.cli import main
 from samurai.compare import analyse_records, compare
 from samurai.errors import DataError
 from samurai.interrupts import deferred_interrupts, interruptible
-from samurai.records import write_record
+from samurai.knizia.records import write_record
 from samurai.runs import RUN_FILE, prepare_save_dir, read_run
 
 GAMES = "100000"  # far more than can finish before the signal

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from samurai import DataError
 from samurai.bots import LEVELS, REPLY_WORLDS, GreedyBot, MCTSBot, make_bot
-from samurai.hexgame import start
+from samurai.knizia.position import start
 from samurai.plugins import load_edition
 from samurai.simulate import parse_bots, play_game
 

@@ -12,6 +12,7 @@ import pytest
 
 from samurai import EndTurn, PlaceTile
 from samurai.defaults import most_figures_wins
+from samurai.knizia.records import from_record, to_record
 from samurai.metrics import (
     GameFacts,
     compare_metrics,
@@ -21,7 +22,6 @@ from samurai.metrics import (
     scoring_disagreement,
     wilson_interval,
 )
-from samurai.records import from_record, to_record
 from samurai_plugins.ffg2015 import score_leader_tokens
 
 from helpers import KITA_LAND, SCRIPTED_HANDS, scripted_game, setup_tiny

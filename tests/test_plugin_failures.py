@@ -22,7 +22,8 @@ HOOK = "from samurai.hookspecs import hookimpl\nfrom samurai.game_metrics import
 SCORE_RAISES = HOOK + "def samurai_score(edition, captured, options):\n    return 1 / 0\n"
 SCORE_WRONG_TYPE = HOOK + "def samurai_score(edition, captured, options):\n    return 'seat 0'\n"
 SCORE_NO_SEAT = HOOK + ("def samurai_score(edition, captured, options):\n"
-                        "    from samurai.result import Result\n    return Result((9,), 'mine', 'seat 9 wins')\n")
+                        "    from samurai.knizia.result import Result\n"
+                        "    return Result((9,), 'mine', 'seat 9 wins')\n")
 SCORE_EXITS = HOOK + "def samurai_score(edition, captured, options):\n    raise SystemExit(4)\n"
 METRIC_RAISES = (HOOK + "def samurai_game_metrics(players, first_player):\n"
                  "    return [GameMetric('broken', 'broken', 'mean', lambda game: game.weather)]\n")
@@ -115,7 +116,8 @@ def test_editions_lists_a_healthy_designer_edition(tmp_path, capsys):
     assert "samurai_public_captures" in capsys.readouterr().out
 
 
-BEHAVIOUR_RAISES = ("from samurai.hookspecs import hookimpl\nfrom samurai.special_tiles import MoveBehaviour\n\n\n"
+BEHAVIOUR_RAISES = ("from samurai.hookspecs import hookimpl\n"
+                    "from samurai.knizia.special_tiles import MoveBehaviour\n\n\n"
                     "class Broken(MoveBehaviour):\n    def can_play(self, rules, st, seat, tile):\n"
                     "        raise RuntimeError('no moves today')\n\n\n"
                     "@hookimpl\ndef samurai_tile_behaviours():\n    return [Broken()]\n")

@@ -14,8 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import samurai
-from samurai import ChooseTile, EndTurn, IllegalAction, MoveTile, PlaceFigure, PlaceTile, SwitchFigures, engine
-from samurai.state import EMPTY, OVER
+from samurai import ChooseTile, EndTurn, IllegalAction, MoveTile, PlaceFigure, PlaceTile, SwitchFigures
+from samurai.knizia import engine
+from samurai.knizia.state import EMPTY, OVER
 
 PLAYERS = st.sampled_from([2, 3, 4])
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)

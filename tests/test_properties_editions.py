@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from test_properties import FIXTURES, PLAYERS, SEEDS, check_invariants, random_candidates
 
 import samurai
-from samurai import IllegalAction, engine
-from samurai.state import OVER, PLAY
+from samurai import IllegalAction
+from samurai.knizia import engine
+from samurai.knizia.state import OVER, PLAY
 
 
 def _play_checking_invariants(rules, seed, bot_seed):

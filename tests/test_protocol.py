@@ -1,4 +1,4 @@
-"""The game protocol (samurai.protocol) as Knizia's Samurai implements it (samurai.hexgame)."""
+"""The game protocol (samurai.protocol) as Knizia's Samurai implements it (samurai.knizia.position)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import random
 import pytest
 
 import samurai
-from samurai import engine
-from samurai.hexgame import HexGameState, start
+from samurai.knizia import engine
+from samurai.knizia.position import HexGameState, start
 from samurai.protocol import GameState, Knowledge
 
 

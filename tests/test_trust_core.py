@@ -23,16 +23,17 @@ from pathlib import Path
 import pytest
 
 import samurai
-from samurai import DataError, records
+from samurai import DataError
 from samurai.atomicfile import new_file_mode, write_atomically
 from samurai.cli import EXIT_INTERRUPTED, main
 from samurai.game_records import play_record_of, play_record_to_dict, read_play_record
 from samurai.hookspecs import hookimpl
 from samurai.interrupts import interruptible
+from samurai.knizia import records
+from samurai.knizia.scenarios import load_scenario, scenario_state
+from samurai.knizia.state import OVER
 from samurai.lifelines import EXIT_ORPHANED
 from samurai.plugins import Edition, make_plugin_manager, register_plugin
-from samurai.scenarios import load_scenario, scenario_state
-from samurai.state import OVER
 from samurai.tomlfile import INT_HIGH, whole_number
 
 from helpers import DATA, TINY_EDITION

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from samurai.records import from_record, record_from_dict
+from samurai.knizia.records import from_record, record_from_dict
 
 from webhelpers import Server
 

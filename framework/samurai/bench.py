@@ -20,13 +20,13 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from .compare import compare
-from .engine import new_state
-from .game import Game, new_game
-from .hexgame import HexGameState
+from .knizia.engine import new_state
+from .knizia.game import Game, new_game
+from .knizia.position import HexGameState
+from .knizia.state import PLAY
 from .mcts import MCTSBot
 from .plugins import Edition
 from .simulate import derive_seed, play_game
-from .state import PLAY
 
 __all__ = ["BenchFigure", "run_bench", "PathFigures", "opening", "time_paths", "CompareFigure", "time_compare",
            "MCTSFigure", "run_mcts_bench", "MCTS_POSITIONS"]

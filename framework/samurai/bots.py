@@ -2,8 +2,8 @@
 its seat's knowledge, nothing more.
 
 A bot is any object with ``name`` and ``act(knowledge) -> action tuple``
-(``samurai.protocol.Bot``; engine actions, see ``samurai.engine``). The
-knowledge (``samurai.knowledge.SeatKnowledge``) holds what the seat may know
+(``samurai.protocol.Bot``; engine actions, see ``samurai.knizia.engine``). The
+knowledge (``samurai.knizia.knowledge.SeatKnowledge``) holds what the seat may know
 and no path to the real game. ``make_bot(name, seed)`` builds the built-in
 ones, each with its own seeded generator so a game's randomness and the bots'
 never mix.
@@ -17,21 +17,21 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from .greedy import GreedyPlayer
-from .knowledge import LeftGame, SeatBot, SeatKnowledge, decide
+from .knizia.greedy import GreedyPlayer
+from .knizia.knowledge import LeftGame, SeatBot, SeatKnowledge, decide
 from .mcts import MCTSBot
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .knizia.game import Game
 
 __all__ = ["Bot", "Observation", "RandomBot", "GreedyBot", "MCTSBot", "BOTS", "Search", "SEARCHES", "REPLY_WORLDS",
            "LEVELS", "BOT_NAMES", "make_bot", "play_bots"]
 
 Bot = SeatBot
-"""Anything that picks an action for its seat from the seat's knowledge (``samurai.knowledge.SeatBot``)."""
+"""Anything that picks an action for its seat from the seat's knowledge (``samurai.knizia.knowledge.SeatBot``)."""
 
 Observation = SeatKnowledge
-"""What a bot is handed: its seat's knowledge (``samurai.knowledge.SeatKnowledge``), never the game itself."""
+"""What a bot is handed: its seat's knowledge (``samurai.knizia.knowledge.SeatKnowledge``), never the game itself."""
 
 
 class RandomBot:
@@ -46,7 +46,8 @@ class RandomBot:
 
     @property
     def samples_from(self) -> random.Random:
-        """Its action is exactly ``sample_action`` drawn from this generator (see ``samurai.knowledge.decide``)."""
+        """Its action is exactly ``sample_action`` drawn from this generator (see
+        ``samurai.knizia.knowledge.decide``)."""
         return self.rng
 
     def act(self, knowledge: SeatKnowledge) -> tuple[int, ...]:
@@ -55,7 +56,7 @@ class RandomBot:
 
 
 class GreedyBot(GreedyPlayer):
-    """Plays the tile and hex worth most right now; ends the turn when nothing gains (``samurai.greedy``).
+    """Plays the tile and hex worth most right now; ends the turn when nothing gains (``samurai.knizia.greedy``).
 
     It keeps its strongest tiles as a starting hand and places figures at random.
     """
@@ -157,7 +158,7 @@ def play_bots(game: Game, bots: Sequence[str], *, seed: int = 0, actions: int | 
     when the game is over or after ``actions`` actions.
     """
     from .errors import DataError
-    from .game import Game, check_seed
+    from .knizia.game import Game, check_seed
 
     if not isinstance(game, Game):
         raise TypeError(f"play_bots plays a Game, not {type(game).__name__}")

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from . import game as game_seeds
+from . import seeds as game_seeds
 from .errors import DataError, SamuraiError
 from .tomlfile import parse_json
 
@@ -321,7 +321,7 @@ _DEFAULT_PLAYERS = _Default(4)
 MAX_GAMES = 10_000_000
 """The most games one run may ask for (a million takes hours already)."""
 MAX_SEED = game_seeds.MAX_SEED
-"""Seeds are 63-bit (the engine's and the records' range, ``samurai.game.MAX_SEED``)."""
+"""Seeds are 63-bit (the engine's and the records' range, ``samurai.knizia.game.MAX_SEED``)."""
 
 
 def _whole(low: int, high: int) -> Any:
@@ -563,8 +563,8 @@ def _tournament(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .records import from_record, read_record
-    from .replays import replay_lines
+    from .knizia.records import from_record, read_record
+    from .knizia.replays import replay_lines
     from .trust import Trust
 
     trust = Trust(args.trust)
@@ -587,7 +587,7 @@ def _render(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .atomicfile import write_atomically
-    from .render import position_from_file, render_svg, svg_to_png
+    from .knizia.render import position_from_file, render_svg, svg_to_png
 
     target = Path(args.output)
     suffix = target.suffix.lower()
@@ -631,9 +631,9 @@ def _play_record(path: str) -> Any:
 
 
 def _play_scenario(args: argparse.Namespace) -> int:
-    from .game import edition_of, new_game
-    from .records import record_of, write_record
-    from .replays import replay_lines
+    from .knizia.game import edition_of, new_game
+    from .knizia.records import record_of, write_record
+    from .knizia.replays import replay_lines
     from .simulate import parse_bots, play_out
     from .trust import Trust
 
@@ -769,7 +769,7 @@ def _print_summary(data: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from .result import END_REASONS
+    from .knizia.result import END_REASONS
 
     console = Console()
     games = data["games"]
@@ -825,7 +825,7 @@ def _share_rows(table: Any, label: str, counts: dict[str, int], games: int) -> N
 
 
 def _score(args: argparse.Namespace) -> int:
-    from .game import score
+    from .knizia.game import score
 
     captured = _json_argument(args.captured, "--captured")
     if args.option:
@@ -881,7 +881,7 @@ def _editions(args: argparse.Namespace) -> int:
         board = getattr(edition.board, "name", manifest.map)
         print(f"  players: {', '.join(map(str, edition.player_counts))}; map: {board}")
         pm = edition.plugin_manager
-        for name in ("samurai.defaults", "samurai.special_tiles", *manifest.plugins):
+        for name in ("samurai.defaults", "samurai.knizia.special_tiles", *manifest.plugins):
             plugin = pm.get_plugin(name)
             info = plugins.get(name)
             origin = f"{info.package} {info.version}" if info else "file" if is_plugin_file(name) else "engine"
@@ -900,7 +900,7 @@ def _try_play_time_hooks(edition: Any) -> None:
     fails there is caught when its edition is listed rather than after a long run."""
     from .compare import contributed_metrics
     from .game_metrics import GameFacts
-    from .tiles import CASTES
+    from .knizia.tiles import CASTES
 
     for players in edition.manifest.players:
         rules = edition.rules(players)

@@ -30,7 +30,6 @@ import attrs
 
 from .errors import DataError
 from .executors import Executor, default_workers, make_executor
-from .game import check_seed
 from .game_metrics import GameMetric
 from .game_records import (
     PlayRecord,
@@ -44,12 +43,13 @@ from .game_records import (
 from .games import GameDefinition, GameMeasures
 from .hookcalls import call_hook, guarded
 from .interrupts import deferred_interrupts
+from .knizia.records import GameRecord, read_record, record_of, write_record
 from .matches import check_bots_play, play_match, result_reason
 from .metrics import FactsWatch, GameFacts, Metric, average_metrics, compare_metrics, game_facts
 from .plugins import Edition, load_edition
 from .protocol import GameState
-from .records import GameRecord, read_record, record_of, write_record
 from .runs import games_asked, write_run
+from .seeds import check_seed
 from .simulate import CHUNK, batches_of, cached_rules, derive_seed, edition_named, keep_edition, play_game
 from .tomlfile import read_data
 from .trust import Trust, TrustLike
@@ -129,7 +129,7 @@ class _Task:
 def _play_chunk(task: _Task) \
         -> list[tuple[int, tuple[GameFacts, GameFacts], tuple[GameRecord, GameRecord] | None]]:
     """Play a chunk of paired games of Knizia's game (in any process), with the editions compiled once per
-    process (its ``GameMeasures.play_pairs``, through ``samurai.hexgame``)."""
+    process (its ``GameMeasures.play_pairs``, through ``samurai.knizia.position``)."""
     rules = [cached_rules(name, task.players, chosen) for name, chosen in zip(task.editions, task.options, strict=True)]
     out = []
     for index in task.indices:

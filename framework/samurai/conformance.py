@@ -29,21 +29,21 @@ from typing import Any
 import attrs
 import pluggy
 
-from . import engine
 from .bots import play_bots
 from .errors import DataError, SamuraiError
-from .game import Game, new_game
 from .game_metrics import GameFacts
 from .games import KNIZIA
 from .hookcalls import call_hook, guarded
+from .knizia import engine
+from .knizia.game import Game, new_game
+from .knizia.records import from_record, record_from_dict, record_to_dict, to_record
+from .knizia.rules import Rules
+from .knizia.state import HANDS, OVER, State
+from .knizia.tiles import CASTES
+from .knizia.views import seat_view
 from .plugins import Edition, load_edition
 from .protocol import Move
-from .records import from_record, record_from_dict, record_to_dict, to_record
-from .rules import Rules
 from .simulate import derive_seed
-from .state import HANDS, OVER, State
-from .tiles import CASTES
-from .views import seat_view
 
 __all__ = ["ConformanceFailure", "Check", "CHECKS", "PROTOCOL_CHECKS", "checks_for", "run_checks", "MAX_ACTIONS",
            "check_hook_results"]

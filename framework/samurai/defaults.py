@@ -14,8 +14,8 @@ from .data import bundled_editions
 from .editions import EditionManifest
 from .game_metrics import GameMetric, core_game_metrics
 from .hookspecs import hookimpl
-from .result import Result, seats_text
-from .setup_rules import SetupProcedure
+from .knizia.result import Result, seats_text
+from .knizia.setup_rules import SetupProcedure
 
 __all__ = ["most_figures_wins"]
 
@@ -28,8 +28,8 @@ def samurai_edition_manifests() -> Sequence[Any]:
 
 @hookimpl(trylast=True)
 def samurai_games() -> Sequence[Any]:
-    """Knizia's hex tile-placement game (``samurai.hexgame.GAME``): the game of a manifest without ``game``."""
-    from .hexgame import GAME
+    """Knizia's hex tile-placement game (``samurai.knizia.position.GAME``): the game of a manifest without ``game``."""
+    from .knizia.position import GAME
 
     return [GAME]
 

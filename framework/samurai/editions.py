@@ -47,7 +47,7 @@ from typing import Any
 import attrs
 
 from .errors import DataError
-from .tiles import CASTES, PLACEMENTS, TileSpec
+from .knizia.tiles import CASTES, PLACEMENTS, TileSpec
 from .tomlfile import check_keys, key_line, require
 
 __all__ = ["OptionSpec", "PlayerCount", "EditionManifest", "parse_manifest", "merge_manifests"]

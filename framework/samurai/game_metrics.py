@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from .result import END_REASONS
+from .knizia.result import END_REASONS
 
 __all__ = ["GameFacts", "GameMetric", "core_game_metrics"]
 

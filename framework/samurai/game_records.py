@@ -1,6 +1,6 @@
 """Records of any game on the protocol: the edition, players, seed, options and the actions, replayed.
 
-Knizia's game keeps its own record format (``samurai.records``, which names
+Knizia's game keeps its own record format (``samurai.knizia.records``, which names
 actions in that game's words and migrates old files). A game a plugin
 contributes is recorded here, through the game protocol only::
 
@@ -35,10 +35,10 @@ import attrs
 
 from .atomicfile import write_atomically
 from .errors import DataError
-from .game import MAX_SEED
 from .games import KNIZIA
 from .plugins import Edition
 from .protocol import GameState, Move
+from .seeds import MAX_SEED
 from .tomlfile import INT_HIGH, check_plain, read_data, whole_number
 from .trust import Trust, TrustLike
 
@@ -103,7 +103,8 @@ def play_record_to_dict(record: PlayRecord) -> dict[str, Any]:
 
 
 def is_play_record(data: Any) -> bool:
-    """Whether a record's data names a game other than Knizia's (those are read here, not by ``samurai.records``)."""
+    """Whether a record's data names a game other than Knizia's (those are read here, not by
+    ``samurai.knizia.records``)."""
     return isinstance(data, Mapping) and "game" in data and data["game"] != KNIZIA
 
 

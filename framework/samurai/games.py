@@ -69,7 +69,7 @@ class GameMeasures:
     prefix); empty: every metric in one panel."""
     play_pairs: Callable[[Any], Any] | None = None
     """The game's own player of a chunk of paired games, a module-level function run on the executors (Knizia's
-    game plays on its fast engine and keeps its own records, ``samurai.records``); None: the games are played
+    game plays on its fast engine and keeps its own records, ``samurai.knizia.records``); None: the games are played
     through the protocol (``samurai.matches.play_match``) and recorded as ``samurai.game_records`` records."""
 
 

@@ -12,7 +12,7 @@ hook must say ``True`` or ``False`` would otherwise be read as true and
 silently flip a rule. ``check_hook_result`` holds each answer against the
 hook's entry in ``HOOK_RESULTS`` where the engine uses it, once, when an
 edition is compiled or a game starts (the scoring hook, called once a game,
-is checked by ``samurai.rules`` on its own fast path with the same words).
+is checked by ``samurai.knizia.rules`` on its own fast path with the same words).
 """
 
 from __future__ import annotations
@@ -239,7 +239,7 @@ def _field(kind: str, name: str, value: Any, expected: str) -> str:
 
 
 def _settlement_kinds_problem(kinds: Any) -> str | None:
-    from .maps import SETTLEMENT_CAPACITY
+    from .knizia.maps import SETTLEMENT_CAPACITY
 
     if _sequence(kinds) and all(isinstance(kind, str) and kind in SETTLEMENT_CAPACITY for kind in kinds):
         return None
@@ -247,7 +247,7 @@ def _settlement_kinds_problem(kinds: Any) -> str | None:
 
 
 def _setup_problem(value: Any, arguments: Mapping[str, Any]) -> str | None:
-    from .setup_rules import SETUP_PHASES, SetupProcedure
+    from .knizia.setup_rules import SETUP_PHASES, SetupProcedure
 
     if not isinstance(value, SetupProcedure):
         return _not(value, "a SetupProcedure")
@@ -277,9 +277,9 @@ def _setup_problem(value: Any, arguments: Mapping[str, Any]) -> str | None:
 def score_problem(value: Any, arguments: Mapping[str, Any]) -> str | None:
     """What is wrong with a scoring hook's answer for the ``captured`` it was given, or None (see ``HOOK_RESULTS``).
 
-    ``samurai.rules`` checks every game's result on a faster path and asks here only for the words.
+    ``samurai.knizia.rules`` checks every game's result on a faster path and asks here only for the words.
     """
-    from .result import END_REASONS, Result
+    from .knizia.result import END_REASONS, Result
 
     expected = "a Result naming winning seats"
     if not isinstance(value, Result):
@@ -311,7 +311,7 @@ def _manifest_problem(item: Any) -> str | None:
 
 
 def _behaviour_problem(item: Any) -> str | None:
-    from .actions import Action
+    from .knizia.actions import Action
 
     name = getattr(item, "name", None)
     if not _text(name):
@@ -321,10 +321,11 @@ def _behaviour_problem(item: Any) -> str | None:
     except PLUGIN_FAILURES as exc:
         return f"a tile behaviour {name!r} whose action_type fails ({type(exc).__name__})"
     if not (isinstance(action_type, type) and issubclass(action_type, Action)):
-        return _field(f"tile behaviour {name!r},", "action_type", action_type, "a samurai.actions.Action class")
+        return _field(f"tile behaviour {name!r},", "action_type", action_type, "a samurai.knizia.actions.Action class")
     for method in ("can_play", "legal", "check", "sample", "apply", "to_action", "from_action", "parameter_ranges"):
         if not callable(getattr(item, method, None)):
-            return f"a tile behaviour {name!r} without the method {method} (see samurai.special_tiles.TileBehaviour)"
+            return (f"a tile behaviour {name!r} without the method {method} "
+                    f"(see samurai.knizia.special_tiles.TileBehaviour)")
     return None
 
 

@@ -29,9 +29,9 @@ if TYPE_CHECKING:
     from .editions import EditionManifest
     from .executors import ExecutorFactory
     from .game_metrics import GameMetric
-    from .result import Result
-    from .setup_rules import SetupProcedure
-    from .special_tiles import TileBehaviour
+    from .knizia.result import Result
+    from .knizia.setup_rules import SetupProcedure
+    from .knizia.special_tiles import TileBehaviour
 
 hookspec = pluggy.HookspecMarker("samurai")
 hookimpl = pluggy.HookimplMarker("samurai")
@@ -62,7 +62,7 @@ def samurai_setup_procedure(edition: EditionManifest, players: int,
     the ruling for every figure setup holds (``figures_must_fit``, default
     True: a placement must leave the supply able to fill every open slot;
     False lets a placement paint the setup into a corner, and figures with
-    no place left stay out of play). See ``samurai.setup_rules.SetupProcedure``.
+    no place left stay out of play). See ``samurai.knizia.setup_rules.SetupProcedure``.
 
     Must return a ``SetupProcedure`` whose ``order`` names ``"hands"`` and
     ``"figures"`` once each, ``hands`` and ``figures`` ``"choose"`` or
@@ -97,12 +97,12 @@ def samurai_cannot_play(edition: EditionManifest, options: Mapping[str, Any]) ->
 
 @hookspec
 def samurai_tile_behaviours() -> Sequence[TileBehaviour] | None:
-    """Contribute special tile behaviours (see ``samurai.special_tiles.TileBehaviour``).
+    """Contribute special tile behaviours (see ``samurai.knizia.special_tiles.TileBehaviour``).
 
     A tile whose manifest entry says ``special = "move"`` is played through the
     behaviour named ``"move"``: it lists and checks the tile's targets and
     applies its effect. Must return a list of behaviours, each with a non-empty
-    ``name``, an ``action_type`` that is a ``samurai.actions.Action`` class, and
+    ``name``, an ``action_type`` that is a ``samurai.knizia.actions.Action`` class, and
     every method of ``TileBehaviour``.
     """
 

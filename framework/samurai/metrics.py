@@ -23,10 +23,10 @@ import attrs
 
 from .errors import DataError
 from .game_metrics import GameFacts, GameMetric, core_game_metrics
+from .knizia.records import GameRecord, replay
+from .knizia.result import Result
+from .knizia.state import State
 from .plugins import Edition
-from .records import GameRecord, replay
-from .result import Result
-from .state import State
 
 __all__ = ["Z95", "GameFacts", "GameMetric", "Estimate", "Metric", "game_facts", "FactsWatch", "compare_metrics",
            "wilson_interval", "mean_interval", "paired_difference", "scoring_disagreement", "average_metrics"]

@@ -11,7 +11,7 @@ from typing import Any
 
 from .compare import Comparison
 from .errors import DataError
-from .hexgame import PANELS as KNIZIA_PANELS
+from .knizia.position import PANELS as KNIZIA_PANELS
 from .metrics import Metric
 
 __all__ = ["plot_comparison", "PANELS"]

@@ -25,14 +25,15 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import pluggy
 
-from . import defaults, hookspecs, special_tiles
+from . import defaults, hookspecs
 from .data import bundled_maps
 from .editions import EditionManifest, merge_manifests, parse_manifest
 from .errors import DataError
 from .games import KNIZIA, GameDefinition, game_of
 from .hookcalls import PLUGIN_FILE_MODULE_PREFIX, call_hook
-from .maps import GameMap, load_map
-from .rules import Rules, compile_rules
+from .knizia import special_tiles
+from .knizia.maps import GameMap, load_map
+from .knizia.rules import Rules, compile_rules
 from .tomlfile import is_file, key_line, read_toml, table_line
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ __all__ = ["ENTRY_POINT_GROUP", "PluginInfo", "Edition", "installed_plugins", "a
            "make_plugin_manager", "register_plugin", "resolve_map", "resolve_board", "plugin_hooks"]
 
 ENTRY_POINT_GROUP = "samurai"
-_CORE_PLUGINS = (("samurai.defaults", defaults), ("samurai.special_tiles", special_tiles))
+_CORE_PLUGINS = (("samurai.defaults", defaults), ("samurai.knizia.special_tiles", special_tiles))
 
 
 @attrs.frozen

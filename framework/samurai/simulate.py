@@ -15,18 +15,18 @@ from typing import Any
 
 import attrs
 
-from . import engine
 from .bots import BOTS, RandomBot, make_bot
 from .errors import DataError, IllegalAction
 from .executors import Executor, make_executor
-from .game import check_seed
-from .knowledge import LeftGame, decide
+from .knizia import engine
+from .knizia.knowledge import LeftGame, decide
+from .knizia.records import GameRecord, record_of, write_record
+from .knizia.rules import Rules
+from .knizia.state import OVER, State, seeded_random
+from .knizia.tiles import CASTES
 from .plugins import Edition, available_editions, load_edition
-from .records import GameRecord, record_of, write_record
-from .rules import Rules
 from .runs import collect_batches, write_run
-from .state import OVER, State, seeded_random
-from .tiles import CASTES
+from .seeds import check_seed
 
 __all__ = ["derive_seed", "play_game", "play_out", "GameSummary", "SimulationSummary", "simulate", "parse_bots",
            "edition_named", "keep_edition"]

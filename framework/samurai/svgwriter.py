@@ -1,4 +1,5 @@
-"""Writing SVG text: the small builder both board renderers use (``samurai.render``, ``samurai_plugins.daimyo.render``).
+"""Writing SVG text: the small builder both board renderers use (``samurai.knizia.render``,
+``samurai_plugins.daimyo.render``).
 
 Every attribute value and text is escaped, and numbers are written with at
 most two decimals, so the same picture is the same text on every machine.

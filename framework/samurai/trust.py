@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Union
 
 from .errors import DataError
-from .maps import GameMap
+from .knizia.maps import GameMap
 from .plugins import Edition, available_editions, load_edition
 from .tomlfile import is_file, read_toml
 

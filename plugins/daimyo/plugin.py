@@ -7,9 +7,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from samurai.errors import DataError
-from samurai.game import check_seed
 from samurai.games import GameDefinition
 from samurai.hookspecs import hookimpl
+from samurai.seeds import check_seed
 from samurai.tomlfile import key_line, table_line
 
 from .board import load_board

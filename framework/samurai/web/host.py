@@ -47,9 +47,9 @@ from typing import Any
 import attrs
 
 from ..errors import DataError, SamuraiError, one_line
-from ..game import MAX_SEED, check_seed
 from ..interrupts import StoppableTask
 from ..protocol import GameState, Move
+from ..seeds import MAX_SEED, check_seed
 from ..workerpool import WorkerPool
 from .games import GameDefinition, GameSetup
 from .store import SeatSpec, Store, StoredGame
@@ -81,7 +81,7 @@ class HostError(Exception):
 
 def draw_seed() -> int:
     """A new game's seed: 63 bits from ``secrets``, the whole range the engine and records accept
-    (``samurai.game.MAX_SEED``), so a seat cannot search the seeds that would deal the hands it has seen."""
+    (``samurai.knizia.game.MAX_SEED``), so a seat cannot search the seeds that would deal the hands it has seen."""
     seed = secrets.randbits(63)
     assert seed <= MAX_SEED
     return seed

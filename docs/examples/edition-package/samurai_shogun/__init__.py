@@ -15,8 +15,8 @@ from typing import Any
 
 from samurai.editions import EditionManifest
 from samurai.hookspecs import hookimpl
-from samurai.result import Result, seats_text
-from samurai.tiles import CASTES
+from samurai.knizia.result import Result, seats_text
+from samurai.knizia.tiles import CASTES
 
 MANIFEST = Path(__file__).with_name("shogun.toml")
 

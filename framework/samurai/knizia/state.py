@@ -3,8 +3,8 @@
 Hexes, settlements, tile types, seats and castes are all numbered; a State
 holds only numbers and lists, so a copy takes microseconds and the playout
 loop never touches an object per hex. The rules that change it live in
-``samurai.engine`` (play) and ``samurai.setup_rules`` (setup); the friendly
-face over it is ``samurai.game.Game``.
+``samurai.knizia.engine`` (play) and ``samurai.knizia.setup_rules`` (setup); the friendly
+face over it is ``samurai.knizia.game.Game``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ _seed_generator = _random.Random.seed
 
 UNSEEDED = random.Random(0)
 """Marks the generator of a starting-position template, which no game draws from:
-``samurai.engine.new_state`` gives every game its own seeded generator."""
+``samurai.knizia.engine.new_state`` gives every game its own seeded generator."""
 
 
 def seeded_random(seed: int) -> random.Random:

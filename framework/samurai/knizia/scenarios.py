@@ -53,13 +53,23 @@ from typing import Any
 
 import attrs
 
+from ..errors import DataError
+from ..tomlfile import (
+    INT_HIGH,
+    INT_LOW,
+    check_keys,
+    check_plain,
+    field_line,
+    key_line,
+    read_toml,
+    require,
+    whole_number,
+)
 from . import engine
-from .errors import DataError
 from .maps import LAND
 from .rules import LAND_TILE, SEA_TILE, Rules
 from .state import OVER, State
 from .tiles import CASTES
-from .tomlfile import INT_HIGH, INT_LOW, check_keys, check_plain, field_line, key_line, read_toml, require, whole_number
 
 __all__ = ["Scenario", "SeatSetup", "PlacedTile", "load_scenario", "parse_scenario", "scenario_state"]
 
@@ -217,7 +227,7 @@ def _counts(value: Mapping[str, Any], source: str, field: str) -> dict[str, int]
 def scenario_state(rules: Rules, scenario: Scenario, seed: int, *, trace: bool = False) -> State:
     """The play-phase position a scenario describes, for ``rules``, drawing from stacks with ``seed``.
 
-    ``trace`` keeps the event log, as ``samurai.engine.new_state`` does.
+    ``trace`` keeps the event log, as ``samurai.knizia.engine.new_state`` does.
     """
     try:
         return _scenario_state(rules, scenario, seed, trace)

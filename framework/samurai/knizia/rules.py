@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from .editions import EditionManifest
-from .errors import DataError
-from .hookcalls import PLUGIN_FAILURES, call_hook, hook_failure, refused_hook_result, score_problem
+from ..editions import EditionManifest
+from ..errors import DataError
+from ..hookcalls import PLUGIN_FAILURES, call_hook, hook_failure, refused_hook_result, score_problem
 from .maps import Board, GameMap, build_board
 from .result import END_REASONS, Result
 from .setup_rules import SetupProcedure, initial_state

@@ -1,6 +1,6 @@
 """Drawing a position: the board and the table as one SVG picture (PNG through the optional resvg-py).
 
-The picture is drawn from a seat's view (``samurai.views``), never from the
+The picture is drawn from a seat's view (``samurai.knizia.views``), never from the
 state, so what a seat may not know cannot reach its picture: ``draw_view``
 takes the view dict and the compiled ``Rules`` for what every player knows
 anyway (the map's hexes and the tile set). ``render_svg`` does the same for a
@@ -12,7 +12,7 @@ each caste also has its own shape (buddha a circle, rice a square, castle a
 triangle) and each tile is labelled with its value and caste symbol.
 
 Hexes are pointy-top, in the odd-r layout of the map pictures
-(``samurai.hexgrid``). Every hex is a ``<polygon>`` with ``id="hex-COL-ROW"``,
+(``samurai.knizia.hexgrid``). Every hex is a ``<polygon>`` with ``id="hex-COL-ROW"``,
 ``data-col``, ``data-row`` and its centre in ``data-x``/``data-y``; the centre
 is also ``hex_centre((col, row))`` in the picture's own coordinates (its
 ``viewBox``), so a web page can make hexes clickable.
@@ -26,18 +26,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..errors import DataError
+from ..svgwriter import Svg, num
+from ..tomlfile import read_toml
+from ..trust import Trust, TrustLike
 from .actions import ChooseTile
-from .errors import DataError
 from .game import Game, new_game
 from .hexgrid import Coord
 from .maps import SEA, SETTLEMENT
 from .records import from_record, read_record, replay
 from .replays import describe_action
 from .rules import Rules
-from .svgwriter import Svg, num
 from .tiles import CASTES, TileType
-from .tomlfile import read_toml
-from .trust import Trust, TrustLike
 
 __all__ = ["render_svg", "draw_view", "spectator_view", "svg_to_png", "hex_centre", "action_marks",
            "position_from_file", "seat_colour", "HEX_RADIUS", "SEAT_COLOURS", "CASTE_COLOURS", "CASTE_SHAPES"]

@@ -37,7 +37,7 @@ from .state import EMPTY, HANDS, OVER, PHASE_NAMES, State
 from .views import seat_view
 
 if TYPE_CHECKING:
-    from .hexgame import HexGameState
+    from .position import HexGameState
 
 __all__ = ["SeatKnowledge", "SeatBot", "LeftGame", "decide"]
 
@@ -176,7 +176,7 @@ class SeatKnowledge:
 
     @property
     def phase(self) -> int:
-        """The engine phase number (``samurai.state.HANDS`` ... ``OVER``)."""
+        """The engine phase number (``samurai.knizia.state.HANDS`` ... ``OVER``)."""
         return self._pos.phase
 
     @property
@@ -284,7 +284,7 @@ class SeatKnowledge:
         return tiles if seat != self.seat else tuple(sorted(tiles))
 
     def view(self) -> dict[str, Any]:
-        """The seat's JSON-ready view (``samurai.views.seat_view``)."""
+        """The seat's JSON-ready view (``samurai.knizia.views.seat_view``)."""
         # The drawn tiles of a determinized position are exactly what a view leaves out.
         return seat_view(self.rules, self.determinized_state(random.Random(0), _NO_GENERATOR), self.seat)
 
@@ -297,7 +297,7 @@ class SeatKnowledge:
         return engine.legal_actions(self.rules, self._pos)
 
     def sample_action(self, rng: random.Random) -> tuple[int, ...]:
-        """A random legal action for this seat (``samurai.engine.sample_action``); it must be to act."""
+        """A random legal action for this seat (``samurai.knizia.engine.sample_action``); it must be to act."""
         if self._pos.current != self.seat or self._pos.phase == OVER:
             raise ValueError(f"seat {self.seat} is not to act")
         return engine.sample_action(self.rules, self._pos, rng)
@@ -309,7 +309,7 @@ class SeatKnowledge:
         deal of its unseen tiles; the position gets a fresh generator seeded
         from ``rng`` for the refills (so the order of every stack is drawn too).
         """
-        from .hexgame import HexGameState
+        from .position import HexGameState
 
         return HexGameState(self.rules, self.determinized_state(rng, random.Random(rng.getrandbits(64))),
                             self.move_number)

@@ -2,7 +2,7 @@
 
 ``HexGameState`` wraps the compiled ``Rules`` and the fast ``State`` of one
 game and speaks the protocol's int-tuple actions (the engine's own, see
-``samurai.engine``), so search, tournaments and servers drive it without
+``samurai.knizia.engine``), so search, tournaments and servers drive it without
 knowing the hex engine.
 """
 
@@ -12,13 +12,13 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..games import KNIZIA, GameDefinition, GameMeasures
+from ..plugins import Edition
 from . import engine
 from .evaluation import estimate_returns
 from .game import Game, action_of, check_seed, edition_of
-from .games import KNIZIA, GameDefinition, GameMeasures
 from .greedy import GreedyPlayer
 from .knowledge import LeftGame, SeatBot, SeatKnowledge, decide
-from .plugins import Edition
 from .rules import Rules
 from .state import EMPTY, OVER, State
 from .views import seat_view
@@ -90,11 +90,11 @@ class HexGameState:
         self.moves += 1
 
     def sample_action(self, rng: random.Random) -> tuple[int, ...]:
-        """A random legal action (``samurai.engine.sample_action``)."""
+        """A random legal action (``samurai.knizia.engine.sample_action``)."""
         return engine.sample_action(self.rules, self.state, rng)
 
     def policy_action(self, rng: random.Random) -> tuple[int, ...]:
-        """What the greedy player (``samurai.greedy``) would play for the seat to act, on its knowledge only."""
+        """What the greedy player (``samurai.knizia.greedy``) would play for the seat to act, on its knowledge only."""
         seat = self.to_act
         if seat is None:
             raise ValueError("the game is over: no seat is to act")
@@ -105,7 +105,7 @@ class HexGameState:
         return returns_of(self.state, self.rules.players)
 
     def evaluate(self) -> tuple[float, ...]:
-        """The returns once over; before that a cheap estimate (``samurai.evaluation.estimate_returns``)."""
+        """The returns once over; before that a cheap estimate (``samurai.knizia.evaluation.estimate_returns``)."""
         if self.state.phase == OVER:
             return self.returns()
         return estimate_returns(self.rules, self.state)
@@ -115,7 +115,7 @@ class HexGameState:
         return HexGameState(self.rules, self.state.copy(), self.moves)
 
     def knowledge(self, seat: int) -> SeatKnowledge:
-        """What ``seat`` knows now (``samurai.knowledge.SeatKnowledge``), detached from this position."""
+        """What ``seat`` knows now (``samurai.knizia.knowledge.SeatKnowledge``), detached from this position."""
         return SeatKnowledge(self.rules, self.state, seat, move_number=self.moves, left_game=self._left())
 
     def determinize(self, seat: int, rng: random.Random) -> HexGameState:
@@ -125,7 +125,7 @@ class HexGameState:
     def ask(self, bot: SeatBot) -> tuple[int, ...]:
         """The action ``bot`` picks for the seat to act, given that seat's knowledge only (not checked).
 
-        The knowledge is built for this one decision (``samurai.knowledge.decide``),
+        The knowledge is built for this one decision (``samurai.knizia.knowledge.decide``),
         so asking a fast bot costs little.
         """
         seat = self.to_act
@@ -139,11 +139,11 @@ class HexGameState:
         return self._left_game
 
     def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may know, as JSON-ready dicts (``samurai.views.seat_view``)."""
+        """What ``seat`` may know, as JSON-ready dicts (``samurai.knizia.views.seat_view``)."""
         return seat_view(self.rules, self.state, seat)
 
     def describe(self, action: tuple[int, ...]) -> dict[str, Any]:
-        """The friendly action (``samurai.actions``) as a JSON-ready dict."""
+        """The friendly action (``samurai.knizia.actions``) as a JSON-ready dict."""
         return action_of(self.rules, action).to_dict()
 
 
@@ -177,45 +177,45 @@ def _render(state: Any, view: Mapping[str, Any]) -> str:
 
 
 def _load_map(name: str, manifest: str) -> Any:
-    from .plugins import resolve_map
+    from ..plugins import resolve_map
 
     return resolve_map(name, relative_to=manifest)
 
 
 def _web(manifests: Sequence[str]) -> Any:
-    from .web.samurai_game import SamuraiDefinition
+    from .web import SamuraiDefinition
 
     return SamuraiDefinition(manifests)
 
 
 def _checks() -> Any:
-    from .conformance import CHECKS
+    from ..conformance import CHECKS
 
     return CHECKS
 
 
 def _simulate(edition: Edition, players: int, games: int, seed: int, bots: Any, **kwargs: Any) -> Any:
-    from .simulate import simulate
+    from ..simulate import simulate
 
     return simulate(edition, players, games, seed, bots, **kwargs)
 
 
 def _facts_watch(edition: Edition, players: int) -> Any:
-    from .metrics import FactsWatch
+    from ..metrics import FactsWatch
 
     return FactsWatch(players)
 
 
 def _metrics(editions: Sequence[Edition], players: int, options: Sequence[Mapping[str, Any]], a: Sequence[Any],
              b: Sequence[Any]) -> Any:
-    from .compare import knizia_metrics
+    from ..compare import knizia_metrics
 
     return knizia_metrics(editions, players, options, a, b)
 
 
 def _play_chunk(task: Any) -> Any:
     """A chunk of paired games of ``samurai compare`` on the fast engine (``samurai.compare._play_chunk``)."""
-    from .compare import _play_chunk as play_chunk
+    from ..compare import _play_chunk as play_chunk
 
     return play_chunk(task)
 

@@ -2,7 +2,7 @@
 
 Learning libraries (PettingZoo, OpenSpiel) want actions as numbers ``0..size-1``
 that mean the same thing in every position, plus a mask of the legal ones.
-The engine's actions are tuples of small ints (``samurai.engine``); this
+The engine's actions are tuples of small ints (``samurai.knizia.engine``); this
 numbers them block by block, in a mixed radix inside each block:
 
 - choose a starting tile: one per tile type;

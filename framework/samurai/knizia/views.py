@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import DataError
+from ..errors import DataError
 from .rules import Rules
 from .state import EMPTY, HANDS, OVER, PHASE_NAMES, State
 from .tiles import CASTES

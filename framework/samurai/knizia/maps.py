@@ -3,7 +3,7 @@
 A map file (TOML) holds::
 
     name = "Japan"
-    terrain = '''            # one character a hex, see samurai.hexgrid
+    terrain = '''            # one character a hex, see samurai.knizia.hexgrid
      ~ ~ . v
     ~ . E . ~
     '''
@@ -30,9 +30,9 @@ from typing import Any
 
 import attrs
 
-from .errors import DataError
+from ..errors import DataError
+from ..tomlfile import check_keys, key_line, read_toml, require
 from .hexgrid import Coord, neighbours, parse_picture
-from .tomlfile import check_keys, key_line, read_toml, require
 
 __all__ = ["SETTLEMENT_CAPACITY", "Settlement", "GameMap", "Board", "load_map", "parse_map", "build_board"]
 

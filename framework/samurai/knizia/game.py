@@ -3,7 +3,7 @@
 A ``Game`` wraps the fast ``State`` and the compiled ``Rules``; it speaks in
 ``Action`` values and coordinates, checks every action before it touches the
 state, and keeps the list of actions played. Bots and simulations that need
-speed use ``game.rules`` and ``game.state`` with ``samurai.engine`` directly.
+speed use ``game.rules`` and ``game.state`` with ``samurai.knizia.engine`` directly.
 """
 
 from __future__ import annotations
@@ -17,41 +17,23 @@ from typing import Any
 
 import attrs
 
+from ..editions import EditionManifest
+from ..errors import DataError, IllegalAction
+from ..plugins import Edition, load_edition
+from ..seeds import MAX_SEED, check_seed
+from ..trust import Trust, TrustLike, names_edition
 from . import engine
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
-from .editions import EditionManifest
-from .errors import DataError, IllegalAction
 from .hexgrid import Coord
 from .maps import GameMap
-from .plugins import Edition, load_edition
 from .result import Result
 from .rules import Rules
 from .scenarios import Scenario, load_scenario, parse_scenario, scenario_state
 from .state import EMPTY, OVER, PHASE_NAMES, State
 from .tiles import CASTES
-from .trust import Trust, TrustLike, names_edition
 from .views import seat_view
 
 __all__ = ["Game", "new_game", "score", "edition_of", "action_of", "describe_event", "check_seed", "MAX_SEED"]
-
-MAX_SEED = 2 ** 63 - 1
-"""The largest seed: seeds are whole numbers from 0 that fit a record's 64-bit integers."""
-
-
-def check_seed(seed: Any, *, source: str = "seed", key: str | None = None) -> int:
-    """``seed`` when it is a whole number from 0 to ``MAX_SEED``; a ``DataError`` otherwise.
-
-    A negative seed is refused rather than folded onto a positive one (Python's
-    generator plays seed -3 as seed 3, so two seeds would silently be one game).
-    """
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise DataError(f"seed must be a whole number, not {type(seed).__name__} {seed!r:.40}", source=source,
-                        key=key)
-    if not 0 <= seed <= MAX_SEED:
-        raise DataError(f"seed must be a whole number from 0 to 2**63-1, not {str(seed)[:40]}", source=source,
-                        key=key)
-    return seed
-
 
 class Game:
     """One game of Samurai: whose turn it is, what may be done, and doing it.
@@ -187,7 +169,7 @@ class Game:
                 raise IllegalAction(f"it is seat {self.state.current}'s turn, not seat {seat}'s")
 
     def view(self, seat: int) -> dict[str, Any]:
-        """A JSON-ready dict of what ``seat`` may know, and nothing more (see ``samurai.views``)."""
+        """A JSON-ready dict of what ``seat`` may know, and nothing more (see ``samurai.knizia.views``)."""
         return seat_view(self.rules, self.state, seat)
 
     def copy(self, *, rng: random.Random | None = None) -> Game:
@@ -338,7 +320,7 @@ def new_game(edition: str | Edition | None = None, players: int | None = None, s
 
     ``map`` is a bundled map name, a path to a map file, or a loaded map; by
     default the edition's own. ``scenario`` (a scenario file, or its data as
-    a dict) starts from a hand-written position (see ``samurai.scenarios``);
+    a dict) starts from a hand-written position (see ``samurai.knizia.scenarios``);
     its edition, players and map apply unless given here, and must agree when
     both are. A scenario is data: the edition it names must be installed, or
     given here, or its manifest vouched for in ``trust``; the map it names is a

@@ -30,15 +30,15 @@ import attrs
 import cattrs
 import tomli_w
 
+from ..atomicfile import write_atomically
+from ..errors import DataError, IllegalAction
+from ..plugins import Edition
+from ..tomlfile import INT_HIGH, INT_LOW, check_plain, read_data, whole_number
+from ..trust import Trust, TrustLike, names_edition
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
-from .atomicfile import write_atomically
-from .errors import DataError, IllegalAction
 from .game import MAX_SEED, Game, action_of, check_seed, new_game
-from .plugins import Edition
 from .rules import Rules
 from .state import State
-from .tomlfile import INT_HIGH, INT_LOW, check_plain, read_data, whole_number
-from .trust import Trust, TrustLike, names_edition
 
 __all__ = ["SCHEMA_VERSION", "MIGRATIONS", "GameRecord", "to_record", "from_record", "replay", "save", "load",
            "read_record", "write_record", "record_to_dict", "record_from_dict", "record_of", "position_check",

@@ -1,6 +1,6 @@
 """Telling a recorded game in words: action by action, with what each action caused.
 
-``replay_lines`` replays a record (``samurai.records.replay``) and yields one
+``replay_lines`` replays a record (``samurai.knizia.records.replay``) and yields one
 line per action, followed by indented lines for the captures, ties,
 refills, passes and the end it caused; ``position_lines`` describes a
 position in full (a replay shows everything: it is a record of the game, not
@@ -13,12 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ..trust import TrustLike
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
 from .game import Game
 from .records import GameRecord, replay
 from .result import END_REASONS, seats_text
 from .tiles import CASTES
-from .trust import TrustLike
 
 __all__ = ["replay_lines", "position_lines", "describe_action", "describe_event_text"]
 
@@ -62,7 +62,7 @@ def replay_lines(record: GameRecord, *, source: str = "record", to: int | None =
                  folder: str | Path | None = None) -> Iterator[str]:
     """The game told action by action; with ``to``, stop after that many actions and describe the position.
 
-    ``trust`` and ``folder`` are as for ``samurai.records.replay``.
+    ``trust`` and ``folder`` are as for ``samurai.knizia.records.replay``.
     """
     if to is not None and not 0 <= to <= len(record.actions):
         raise ValueError(f"--to must be from 0 to {len(record.actions)} (the record's actions), not {to}")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .errors import DataError
+from ..errors import DataError
 
 __all__ = ["Coord", "neighbours", "parse_picture"]
 

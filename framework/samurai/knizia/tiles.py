@@ -4,7 +4,7 @@ Every edition of Samurai has the same three castes. A tile is described by its
 kind (``castle``, ``samurai``, ``ship``...), its influence, the castes it
 counts for, whether it is fast, and where it goes: ``land``, ``sea`` or
 ``none`` (never on the board, like Switch). A tile with ``special`` set is
-played through a special tile behaviour (see ``samurai.special_tiles``).
+played through a special tile behaviour (see ``samurai.knizia.special_tiles``).
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """The rules engine: legal actions, checking and applying them, turn flow.
 
 Actions on this fast path are tuples of small ints (see ``CHOOSE`` ...
-``END``); ``samurai.game`` turns them into friendly ``Action`` values. The
+``END``); ``samurai.knizia.game`` turns them into friendly ``Action`` values. The
 rules of a turn, surrounding, resolution, refill and the end (RULES.md "Turn"
 and "End") have their one home here; setup procedures live in
-``samurai.setup_rules`` and special tiles in ``samurai.special_tiles``.
+``samurai.knizia.setup_rules`` and special tiles in ``samurai.knizia.special_tiles``.
 """
 
 from __future__ import annotations

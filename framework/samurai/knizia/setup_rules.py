@@ -11,12 +11,12 @@ of castes, kept up to date incrementally so it costs a few additions.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from math import floor  # of a draw times a length: int() of it, faster (see samurai.engine)
+from math import floor  # of a draw times a length: int() of it, faster (see samurai.knizia.engine)
 from typing import TYPE_CHECKING
 
 import attrs
 
-from .errors import DataError
+from ..errors import DataError
 from .state import EMPTY, FIGURES, HANDS, UNSEEDED, State
 
 if TYPE_CHECKING:
@@ -157,7 +157,7 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
     """Place every figure of the supply at random under the fit ruling; returns the last ``(caste, settlement)``.
 
     Seats take turns from ``st.current``, seat ``k`` drawing from ``draws[k]`` exactly as the engine's
-    random figure placement draws (``samurai.engine.sample_action``): up to ``tries`` times a random
+    random figure placement draws (``samurai.knizia.engine.sample_action``): up to ``tries`` times a random
     open settlement and a random caste of the supply it lacks, kept when ``figure_placement_is_feasible``,
     else a random one of ``legal_figure_placements``. The check and ``place_figure`` are written out
     here, as a random setup repeats them for every figure. ``placed(caste, settlement)`` is called after
@@ -296,7 +296,7 @@ def choose_tile(st: State, seat: int, tile_type: int) -> None:
 
 def initial_state(rules: Rules) -> State:
     """The position before any setup choice: tiles in pools, an empty board, Edo-like
-    settlements prefilled. New games copy it (``samurai.engine.new_state``)."""
+    settlements prefilled. New games copy it (``samurai.knizia.engine.new_state``)."""
     board = rules.board
     n, size, settlements = rules.players, board.size, len(board.settlements)
     st = State.__new__(State)

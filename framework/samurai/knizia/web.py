@@ -1,7 +1,7 @@
 """Knizia's Samurai as the web layer sees it (a ``GameDefinition``): the one place the server knows this game.
 
-Positions are ``samurai.hexgame.HexGameState`` (the game protocol); pictures
-come from ``samurai.render``; records from ``samurai.records``. Editions are
+Positions are ``samurai.knizia.position.HexGameState`` (the game protocol); pictures
+come from ``samurai.knizia.render``; records from ``samurai.knizia.records``. Editions are
 the installed ones plus the manifests the person running the server named on
 its command line; a browser chooses among them by key and never names a path.
 """
@@ -13,21 +13,21 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from .. import engine
 from ..bots import BOTS, LEVELS, make_bot
 from ..errors import DataError
-from ..game import check_seed
 from ..games import KNIZIA
-from ..hexgame import HexGameState
 from ..plugins import Edition
 from ..protocol import GameState, Move
-from ..records import position_check, record_from_dict, record_of, record_to_dict, replay
-from ..render import draw_view
-from ..result import END_REASONS
-from ..rules import Rules
-from ..state import FIGURES, HANDS, OVER
-from ..tiles import CASTES
-from .games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions, shared_definition
+from ..web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions, shared_definition
+from . import engine
+from .game import check_seed
+from .position import HexGameState
+from .records import position_check, record_from_dict, record_of, record_to_dict, replay
+from .render import draw_view
+from .result import END_REASONS
+from .rules import Rules
+from .state import FIGURES, HANDS, OVER
+from .tiles import CASTES
 
 __all__ = ["SamuraiDefinition"]
 
@@ -76,7 +76,7 @@ class SamuraiDefinition:
     # --- pictures and words ----------------------------------------------------------------
 
     def render(self, state: GameState, view: Mapping[str, Any], last: Move | None) -> str:
-        """``samurai.render.draw_view`` of the view, the last action's hexes marked; figures get
+        """``samurai.knizia.render.draw_view`` of the view, the last action's hexes marked; figures get
         ``data-piece`` (their caste) so the page can tell which one was clicked."""
         rules = _rules(state)
         marks = () if last is None or last[0] == engine.CHOOSE else _marks(rules, last)
@@ -164,7 +164,7 @@ class SamuraiDefinition:
     # --- records ---------------------------------------------------------------------------
 
     def record(self, setup: GameSetup, actions: Sequence[Move], final: GameState) -> dict[str, Any]:
-        """The game's ``samurai.records`` record as a dict (edition, version, options, seed, actions, check)."""
+        """The game's ``samurai.knizia.records`` record as a dict (edition, version, options, seed, actions, check)."""
         hexes = _hex_state(final)
         return record_to_dict(record_of(hexes.rules, setup.seed, list(actions), final=hexes.state))
 
@@ -332,7 +332,7 @@ def _action_words(rules: Rules, action: Move, *, you: bool, secret: bool) -> str
 
 
 def _describe(rules: Rules, action: Move) -> str:
-    from ..game import action_of
+    from .game import action_of
 
     fields = action_of(rules, action).to_dict()
     name = fields.pop("action")

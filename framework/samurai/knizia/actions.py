@@ -1,7 +1,7 @@
 """Actions: small frozen values a player (or bot) hands to ``Game.apply``.
 
-Hexes are ``(col, row)`` coordinates (see ``samurai.hexgrid``); tiles are
-named as in ``samurai.tiles.TileType.name`` (``"castle-3"``, ``"ronin"``);
+Hexes are ``(col, row)`` coordinates (see ``samurai.knizia.hexgrid``); tiles are
+named as in ``samurai.knizia.tiles.TileType.name`` (``"castle-3"``, ``"ronin"``);
 castes are ``"buddha"``, ``"rice"`` and ``"castle"``. Actions are hashable,
 compare equal by value, and sort (by kind, then fields) so a list of legal
 actions has one stable order.

@@ -16,15 +16,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from itertools import compress
-from math import floor  # of a draw times a length: int() of it, faster (see samurai.engine)
+from math import floor  # of a draw times a length: int() of it, faster (see samurai.knizia.engine)
 from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
+from ..errors import IllegalAction
+from ..hookspecs import hookimpl
 from .actions import Action, to_coord
-from .errors import IllegalAction
 from .hexgrid import Coord
-from .hookspecs import hookimpl
 from .maps import LAND
 from .state import EMPTY, State
 from .tiles import CASTES
@@ -67,7 +67,7 @@ class TileBehaviour(Protocol):
 
     def parameter_ranges(self, rules: Rules) -> tuple[int, ...]:
         """How many values each target number can take (each runs from 0): a fixed action space
-        (``samurai.action_space``) numbers every target this way."""
+        (``samurai.knizia.action_space``) numbers every target this way."""
 
 
 @attrs.frozen(order=False)
