@@ -170,8 +170,9 @@ def test_the_editions_scorings_explain_when_asked(ffg, original):
 
 
 def test_facts_collected_while_playing_equal_the_facts_of_the_replayed_record(ffg, original):
+    from samurai.knizia.facts import FactsWatch
+    from samurai.knizia.measures import game_facts
     from samurai.knizia.records import record_of
-    from samurai.metrics import FactsWatch, game_facts
     from samurai.simulate import derive_seed, play_game
 
     seen_leader = False

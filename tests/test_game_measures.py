@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import re
 
-from samurai.compare import PROTOCOL_MEASURES, knizia_metrics, measures_of
+from samurai.compare import PROTOCOL_MEASURES, measures_of
+from samurai.knizia.measures import game_facts, knizia_metrics
 from samurai.knizia.position import GAME as KNIZIA_GAME
 from samurai.knizia.position import MEASURES as KNIZIA_MEASURES
 from samurai.knizia.records import record_of
 from samurai.matches import play_match
-from samurai.metrics import game_facts
 from samurai.plot import PANELS
 from samurai.plugins import load_edition
 from samurai.simulate import play_game

@@ -31,7 +31,7 @@ from samurai.plugins import PluginInfo
 MANIFEST = ('id = "wrong"\nname = "wrong answers"\nversion = "1"\nextends = "ffg2015"\n'
             'plugins = ["variant.py"]\n')
 HEAD = ("from samurai.hookspecs import hookimpl\nfrom samurai.knizia.result import Result\n"
-        "from samurai.knizia.setup_rules import SetupProcedure\nfrom samurai.game_metrics import GameMetric\n"
+        "from samurai.knizia.setup_rules import SetupProcedure\nfrom samurai.statistics import GameMetric\n"
         "from samurai.executors import ExecutorFactory\nfrom samurai.knizia.special_tiles import MoveBehaviour\n\n\n"
         "@hookimpl\n")
 MANIFEST_RULE = "the manifest and its hooks are valid"

@@ -17,7 +17,7 @@ from samurai.cli import main
 from samurai.errors import DataError
 
 MANIFEST = 'id = "broken"\nname = "broken"\nversion = "1"\nextends = "ffg2015"\nplugins = ["variant.py"]\n'
-HOOK = "from samurai.hookspecs import hookimpl\nfrom samurai.game_metrics import GameMetric\n\n\n@hookimpl\n"
+HOOK = "from samurai.hookspecs import hookimpl\nfrom samurai.statistics import GameMetric\n\n\n@hookimpl\n"
 
 SCORE_RAISES = HOOK + "def samurai_score(edition, captured, options):\n    return 1 / 0\n"
 SCORE_WRONG_TYPE = HOOK + "def samurai_score(edition, captured, options):\n    return 'seat 0'\n"

@@ -898,8 +898,8 @@ def _editions(args: argparse.Namespace) -> int:
 def _try_play_time_hooks(edition: Any) -> None:
     """Call the hooks a game calls only at its end (scoring, metrics) once per player count, so a plugin that
     fails there is caught when its edition is listed rather than after a long run."""
-    from .compare import contributed_metrics
-    from .game_metrics import GameFacts
+    from .knizia.facts import GameFacts
+    from .knizia.measures import contributed_metrics
     from .knizia.tiles import CASTES
 
     for players in edition.manifest.players:

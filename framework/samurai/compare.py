@@ -7,7 +7,8 @@ local worker processes or a Dask cluster), a chunk of game numbers per task;
 each worker compiles the editions itself, once, so nothing but plain data
 crosses process boundaries, and the numbers do not depend on the backend or
 the number of workers. Every game becomes a record; the metrics are computed
-from the records (``samurai.metrics``), so a saved run can be analysed again.
+from the records (``samurai.statistics``; Knizia's facts: ``samurai.knizia.facts``), so a saved run can be
+analysed again.
 
 What is measured is the game's (``samurai.games.GameMeasures``, a game
 definition's ``measures``): Knizia's game plays on its fast engine and
@@ -30,7 +31,6 @@ import attrs
 
 from .errors import DataError
 from .executors import Executor, default_workers, make_executor
-from .game_metrics import GameMetric
 from .game_records import (
     PlayRecord,
     is_play_record,
@@ -41,21 +41,21 @@ from .game_records import (
     write_play_record,
 )
 from .games import GameDefinition, GameMeasures
-from .hookcalls import call_hook, guarded
 from .interrupts import deferred_interrupts
+from .knizia.facts import FactsWatch, GameFacts
+from .knizia.measures import game_facts
 from .knizia.records import GameRecord, read_record, record_of, write_record
 from .matches import check_bots_play, play_match, result_reason
-from .metrics import FactsWatch, GameFacts, Metric, average_metrics, compare_metrics, game_facts
 from .plugins import Edition, load_edition
 from .protocol import GameState
 from .runs import games_asked, write_run
 from .seeds import check_seed
 from .simulate import CHUNK, batches_of, cached_rules, derive_seed, edition_named, keep_edition, play_game
+from .statistics import GameMetric, Metric, average_metrics
 from .tomlfile import read_data
 from .trust import Trust, TrustLike
 
-__all__ = ["Comparison", "compare", "analyse_records", "contributed_metrics", "is_metric_value", "default_workers",
-           "CHUNK", "measures_of", "knizia_metrics", "PROTOCOL_MEASURES"]
+__all__ = ["Comparison", "compare", "analyse_records", "default_workers", "CHUNK", "measures_of", "PROTOCOL_MEASURES"]
 
 
 
@@ -256,36 +256,6 @@ def _collect(chunks: Any, results: list[Any], progress: Callable[[int], None] | 
         results.extend(chunk)
         if progress is not None:
             progress(len(results))
-
-
-def knizia_metrics(editions: Sequence[Edition], players: int, options: Sequence[Mapping[str, Any]],
-                   a: Sequence[GameFacts], b: Sequence[GameFacts]) -> list[Metric]:
-    """The metrics of Knizia's game (its ``GameMeasures.metrics``): the engine's per-game metrics and those the
-    editions' plugins contribute (``contributed_metrics``), then decisiveness and scoring disagreement."""
-    rules_a, rules_b = (edition.rules(players, chosen) for edition, chosen in zip(editions, options, strict=True))
-    return compare_metrics(list(a), list(b), score_a=rules_a.scorer, score_b=rules_b.scorer,
-                           game_metrics=contributed_metrics(editions, players, rules_a.setup.first_player))
-
-
-def contributed_metrics(editions: Sequence[Edition], players: int, first_player: int) -> list[GameMetric]:
-    """The per-game metrics of the engine and of both editions' plugins, each name once, the engine's first."""
-    chosen: dict[str, GameMetric] = {}
-    for edition in editions:
-        source = edition.manifest.path
-        # Each contribution is checked (samurai.hookcalls.HOOK_RESULTS): a list of well-formed GameMetric.
-        contributions = call_hook(edition.plugin_manager.hook.samurai_game_metrics, source=source, players=players,
-                                  first_player=first_player)
-        for metrics in reversed(contributions):  # pluggy calls the trylast engine defaults last
-            for metric in metrics:
-                value = guarded(metric.value, f"samurai_game_metrics metric {metric.name!r}", source=source,
-                                check=is_metric_value, expected="a number")
-                chosen.setdefault(metric.name, attrs.evolve(metric, value=value))
-    return list(chosen.values())
-
-
-def is_metric_value(value: Any) -> bool:
-    """Whether a metric gave a number ``samurai compare`` can average: a finite float or a 64-bit whole number."""
-    return (isinstance(value, int) and abs(value) < 1 << 63) or (isinstance(value, float) and math.isfinite(value))
 
 
 def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b: str | None = None, *,

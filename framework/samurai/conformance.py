@@ -31,10 +31,10 @@ import pluggy
 
 from .bots import play_bots
 from .errors import DataError, SamuraiError
-from .game_metrics import GameFacts
 from .games import KNIZIA
 from .hookcalls import call_hook, guarded
 from .knizia import engine
+from .knizia.facts import GameFacts
 from .knizia.game import Game, new_game
 from .knizia.records import from_record, record_from_dict, record_to_dict, to_record
 from .knizia.rules import Rules
@@ -163,7 +163,7 @@ def check_hook_results(edition: Edition, players: int, seed: int, games: int) ->
 def _try_metrics(contributions: list[Any], facts: GameFacts, *, source: str) -> None:
     """Each contributed metric computed for ``facts``: a ``DataError`` naming the plugin when one fails or gives
     no number, as ``samurai compare`` would give after its games."""
-    from .compare import is_metric_value
+    from .statistics import is_metric_value
 
     for metrics in contributions:
         for metric in metrics:

@@ -12,10 +12,11 @@ from typing import Any
 
 from .data import bundled_editions
 from .editions import EditionManifest
-from .game_metrics import GameMetric, core_game_metrics
 from .hookspecs import hookimpl
+from .knizia.facts import core_game_metrics
 from .knizia.result import Result, seats_text
 from .knizia.setup_rules import SetupProcedure
+from .statistics import GameMetric
 
 __all__ = ["most_figures_wins"]
 
@@ -66,7 +67,7 @@ def samurai_public_captures(edition: EditionManifest, players: int, options: Map
 
 @hookimpl(trylast=True)
 def samurai_game_metrics(players: int, first_player: int) -> Sequence[GameMetric]:
-    """The engine's own comparison metrics (``samurai.game_metrics.core_game_metrics``)."""
+    """The engine's own comparison metrics (``samurai.knizia.facts.core_game_metrics``)."""
     return core_game_metrics(players, first_player)
 
 

@@ -50,8 +50,8 @@ class GameMeasures:
     Game ``i`` of a comparison is played under edition A and under edition B
     with the same seed and bots; a *watch* collects each game's facts as it is
     played (or as its record is replayed by ``samurai analyse``), and
-    ``metrics`` turns the paired facts into ``samurai.metrics.Metric`` values
-    with their intervals (``samurai.metrics.average_metrics`` averages per-game
+    ``metrics`` turns the paired facts into ``samurai.statistics.Metric`` values
+    with their intervals (``samurai.statistics.average_metrics`` averages per-game
     ``GameMetric`` values). Facts travel from worker processes and machines:
     they are plain data (numbers, strings, tuples, lists, dicts).
     """
@@ -63,7 +63,7 @@ class GameMeasures:
     metrics: Callable[[Sequence[Edition], int, Sequence[Mapping[str, Any]], Sequence[Any], Sequence[Any]],
                       Sequence[Any]]
     """``(editions A and B, players, options A and B, facts of A's games, facts of B's games) -> metrics``: a list
-    of ``samurai.metrics.Metric``; ``facts[i]`` of both sides are game ``i``, played with the same seed and bots."""
+    of ``samurai.statistics.Metric``; ``facts[i]`` of both sides are game ``i``, played with the same seed and bots."""
     panels: Sequence[tuple[str, Sequence[str]]] = ()
     """What ``samurai compare --plot`` draws: each panel's title and its metric names (a name ending in ``_`` is a
     prefix); empty: every metric in one panel."""

@@ -330,7 +330,7 @@ def _behaviour_problem(item: Any) -> str | None:
 
 
 def _metric_problem(item: Any) -> str | None:
-    from .game_metrics import GameMetric
+    from .statistics import GameMetric
 
     if not isinstance(item, GameMetric):
         return _not(item, "a GameMetric")

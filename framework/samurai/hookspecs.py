@@ -28,10 +28,10 @@ import pluggy
 if TYPE_CHECKING:
     from .editions import EditionManifest
     from .executors import ExecutorFactory
-    from .game_metrics import GameMetric
     from .knizia.result import Result
     from .knizia.setup_rules import SetupProcedure
     from .knizia.special_tiles import TileBehaviour
+    from .statistics import GameMetric
 
 hookspec = pluggy.HookspecMarker("samurai")
 hookimpl = pluggy.HookimplMarker("samurai")
@@ -137,7 +137,7 @@ def samurai_score(edition: EditionManifest, captured: Mapping[int, Mapping[str, 
 
 @hookspec
 def samurai_game_metrics(players: int, first_player: int) -> Sequence[GameMetric] | None:
-    """Contribute per-game metrics for ``samurai compare`` (see ``samurai.game_metrics.GameMetric``).
+    """Contribute per-game metrics for ``samurai compare`` (see ``samurai.statistics.GameMetric``).
 
     Each metric maps a finished game's facts to a number; compare shows its
     average under both editions with intervals and the paired difference.

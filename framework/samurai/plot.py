@@ -12,7 +12,7 @@ from typing import Any
 from .compare import Comparison
 from .errors import DataError
 from .knizia.position import PANELS as KNIZIA_PANELS
-from .metrics import Metric
+from .statistics import Metric
 
 __all__ = ["plot_comparison", "PANELS"]
 

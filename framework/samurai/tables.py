@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from .compare import Comparison
-from .metrics import Estimate, Metric
+from .statistics import Estimate, Metric
 
 __all__ = ["print_comparison", "format_estimate", "format_difference"]
 

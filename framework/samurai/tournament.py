@@ -50,10 +50,10 @@ from .bots import make_bot
 from .errors import DataError, IllegalAction
 from .executors import Executor, make_executor
 from .matches import check_bots_play
-from .metrics import Estimate, wilson_interval
 from .plugins import Edition, load_edition
 from .ratings import Rating, rate
 from .simulate import batches_of, derive_seed, parse_bots
+from .statistics import Estimate, wilson_interval
 
 __all__ = ["Table", "ScheduledGame", "GameOutcome", "Standing", "TournamentResult", "schedule", "tournament",
            "play_one", "print_tournament"]

@@ -7,8 +7,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from samurai.game_metrics import GameMetric
 from samurai.games import GameMeasures
+from samurai.statistics import GameMetric
 
 from .rules import EMPTY, KI, DaimyoState
 
@@ -73,7 +73,7 @@ GAME_METRICS = (
 
 def _metrics(editions: Sequence[Edition], players: int, options: Sequence[Mapping[str, Any]], a: Sequence[Any],
              b: Sequence[Any]) -> list[Any]:
-    from samurai.metrics import average_metrics
+    from samurai.statistics import average_metrics
 
     return average_metrics(GAME_METRICS, a, b)
 

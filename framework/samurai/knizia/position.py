@@ -201,14 +201,14 @@ def _simulate(edition: Edition, players: int, games: int, seed: int, bots: Any, 
 
 
 def _facts_watch(edition: Edition, players: int) -> Any:
-    from ..metrics import FactsWatch
+    from .facts import FactsWatch
 
     return FactsWatch(players)
 
 
 def _metrics(editions: Sequence[Edition], players: int, options: Sequence[Mapping[str, Any]], a: Sequence[Any],
              b: Sequence[Any]) -> Any:
-    from ..compare import knizia_metrics
+    from .measures import knizia_metrics
 
     return knizia_metrics(editions, players, options, a, b)
 
@@ -231,9 +231,9 @@ PANELS = (
 """What ``samurai compare --plot`` draws of Knizia's game: each panel's title and its metric names (or prefixes)."""
 
 MEASURES = GameMeasures(watch=_facts_watch, metrics=_metrics, panels=PANELS, play_pairs=_play_chunk)
-"""What ``samurai compare`` measures in Knizia's game: its facts (``samurai.metrics.FactsWatch``, on the engine's
+"""What ``samurai compare`` measures in Knizia's game: its facts (``samurai.knizia.facts.FactsWatch``, on the engine's
 states), the engine's and the plugins' per-game metrics, decisiveness and scoring disagreement
-(``samurai.compare.knizia_metrics``); the paired games are played on the fast engine."""
+(``samurai.knizia.measures.knizia_metrics``); the paired games are played on the fast engine."""
 
 GAME = GameDefinition(
     name=KNIZIA,

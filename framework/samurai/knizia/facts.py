@@ -1,22 +1,20 @@
-"""Per-game metrics: the numbers of one finished game, and the quantities ``samurai compare`` averages.
-
-``GameFacts`` is what a finished game's record shows (``samurai.metrics.game_facts``
-reads it). A ``GameMetric`` turns one game's facts into a number: 0 or 1 for a
-rate ("did the first player win alone?"), any number for a mean ("turns").
-The engine's own metrics (``core_game_metrics``) reach ``samurai compare``
-through the ``samurai_game_metrics`` hook, like any plugin's.
+"""The facts of a finished game of Knizia's: ``GameFacts``, what a finished game's record shows, collected by
+``FactsWatch`` while a game is played (or its record replayed, ``samurai.knizia.measures.game_facts``), and the
+engine's own per-game metrics over them (``core_game_metrics``), which reach ``samurai compare`` through the
+``samurai_game_metrics`` hook like any plugin's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
 
 import attrs
 
-from .knizia.result import END_REASONS
+from ..statistics import GameMetric
+from .result import END_REASONS
+from .state import State
 
-__all__ = ["GameFacts", "GameMetric", "core_game_metrics"]
+__all__ = ["GameFacts", "core_game_metrics", "FactsWatch"]
 
 
 @attrs.frozen
@@ -42,22 +40,6 @@ class GameFacts:
     def figures_captured(self) -> int:
         """Figures captured by all seats together."""
         return sum(map(sum, self.captured))
-
-
-@attrs.frozen
-class GameMetric:
-    """A quantity of one game that comparisons average over many.
-
-    ``kind`` is ``"rate"`` (``value`` is 0 or 1: a share of games) or
-    ``"mean"`` (any number per game); ``name`` is unique and stable (JSON,
-    CSV), ``label`` is for people.
-    """
-
-    name: str
-    label: str
-    kind: str
-    value: Callable[[Any], float]
-    """One game's facts (``GameFacts`` for Knizia's game, what its watch gives for another) as a number."""
 
 
 def core_game_metrics(players: int, first_player: int = 0) -> list[GameMetric]:
@@ -95,3 +77,46 @@ def _first_player_edge(first: int) -> Callable[[GameFacts], float]:
 
 def _ended(reason: str) -> Callable[[GameFacts], float]:
     return lambda g: float(g.end_reason == reason)
+
+
+class FactsWatch:
+    """Collects a game's facts while it is played: shown the position before the first action and
+    after each one (``see``), it gives the finished game's ``GameFacts`` (``facts``).
+
+    ``game_facts`` watches a record's replay; ``samurai compare`` watches its games as they are
+    played, so the same facts come without building and replaying a record.
+    """
+
+    __slots__ = ("players", "turn", "totals_after_turn")
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.turn = 0
+        self.totals_after_turn: dict[int, tuple[int, ...]] = {}
+
+    def see(self, st: State) -> None:
+        """Note the captured totals when a turn has just ended."""
+        if st.turn != self.turn:
+            if self.turn >= 1:
+                self.totals_after_turn[self.turn] = _totals(st.captured, self.players)
+            self.turn = st.turn
+
+    def facts(self, st: State) -> GameFacts:
+        """The facts of the finished game in ``st``."""
+        result = st.result
+        assert result is not None and result.end_reason is not None
+        middle = st.turn // 2
+        leader = None
+        if middle in self.totals_after_turn:
+            totals = self.totals_after_turn[middle]
+            best = max(totals)
+            if totals.count(best) == 1:
+                leader = totals.index(best)
+        captured = tuple((st.captured[s * 3], st.captured[s * 3 + 1], st.captured[s * 3 + 2])
+                         for s in range(self.players))
+        return GameFacts(result.winners, result.end_reason, st.turn, st.tiles_played, captured, st.removed_total,
+                         leader)
+
+
+def _totals(captured: Sequence[int], players: int) -> tuple[int, ...]:
+    return tuple(sum(captured[s * 3:s * 3 + 3]) for s in range(players))
