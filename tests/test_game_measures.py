@@ -10,9 +10,9 @@ from samurai.compare import PROTOCOL_MEASURES, measures_of
 from samurai.knizia.measures import game_facts, knizia_metrics
 from samurai.knizia.position import GAME as KNIZIA_GAME
 from samurai.knizia.position import MEASURES as KNIZIA_MEASURES
+from samurai.knizia.position import PANELS
 from samurai.knizia.records import record_of
 from samurai.matches import play_match
-from samurai.plot import PANELS
 from samurai.plugins import load_edition
 from samurai.simulate import play_game
 from samurai_plugins import daimyo as d

@@ -75,6 +75,9 @@ class Comparison:
     options_b: Mapping[str, Any] = attrs.field(factory=dict)
     games_asked: int | None = None
     """For a saved run analysed again: the games its run asked for (more than ``games`` when it was cut short)."""
+    panels: Sequence[tuple[str, Sequence[str]]] = ()
+    """What ``samurai.plot.plot_comparison`` draws by default: the measured game's panels
+    (``GameMeasures.panels``); empty: every metric in one panel."""
 
     def side(self, which: str) -> str:
         """``"ffg2015"`` or ``"ffg2015 (removed_to_end=6)"``: edition ``"a"`` or ``"b"`` with its options."""
@@ -237,7 +240,8 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
     facts_b = [facts[1] for _, facts, _ in results]
     metrics = measures.metrics(loaded, players, options, facts_a, facts_b)
     return Comparison(edition_a, edition_b, players, games, seed,
-                      tuple(bot_names[s % len(bot_names)] for s in range(players)), tuple(metrics), *options)
+                      tuple(bot_names[s % len(bot_names)] for s in range(players)), tuple(metrics), *options,
+                      panels=measures.panels)
 
 
 def _collect(chunks: Any, results: list[Any], progress: Callable[[int], None] | None,
@@ -303,10 +307,11 @@ def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b:
     options = [records[side][0].options for side in "ab"]
     changed = [{k: v for k, v in chosen.items() if k in ed.manifest.options and v != ed.manifest.options[k].default}
                for chosen, ed in zip(options, editions, strict=True)]
+    measures = measures_of(editions)
     return Comparison(names[0], names[1], players, len(files["a"]), None, (),
-                      tuple(measures_of(editions).metrics(editions, players, options, facts["a"], facts["b"])),
+                      tuple(measures.metrics(editions, players, options, facts["a"], facts["b"])),
                       options_a=changed[0],
-                      options_b=changed[1], games_asked=asked)
+                      options_b=changed[1], games_asked=asked, panels=measures.panels)
 
 
 def _analyse_play_records(files: Mapping[str, list[Path]], edition_a: str | None, edition_b: str | None,
@@ -327,7 +332,7 @@ def _analyse_play_records(files: Mapping[str, list[Path]], edition_a: str | None
                for chosen, ed in zip(options, editions, strict=True)]
     return Comparison(names[0], names[1], players, len(files["a"]), None, (),
                       tuple(measures.metrics(editions, players, options, facts["a"], facts["b"])),
-                      options_a=changed[0], options_b=changed[1], games_asked=asked)
+                      options_a=changed[0], options_b=changed[1], games_asked=asked, panels=measures.panels)
 
 
 def _play_record_facts(record: PlayRecord, edition: Edition, measures: GameMeasures, source: str) -> Any:

@@ -11,14 +11,9 @@ from typing import Any
 
 from .compare import Comparison
 from .errors import DataError
-from .knizia.position import PANELS as KNIZIA_PANELS
 from .statistics import Metric
 
-__all__ = ["plot_comparison", "PANELS"]
-
-PANELS = KNIZIA_PANELS
-"""Each panel's title and the metric names (or name prefixes) it shows, for Knizia's game (its
-``GameMeasures.panels``; another game's comparison is drawn with its own panels)."""
+__all__ = ["plot_comparison"]
 
 _FORMATS = (".png", ".svg")
 
@@ -28,7 +23,8 @@ def plot_comparison(comparison: Comparison, path: str | Path,
     """Save a figure of grouped bars (A and B) with interval whiskers to a ``.png`` or ``.svg`` file.
 
     ``panels`` (each one's title and metric names or prefixes) are the game's, from its ``GameMeasures``; by
-    default Knizia's (``PANELS``); empty: every metric in one panel. A panel no metric fills is left out."""
+    default the comparison's own (``Comparison.panels``, the measured game's); empty: every metric in one panel.
+    A panel no metric fills is left out."""
     target = Path(path)
     if target.suffix.lower() not in _FORMATS:
         raise DataError(f"the plot is saved as {' or '.join(_FORMATS)}, not {target.suffix or 'no suffix'!r}",
@@ -41,7 +37,7 @@ def plot_comparison(comparison: Comparison, path: str | Path,
     except ImportError:
         raise DataError('--plot needs matplotlib: pip install "samurai-engine[plot]"', source="--plot") from None
 
-    chosen = PANELS if panels is None else panels
+    chosen = comparison.panels if panels is None else panels
     filled = [(title, [m for m in comparison.metrics if _shown(m.name, names)]) for title, names in chosen]
     filled = [(title, metrics) for title, metrics in filled if metrics] or [("Metrics", list(comparison.metrics))]
     figure, axes = plt.subplots(len(filled), 1, figsize=(9, 3.2 * len(filled)), squeeze=False)
