@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 import samurai
-from samurai.conformance import CHECKS, ConformanceFailure, run_checks
+from samurai.conformance import ConformanceFailure, run_checks
+from samurai.knizia.checks import CHECKS
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).parent / "data"

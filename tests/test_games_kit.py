@@ -10,7 +10,8 @@ from typing import Any
 import attrs
 import pytest
 
-from samurai.conformance import CHECKS, PROTOCOL_CHECKS, ConformanceFailure, checks_for, run_checks
+from samurai.conformance import PROTOCOL_CHECKS, ConformanceFailure, checks_for, run_checks
+from samurai.knizia.checks import CHECKS
 from samurai.plugins import Edition, load_edition
 from samurai_plugins import daimyo
 

@@ -23,9 +23,10 @@ import pytest
 import samurai
 import samurai.plugins
 from samurai.cli import main
-from samurai.conformance import CHECKS, PROTOCOL_CHECKS, check_hook_results, run_checks
+from samurai.conformance import PROTOCOL_CHECKS, check_hook_results, run_checks
 from samurai.errors import DataError
 from samurai.hookcalls import HOOK_RESULTS
+from samurai.knizia.checks import CHECKS
 from samurai.plugins import PluginInfo
 
 MANIFEST = ('id = "wrong"\nname = "wrong answers"\nversion = "1"\nextends = "ffg2015"\n'

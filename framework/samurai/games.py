@@ -118,6 +118,14 @@ class GameDefinition:
     earlier_views: Sequence[Callable[[Mapping[str, Any]], Mapping[str, Any]]] = ()
     """A seat's view as each earlier version of this game showed it: a record's ``check`` is a digest of the
     views, so a record saved by an earlier version is checked against the views it was saved with."""
+    hook_arguments: Callable[[Edition, int, int], Mapping[str, Sequence[Mapping[str, Any]]]] | None = None
+    """``(edition, players, seed) -> {hook name: argument sets}``: how the conformance kit's first rule
+    (``samurai.conformance.check_hook_results``) asks the game's hooks that take more than the edition's manifest,
+    the player count and the options (Knizia's game: a few captures to score); None: those three."""
+    check_hook_answer: Callable[[str, Any, Edition, int], None] | None = None
+    """``(hook name, answer, edition, players)``: what the kit tries with a hook's answer beyond its specification,
+    raising a ``samurai.errors.SamuraiError`` naming the plugin when it fails (Knizia's game: every contributed
+    metric gives a number); None: nothing more."""
 
 
 def games_of(pm: pluggy.PluginManager, *, source: str = "plugins") -> dict[str, GameDefinition]:

@@ -362,7 +362,7 @@ def _executor_problem(item: Any) -> str | None:
 
 
 _GAME_FUNCTIONS = ("load_board", "player_counts", "start", "render", "check_manifest", "checks")
-_GAME_OPTIONAL_FUNCTIONS = ("tell", "web", "simulate")
+_GAME_OPTIONAL_FUNCTIONS = ("tell", "web", "simulate", "hook_arguments", "check_hook_answer")
 
 
 def _game_problem(item: Any) -> str | None:

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from .conformance import CHECKS, Check, ConformanceFailure, checks_for
+from .conformance import PROTOCOL_CHECKS, Check, ConformanceFailure, checks_for
 from .errors import SamuraiError
 from .plugins import Edition, available_editions, load_edition
 
@@ -76,7 +76,8 @@ class RefusedEditionItem(pytest.Item):
 
     def runtest(self) -> None:
         """Fail with the engine's reason."""
-        raise ConformanceFailure(CHECKS[0].rule, f"the edition does not load: {self.error}", edition=self.reference,
+        raise ConformanceFailure(PROTOCOL_CHECKS[0].rule, f"the edition does not load: {self.error}",
+                                 edition=self.reference,
                                  players=0)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
@@ -85,7 +86,7 @@ class RefusedEditionItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
         """Where the item comes from, as pytest shows it."""
-        return self.path, None, f"{self.reference}: {CHECKS[0].rule}"
+        return self.path, None, f"{self.reference}: {PROTOCOL_CHECKS[0].rule}"
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 from ..games import KNIZIA, GameDefinition, GameMeasures
 from ..plugins import Edition
 from . import engine
+from .checks import CHECKS, check_hook_answer, hook_arguments
 from .evaluation import estimate_returns
 from .game import Game, action_of, check_seed, edition_of
 from .greedy import GreedyPlayer
@@ -189,8 +190,6 @@ def _web(manifests: Sequence[str]) -> Any:
 
 
 def _checks() -> Any:
-    from ..conformance import CHECKS
-
     return CHECKS
 
 
@@ -247,5 +246,7 @@ GAME = GameDefinition(
     measures=MEASURES,
     web=_web,
     checks=_checks,
+    hook_arguments=hook_arguments,
+    check_hook_answer=check_hook_answer,
 )
 """Knizia's game as the framework sees it (``samurai.games``), contributed by the engine's defaults."""
