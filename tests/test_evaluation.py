@@ -64,7 +64,7 @@ def _one_capture_ahead(players: int):
 
 
 def test_with_4_or_more_players_a_lead_turns_more_sharply_into_winning(monkeypatch):
-    from samurai import evaluation
+    from samurai.knizia import evaluation
 
     assert evaluation.CROWDED_WIN_SHARPNESS > evaluation.WIN_SHARPNESS
     four = estimate_returns(*_one_capture_ahead(4))
