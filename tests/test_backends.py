@@ -22,7 +22,9 @@ import samurai
 from samurai.cli import main
 from samurai.compare import compare
 from samurai.executors import make_executor
-from samurai.simulate import BATCHES, CHUNK, GameSummary, batches_of, cached_rules, derive_seed, play_game, simulate
+from samurai.knizia.simulate import GameSummary, cached_rules, play_game, simulate
+from samurai.runs import BATCHES, CHUNK, batches_of
+from samurai.seeds import derive_seed
 from samurai.tournament import tournament
 
 from helpers import ROOT, TINY_EDITION

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from samurai import DataError
-from samurai.bots import GreedyBot, Observation, RandomBot
+from samurai.bots import GreedyBot, Observation, RandomBot, parse_bots
 from samurai.knizia import engine
+from samurai.knizia.simulate import play_game, simulate
 from samurai.knizia.state import OVER
-from samurai.simulate import derive_seed, parse_bots, play_game, simulate
+from samurai.seeds import derive_seed
 
 
 @pytest.mark.parametrize("bot_class", [RandomBot, GreedyBot])

@@ -17,7 +17,7 @@ from samurai.compare import analyse_records, compare
 from samurai.game_records import read_play_record
 from samurai.matches import play_match, simulate_matches
 from samurai.plugins import load_edition
-from samurai.simulate import derive_seed
+from samurai.seeds import derive_seed
 from samurai_plugins import daimyo as d
 
 DAIMYO_METRICS = ["win_rate_seat_0", "win_rate_seat_1", "draw_rate", "first_player_advantage", "turns", "actions",

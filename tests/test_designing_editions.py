@@ -12,7 +12,7 @@ import pytest
 import samurai
 from samurai import DataError
 from samurai.cli import main
-from samurai.simulate import simulate
+from samurai.knizia.simulate import simulate
 
 from helpers import ROOT, capture_kita
 

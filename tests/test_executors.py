@@ -10,7 +10,7 @@ import pytest
 from samurai.errors import DataError
 from samurai.executors import ExecutorFactory, LocalExecutor, executor_factories, make_executor
 from samurai.hookspecs import hookimpl
-from samurai.simulate import derive_seed
+from samurai.seeds import derive_seed
 
 
 def mix(batch: tuple[int, int]) -> list[int]:

@@ -173,7 +173,8 @@ def test_facts_collected_while_playing_equal_the_facts_of_the_replayed_record(ff
     from samurai.knizia.facts import FactsWatch
     from samurai.knizia.measures import game_facts
     from samurai.knizia.records import record_of
-    from samurai.simulate import derive_seed, play_game
+    from samurai.knizia.simulate import play_game
+    from samurai.seeds import derive_seed
 
     seen_leader = False
     for edition in (ffg, original):
@@ -306,7 +307,7 @@ def _plain_random_game(rules: samurai.Rules, seed: int) -> tuple[engine.State, l
     action drawn by ``sample_action`` with the seat's bot generator (seeded as ``play_out`` seeds it),
     checked legal, then applied."""
     from samurai.knizia.position import HexGameState
-    from samurai.simulate import derive_seed
+    from samurai.seeds import derive_seed
 
     state = HexGameState(rules, engine.new_state(rules, seed, trace=True))
     rngs = [random.Random(derive_seed(seed, seat)) for seat in range(rules.players)]
@@ -344,7 +345,8 @@ def _editions_to_pin(ffg, original, tiny, tiny_core, tiny_original):
 
 def test_fused_random_games_are_the_straightforward_games(ffg, original, tiny, tiny_core, tiny_original):
     from samurai.bots import RandomBot
-    from samurai.simulate import derive_seed, play_game
+    from samurai.knizia.simulate import play_game
+    from samurai.seeds import derive_seed
 
     reasons = set()
     for rules in _editions_to_pin(ffg, original, tiny, tiny_core, tiny_original):
@@ -401,7 +403,7 @@ def _copy_of(rng: random.Random) -> random.Random:
 
 
 def test_a_played_out_game_leaves_its_explanation_unwritten_until_read(ffg, original):
-    from samurai.simulate import play_game
+    from samurai.knizia.simulate import play_game
 
     for edition in (ffg, original):
         final = play_game(edition.rules(3), 5, ("random",))

@@ -12,9 +12,9 @@ from samurai.knizia.position import GAME as KNIZIA_GAME
 from samurai.knizia.position import MEASURES as KNIZIA_MEASURES
 from samurai.knizia.position import PANELS
 from samurai.knizia.records import record_of
+from samurai.knizia.simulate import play_game
 from samurai.matches import play_match
 from samurai.plugins import load_edition
-from samurai.simulate import play_game
 from samurai_plugins import daimyo as d
 
 from helpers import ROOT, TINY_EDITION

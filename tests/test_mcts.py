@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from samurai import DataError
-from samurai.bots import LEVELS, REPLY_WORLDS, GreedyBot, MCTSBot, make_bot
+from samurai.bots import LEVELS, REPLY_WORLDS, GreedyBot, MCTSBot, make_bot, parse_bots
 from samurai.knizia.position import start
+from samurai.knizia.simulate import play_game
 from samurai.plugins import load_edition
-from samurai.simulate import parse_bots, play_game
 
 from helpers import randomly_played
 

@@ -40,7 +40,7 @@ def random_game(edition, players, seed, stop=None):
 def bot_game(edition, players, seed):
     """A whole game between random bots, through the fast engine, as a record."""
     from samurai.knizia.records import record_of
-    from samurai.simulate import play_game
+    from samurai.knizia.simulate import play_game
 
     rules = edition.rules(players)
     actions = []

@@ -10,7 +10,7 @@ import pytest
 
 from samurai.cli import main
 from samurai.errors import DataError
-from samurai.simulate import derive_seed
+from samurai.seeds import derive_seed
 from samurai.tournament import schedule, tournament
 
 from helpers import TINY_EDITION

@@ -23,10 +23,11 @@ from .compare import compare
 from .knizia.engine import new_state
 from .knizia.game import Game, new_game
 from .knizia.position import HexGameState
+from .knizia.simulate import play_game
 from .knizia.state import PLAY
 from .mcts import MCTSBot
 from .plugins import Edition
-from .simulate import derive_seed, play_game
+from .seeds import derive_seed
 
 __all__ = ["BenchFigure", "run_bench", "PathFigures", "opening", "time_paths", "CompareFigure", "time_compare",
            "MCTSFigure", "run_mcts_bench", "MCTS_POSITIONS"]

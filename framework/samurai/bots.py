@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from .errors import DataError
 from .knizia.greedy import GreedyPlayer
 from .knizia.knowledge import LeftGame, SeatBot, SeatKnowledge, decide
 from .mcts import MCTSBot
@@ -24,8 +25,8 @@ from .mcts import MCTSBot
 if TYPE_CHECKING:
     from .knizia.game import Game
 
-__all__ = ["Bot", "Observation", "RandomBot", "GreedyBot", "MCTSBot", "BOTS", "Search", "SEARCHES", "REPLY_WORLDS",
-           "LEVELS", "BOT_NAMES", "make_bot", "play_bots"]
+__all__ = ["parse_bots", "Bot", "Observation", "RandomBot", "GreedyBot", "MCTSBot", "BOTS", "Search", "SEARCHES",
+           "REPLY_WORLDS", "LEVELS", "BOT_NAMES", "make_bot", "play_bots"]
 
 Bot = SeatBot
 """Anything that picks an action for its seat from the seat's knowledge (``samurai.knizia.knowledge.SeatBot``)."""
@@ -181,3 +182,16 @@ def play_bots(game: Game, bots: Sequence[str], *, seed: int = 0, actions: int | 
         action = decide(players[seat], game.rules, game.state, seat, left_game, len(game.history))
         game.apply(game.to_action(action))
         played += 1
+
+
+def parse_bots(text: str | Sequence[str]) -> tuple[str, ...]:
+    """``"random,greedy,hard"`` as a tuple of known bot names (seats cycle through it; see ``bots.make_bot``)."""
+    names = tuple(n.strip() if isinstance(n, str) else n for n in (text.split(",") if isinstance(text, str) else text))
+    for name in names:
+        try:
+            make_bot(name, 0)
+        except (ValueError, TypeError) as exc:
+            raise DataError(str(exc), source="--bots") from None
+    if not names:
+        raise DataError("name at least one bot", source="--bots")
+    return names

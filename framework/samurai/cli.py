@@ -361,8 +361,8 @@ def _options(pairs: Sequence[str]) -> dict[str, Any]:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    from .bots import parse_bots
     from .plugins import load_edition
-    from .simulate import parse_bots
 
     edition = load_edition(args.edition)
     if edition.game.simulate is None:  # a game without a runner of its own is played through the protocol
@@ -370,7 +370,7 @@ def _simulate(args: argparse.Namespace) -> int:
     bots = parse_bots(args.bots)
     options = _options(args.option)
     edition.rules(args.players, options)  # refuse bad players or options before the progress bar starts
-    simulate = edition.game.simulate  # Knizia's: samurai.simulate
+    simulate = edition.game.simulate  # Knizia's: samurai.knizia.simulate
     summary = _simulating(args, lambda advance, executor: simulate(
         edition, args.players, args.games, args.seed, bots, options=options, progress=advance,
         save_dir=args.save_dir, executor=executor))
@@ -522,10 +522,10 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _tournament(args: argparse.Namespace) -> int:
+    from .bots import parse_bots
     from .compare import default_workers
     from .matches import check_bots_play
     from .plugins import load_edition
-    from .simulate import parse_bots
     from .tournament import print_tournament, schedule, tournament
 
     _check_outputs([("--json", args.json), ("--csv", args.csv)], force=args.force)
@@ -631,10 +631,11 @@ def _play_record(path: str) -> Any:
 
 
 def _play_scenario(args: argparse.Namespace) -> int:
+    from .bots import parse_bots
     from .knizia.game import edition_of, new_game
     from .knizia.records import record_of, write_record
     from .knizia.replays import replay_lines
-    from .simulate import parse_bots, play_out
+    from .knizia.simulate import play_out
     from .trust import Trust
 
     bots = parse_bots(args.bots)

@@ -29,6 +29,7 @@ from typing import Any
 
 import attrs
 
+from .edition_cache import edition_named, keep_edition
 from .errors import DataError
 from .executors import Executor, default_workers, make_executor
 from .game_records import (
@@ -45,12 +46,12 @@ from .interrupts import deferred_interrupts
 from .knizia.facts import FactsWatch, GameFacts
 from .knizia.measures import game_facts
 from .knizia.records import GameRecord, read_record, record_of, write_record
+from .knizia.simulate import cached_rules, play_game
 from .matches import check_bots_play, play_match, result_reason
 from .plugins import Edition, load_edition
 from .protocol import GameState
-from .runs import games_asked, write_run
-from .seeds import check_seed
-from .simulate import CHUNK, batches_of, cached_rules, derive_seed, edition_named, keep_edition, play_game
+from .runs import CHUNK, batches_of, games_asked, write_run
+from .seeds import check_seed, derive_seed
 from .statistics import GameMetric, Metric, average_metrics
 from .tomlfile import read_data
 from .trust import Trust, TrustLike

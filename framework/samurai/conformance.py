@@ -33,7 +33,7 @@ from .errors import DataError, SamuraiError
 from .hookcalls import call_hook
 from .plugins import Edition, load_edition
 from .protocol import Move
-from .simulate import derive_seed
+from .seeds import derive_seed
 
 __all__ = ["ConformanceFailure", "Check", "PROTOCOL_CHECKS", "broken_rule", "game_seeds", "checks_for", "run_checks",
            "MAX_ACTIONS",

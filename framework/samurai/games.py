@@ -110,7 +110,7 @@ class GameDefinition:
     """``manifests -> samurai.web.games.GameDefinition``: how ``samurai serve`` offers this game, given the
     manifest paths named on its command line that play it (besides the installed editions)."""
     simulate: Callable[..., Any] | None = None
-    """The game's own batch runner for ``samurai simulate`` (Knizia's game: ``samurai.simulate.simulate``, which
+    """The game's own batch runner for ``samurai simulate`` (Knizia's game: ``samurai.knizia.simulate.simulate``, which
     reads that game's facts); None: games are played through the protocol (``samurai.matches``)."""
     measures: GameMeasures | None = None
     """What ``samurai compare`` and ``samurai analyse`` measure in this game's games; None: what the protocol

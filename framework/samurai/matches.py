@@ -1,6 +1,6 @@
 """Bots playing any game on the protocol: one game, or a seeded run of them summed up.
 
-Knizia's game has its own fast runner (``samurai.simulate``, which reads that
+Knizia's game has its own fast runner (``samurai.knizia.simulate``, which reads that
 game's facts: turns, tiles, captures); every other game is played here
 through the protocol only (``GameState.ask`` hands a bot its seat's
 knowledge, never the position). A bot made for one game (``greedy`` reads
@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
-from .bots import make_bot
+from .bots import make_bot, parse_bots
+from .edition_cache import edition_named, keep_edition, loadable_name
 from .errors import DataError
 from .executors import Executor, make_executor
 from .plugins import Edition
 from .protocol import Bot, GameState, Move
-from .simulate import batches_of, derive_seed, edition_named, keep_edition, loadable_name, parse_bots
+from .runs import batches_of
+from .seeds import derive_seed
 
 if TYPE_CHECKING:
     from .game_records import PlayRecord
@@ -133,7 +135,7 @@ def simulate_matches(edition: Edition, players: int, games: int, seed: int, bots
     """Play ``games`` seeded games of any game's edition and sum them up; ``progress(k)`` as games are done.
 
     Game ``i`` uses ``derive_seed(seed, i)`` (as ``samurai simulate`` does for
-    every game). The games are played in batches (``samurai.simulate.batches_of``)
+    every game). The games are played in batches (``samurai.runs.batches_of``)
     on the executor ``backend`` (``"local"`` worker processes, ``"dask"``, or one
     a plugin contributes; see ``samurai.executors``) with ``workers`` workers, or
     on the Dask cluster at ``scheduler``; the summary is the same on every backend

@@ -20,7 +20,8 @@ from .atomicfile import write_atomically
 from .errors import DataError
 from .tomlfile import INT_HIGH, parse_json, read_text, whole_number
 
-__all__ = ["RUN_FILE", "write_run", "read_run", "games_asked", "saved_games", "prepare_save_dir", "collect_batches"]
+__all__ = ["RUN_FILE", "write_run", "read_run", "games_asked", "saved_games", "prepare_save_dir", "collect_batches",
+           "CHUNK", "BATCHES", "batches_of"]
 
 RUN_FILE = "run.json"
 """The run manifest's name inside a save folder."""
@@ -112,3 +113,19 @@ def collect_batches(batches: Iterable[list[tuple[int, Any, Any]]], save_dir: str
         if progress is not None:
             progress(len(played))
     return played
+
+
+CHUNK = 50
+"""The most games in a batch of ``simulate`` or ``compare``: enough to amortise sending a batch, few enough for a
+smooth progress bar."""
+
+
+BATCHES = 16
+"""A run of fewer than ``CHUNK * BATCHES`` games is cut into this many batches (or one a game): a few slow games
+(strong bots) still spread over many workers."""
+
+
+def batches_of(games: int) -> list[tuple[int, ...]]:
+    """The game numbers ``0 .. games-1`` cut into batches of at most ``CHUNK`` (the numbers never depend on it)."""
+    size = max(1, min(CHUNK, games // BATCHES))
+    return [tuple(range(start, min(start + size, games))) for start in range(0, games, size)]

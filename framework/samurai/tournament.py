@@ -46,13 +46,14 @@ from typing import Any, cast
 
 import attrs
 
-from .bots import make_bot
+from .bots import make_bot, parse_bots
 from .errors import DataError, IllegalAction
 from .executors import Executor, make_executor
 from .matches import check_bots_play
 from .plugins import Edition, load_edition
 from .ratings import Rating, rate
-from .simulate import batches_of, derive_seed, parse_bots
+from .runs import batches_of
+from .seeds import derive_seed
 from .statistics import Estimate, wilson_interval
 
 __all__ = ["Table", "ScheduledGame", "GameOutcome", "Standing", "TournamentResult", "schedule", "tournament",
@@ -305,7 +306,7 @@ def tournament(bots: Sequence[str], *, players: Sequence[int] = (2,), games: int
     ``bots`` names bots as ``samurai.bots.make_bot`` knows them; ``games`` is
     games per table; ``anchor`` is the bot rated 0 (default: ``random`` when
     it plays, else the first bot). The games are played in batches
-    (``samurai.simulate.batches_of``) on the executor ``backend`` (``"local"``
+    (``samurai.runs.batches_of``) on the executor ``backend`` (``"local"``
     worker processes, ``"dask"``, or one a plugin contributes; see
     ``samurai.executors``) with ``workers`` workers, or on the Dask cluster at
     ``scheduler``, with the same results on every backend; ``executor`` (closed

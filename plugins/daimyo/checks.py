@@ -19,7 +19,7 @@ def _check_tiles_conserved(edition: Edition, players: int, seed: int, games: int
     set (38 on the default board), at most two face up, and each seat's Daimyo on the board until the game ends
     by its capture."""
     from samurai.conformance import ConformanceFailure
-    from samurai.simulate import derive_seed
+    from samurai.seeds import derive_seed
 
     rule = "tiles are conserved and the Daimyo stay on the board"
     for index in range(games):

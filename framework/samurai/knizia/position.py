@@ -194,7 +194,7 @@ def _checks() -> Any:
 
 
 def _simulate(edition: Edition, players: int, games: int, seed: int, bots: Any, **kwargs: Any) -> Any:
-    from ..simulate import simulate
+    from .simulate import simulate
 
     return simulate(edition, players, games, seed, bots, **kwargs)
 

@@ -1,4 +1,5 @@
-"""Playing many seeded games between bots, and summing them up.
+"""Knizia's game's own batch runner (its ``GameDefinition.simulate``): many seeded games between bots on the fast
+engine, and their summary.
 
 Game ``i`` of a run with seed ``s`` is played with seed ``derive_seed(s, i)``
 and each seat's bot gets its own seed derived from the game's, so one game
@@ -7,52 +8,28 @@ can be replayed alone and two rule sets can be compared game by game.
 
 from __future__ import annotations
 
-import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from .bots import BOTS, RandomBot, make_bot
-from .errors import DataError, IllegalAction
-from .executors import Executor, make_executor
-from .knizia import engine
-from .knizia.knowledge import LeftGame, decide
-from .knizia.records import GameRecord, record_of, write_record
-from .knizia.rules import Rules
-from .knizia.state import OVER, State, seeded_random
-from .knizia.tiles import CASTES
-from .plugins import Edition, available_editions, load_edition
-from .runs import collect_batches, write_run
-from .seeds import check_seed
+from ..bots import BOTS, RandomBot, make_bot, parse_bots
+from ..edition_cache import edition_named, keep_edition, loadable_name
+from ..errors import DataError, IllegalAction
+from ..executors import Executor, make_executor
+from ..plugins import Edition
+from ..runs import batches_of, collect_batches, write_run
+from ..seeds import check_seed, derive_seed
+from . import engine
+from .knowledge import LeftGame, decide
+from .records import GameRecord, record_of, write_record
+from .rules import Rules
+from .state import OVER, State, seeded_random
+from .tiles import CASTES
 
-__all__ = ["derive_seed", "play_game", "play_out", "GameSummary", "SimulationSummary", "simulate", "parse_bots",
-           "edition_named", "keep_edition"]
-
-_MASK64 = (1 << 64) - 1
-
-
-def derive_seed(seed: int, index: int) -> int:
-    """A well-mixed 63-bit seed for item ``index`` of a run seeded ``seed`` (SplitMix64)."""
-    z = (seed * 0x9E3779B97F4A7C15 + (index + 1) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return (z ^ (z >> 31)) >> 1
-
-
-def parse_bots(text: str | Sequence[str]) -> tuple[str, ...]:
-    """``"random,greedy,hard"`` as a tuple of known bot names (seats cycle through it; see ``bots.make_bot``)."""
-    names = tuple(n.strip() if isinstance(n, str) else n for n in (text.split(",") if isinstance(text, str) else text))
-    for name in names:
-        try:
-            make_bot(name, 0)
-        except (ValueError, TypeError) as exc:
-            raise DataError(str(exc), source="--bots") from None
-    if not names:
-        raise DataError("name at least one bot", source="--bots")
-    return names
+__all__ = ["play_game", "play_out", "GameSummary", "SimulationSummary", "simulate", "cached_rules"]
 
 
 def play_game(rules: Rules, seed: int, bots: Sequence[str], *, trace: bool = False,
@@ -189,21 +166,6 @@ class SimulationSummary:
         }
 
 
-CHUNK = 50
-"""The most games in a batch of ``simulate`` or ``compare``: enough to amortise sending a batch, few enough for a
-smooth progress bar."""
-
-BATCHES = 16
-"""A run of fewer than ``CHUNK * BATCHES`` games is cut into this many batches (or one a game): a few slow games
-(strong bots) still spread over many workers."""
-
-
-def batches_of(games: int) -> list[tuple[int, ...]]:
-    """The game numbers ``0 .. games-1`` cut into batches of at most ``CHUNK`` (the numbers never depend on it)."""
-    size = max(1, min(CHUNK, games // BATCHES))
-    return [tuple(range(start, min(start + size, games))) for start in range(0, games, size)]
-
-
 def simulate(edition: Edition, players: int, games: int, seed: int, bots: Sequence[str], *,
              options: dict[str, Any] | None = None, progress: Callable[[int], None] | None = None,
              save_dir: str | Path | None = None, workers: int = 1, backend: str = "local",
@@ -229,11 +191,11 @@ def simulate(edition: Edition, players: int, games: int, seed: int, bots: Sequen
     if workers < 1:
         raise DataError(f"workers must be at least 1, not {workers}", source="--workers")
     check_seed(seed, source="--seed")
-    rules = edition.rules(players, options)
+    edition.rules(players, options)  # compiled here: bad options are refused before any game is sent off
     bots = parse_bots(bots)
     name = loadable_name(edition)
     chosen = dict(options or {})
-    keep_rules(name, players, chosen, rules)  # this process plays with the edition it was given
+    keep_edition(name, edition)  # this process plays with the edition it was given (and its compiled rules)
     keep_records = save_dir is not None
     batches = [_Batch(name, players, chosen, seed, bots, indices, keep_records) for indices in batches_of(games)]
     runner = make_executor(backend, workers=workers, scheduler=scheduler) if executor is None else executor
@@ -274,78 +236,8 @@ def _play_batch(batch: _Batch) -> list[tuple[int, GameSummary, GameRecord | None
     return out
 
 
-def loadable_name(edition: Edition) -> str:
-    """How another process loads ``edition`` again: its id when it is the installed edition, else its manifest path."""
-    installed = available_editions().get(edition.id)
-    if installed is not None and str(installed) == edition.manifest.path:
-        return edition.id
-    return edition.manifest.path
-
-
-# The rules compiled in this process (a worker's, or the main one's), by edition name, players and options: a
-# worker compiles an edition once, not for every batch, and a Dask worker keeps it for the runs that follow.
-_compiled: OrderedDict[tuple[str, int, str], Rules] = OrderedDict()
-_compiled_lock = threading.Lock()  # a Dask worker may run batches in several threads
-_COMPILED_KEPT = 16
-
-
-def _rules_key(name: str, players: int, options: Mapping[str, Any]) -> tuple[str, int, str]:
-    # repr, not the dict: options are plain data, and two reprs are equal only for equal options.
-    return name, players, repr(sorted(options.items()))
-
-
 def cached_rules(name: str, players: int, options: Mapping[str, Any]) -> Rules:
     """The rules of edition ``name`` (an id or a manifest path) for ``players`` and ``options``, compiled once per
-    process: what a batch plays with, wherever it runs."""
-    key = _rules_key(name, players, options)
-    with _compiled_lock:
-        if key in _compiled:
-            _compiled.move_to_end(key)
-            return _compiled[key]
-    rules = edition_named(name).rules(players, options)
-    keep_rules(name, players, options, rules)
-    return rules
-
-
-def keep_rules(name: str, players: int, options: Mapping[str, Any], rules: Rules) -> None:
-    """Remember ``rules`` as this process's compiled edition ``name`` for ``players`` and ``options``
-    (the main process keeps the edition it was given; worker processes forked from it inherit it)."""
-    key = _rules_key(name, players, options)
-    with _compiled_lock:
-        _compiled[key] = rules
-        _compiled.move_to_end(key)
-        while len(_compiled) > _COMPILED_KEPT:
-            _compiled.popitem(last=False)
-
-
-# The editions loaded in this process (a worker's, or the main one's), by the name another process loads them by:
-# a worker loads an edition once, not for every batch, and a Dask worker keeps it for the runs that follow.
-_loaded: OrderedDict[str, Edition] = OrderedDict()
-_loaded_lock = threading.Lock()
-_LOADED_KEPT = 16
-
-
-def edition_named(name: str) -> Edition:
-    """The edition ``name`` (an id or a manifest path), loaded once per process: what a batch plays, wherever it
-    runs."""
-    with _loaded_lock:
-        if name in _loaded:
-            _loaded.move_to_end(name)
-            return _loaded[name]
-    edition = load_edition(name)
-    keep_edition(name, edition)
-    return edition
-
-
-def keep_edition(name: str, edition: Edition) -> None:
-    """Remember ``edition`` as this process's edition ``name`` (the main process keeps the edition it was given;
-    worker processes forked from it inherit it)."""
-    with _loaded_lock:
-        if _loaded.get(name) is not edition:
-            with _compiled_lock:  # rules compiled from an edition loaded earlier under this name are not its
-                for key in [key for key in _compiled if key[0] == name]:
-                    del _compiled[key]
-        _loaded[name] = edition
-        _loaded.move_to_end(name)
-        while len(_loaded) > _LOADED_KEPT:
-            _loaded.popitem(last=False)
+    process (the edition is loaded once, ``samurai.edition_cache``, and keeps the rules it compiled): what a batch
+    plays with, wherever it runs."""
+    return edition_named(name).rules(players, options)
