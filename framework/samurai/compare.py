@@ -43,14 +43,12 @@ from .game_records import (
 )
 from .games import GameDefinition, GameMeasures
 from .interrupts import deferred_interrupts
-from .knizia.facts import FactsWatch, GameFacts
 from .knizia.measures import game_facts
-from .knizia.records import GameRecord, read_record, record_of, write_record
-from .knizia.simulate import cached_rules, play_game
+from .knizia.records import GameRecord, read_record, write_record
 from .matches import check_bots_play, play_match, result_reason
 from .plugins import Edition, load_edition
 from .protocol import GameState
-from .runs import CHUNK, batches_of, games_asked, write_run
+from .runs import CHUNK, PairTask, batches_of, games_asked, write_run
 from .seeds import check_seed, derive_seed
 from .statistics import GameMetric, Metric, average_metrics
 from .tomlfile import read_data
@@ -119,40 +117,7 @@ def _no_nan(value: Any) -> Any:
     return value
 
 
-@attrs.frozen
-class _Task:
-    editions: tuple[str, str]
-    players: int
-    seed: int
-    bots: tuple[str, ...]
-    indices: tuple[int, ...]
-    keep_records: bool
-    options: tuple[dict[str, Any], dict[str, Any]]
-
-
-def _play_chunk(task: _Task) \
-        -> list[tuple[int, tuple[GameFacts, GameFacts], tuple[GameRecord, GameRecord] | None]]:
-    """Play a chunk of paired games of Knizia's game (in any process), with the editions compiled once per
-    process (its ``GameMeasures.play_pairs``, through ``samurai.knizia.position``)."""
-    rules = [cached_rules(name, task.players, chosen) for name, chosen in zip(task.editions, task.options, strict=True)]
-    out = []
-    for index in task.indices:
-        game_seed = derive_seed(task.seed, index)
-        facts, records = [], []
-        for compiled in rules:
-            # The facts are collected as the game is played (what game_facts reads from a replay of its record);
-            # a record is built only to be saved.
-            watch = FactsWatch(task.players)
-            actions: list[tuple[int, ...]] | None = [] if task.keep_records else None
-            final = play_game(compiled, game_seed, task.bots, actions=actions, watch=watch.see)
-            facts.append(watch.facts(final))
-            if actions is not None:
-                records.append(record_of(compiled, game_seed, actions, final=final))
-        out.append((index, (facts[0], facts[1]), (records[0], records[1]) if task.keep_records else None))
-    return out
-
-
-def _play_protocol_pairs(task: _Task) -> list[tuple[int, tuple[Any, Any], tuple[PlayRecord, PlayRecord] | None]]:
+def _play_protocol_pairs(task: PairTask) -> list[tuple[int, tuple[Any, Any], tuple[PlayRecord, PlayRecord] | None]]:
     """Play a chunk of paired games of a game on the protocol (in any process): each pair's number, the facts
     its game's watch collected, and both records when they are kept."""
     editions = [edition_named(name) for name in task.editions]
@@ -224,7 +189,7 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
         edition.start(players, seed, chosen)
         keep_edition(name, edition)  # this process plays with the editions loaded here (workers forked inherit them)
     bot_names = check_bots_play(loaded[0].game.name, bots)
-    tasks = [_Task((edition_a, edition_b), players, seed, bot_names, indices, save_dir is not None, options)
+    tasks = [PairTask((edition_a, edition_b), players, seed, bot_names, indices, save_dir is not None, options)
              for indices in batches_of(games)]
     results: list[Any] = []
     runner = make_executor(backend, workers=workers, scheduler=scheduler) if executor is None else executor

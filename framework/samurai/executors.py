@@ -177,7 +177,7 @@ class DaskExecutor:
     def map(self, fn: Callable[[T], R], batches: Sequence[T]) -> Iterator[R]:
         """Submit every batch to the cluster; yield the results in the batches' order."""
         # pure=False: two equal batches are still two pieces of work (and keys never collide across runs).
-        # Tasks named after the batch function, as the dashboard shows them (samurai-_play_chunk-...).
+        # Tasks named after the batch function, as the dashboard shows them (samurai-play_pairs-...).
         self._futures = deque(self._client.map(_RemoteTask(fn), list(batches), pure=False,
                                                key=f"samurai-{getattr(fn, '__name__', 'batch')}"))
         return _in_order(self._futures)

@@ -16,12 +16,14 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from .atomicfile import write_atomically
 from .errors import DataError
 from .tomlfile import INT_HIGH, parse_json, read_text, whole_number
 
 __all__ = ["RUN_FILE", "write_run", "read_run", "games_asked", "saved_games", "prepare_save_dir", "collect_batches",
-           "CHUNK", "BATCHES", "batches_of"]
+           "CHUNK", "BATCHES", "batches_of", "PairTask"]
 
 RUN_FILE = "run.json"
 """The run manifest's name inside a save folder."""
@@ -129,3 +131,20 @@ def batches_of(games: int) -> list[tuple[int, ...]]:
     """The game numbers ``0 .. games-1`` cut into batches of at most ``CHUNK`` (the numbers never depend on it)."""
     size = max(1, min(CHUNK, games // BATCHES))
     return [tuple(range(start, min(start + size, games))) for start in range(0, games, size)]
+
+
+@attrs.frozen
+class PairTask:
+    """A batch of paired games of ``samurai compare``, as a worker receives it (plain data, so it crosses process
+    and machine boundaries): game ``i`` is played under both editions with seed ``derive_seed(seed, i)``; a game's
+    ``GameMeasures.play_pairs`` (or the protocol's player) plays it."""
+
+    editions: tuple[str, str]
+    """How a worker loads edition A and edition B (``samurai.edition_cache.loadable_name``)."""
+    players: int
+    seed: int
+    bots: tuple[str, ...]
+    indices: tuple[int, ...]
+    """The numbers of the batch's games in the run."""
+    keep_records: bool
+    options: tuple[dict[str, Any], dict[str, Any]]

@@ -17,6 +17,8 @@ import attrs
 
 from ..errors import DataError
 from ..hookcalls import call_hook, guarded
+from ..runs import PairTask
+from ..seeds import derive_seed
 from ..statistics import (
     Estimate,
     GameMetric,
@@ -27,13 +29,15 @@ from ..statistics import (
     wilson_interval,
 )
 from .facts import FactsWatch, GameFacts, core_game_metrics
-from .records import GameRecord, replay
+from .records import GameRecord, record_of, replay
 from .result import Result
+from .simulate import cached_rules, play_game
 
 if TYPE_CHECKING:
     from ..plugins import Edition
 
-__all__ = ["game_facts", "compare_metrics", "scoring_disagreement", "knizia_metrics", "contributed_metrics"]
+__all__ = ["game_facts", "compare_metrics", "scoring_disagreement", "knizia_metrics", "contributed_metrics",
+           "play_pairs"]
 
 
 def game_facts(record: GameRecord, *, edition: Edition | None = None, source: str = "record") -> GameFacts:
@@ -124,3 +128,25 @@ def contributed_metrics(editions: Sequence[Edition], players: int, first_player:
                                 check=is_metric_value, expected="a number")
                 chosen.setdefault(metric.name, attrs.evolve(metric, value=value))
     return list(chosen.values())
+
+
+def play_pairs(task: PairTask) \
+        -> list[tuple[int, tuple[GameFacts, GameFacts], tuple[GameRecord, GameRecord] | None]]:
+    """Play a batch of paired games of Knizia's game (in any process) on its fast engine, with the editions
+    compiled once per process (its ``GameMeasures.play_pairs``)."""
+    rules = [cached_rules(name, task.players, chosen) for name, chosen in zip(task.editions, task.options, strict=True)]
+    out = []
+    for index in task.indices:
+        game_seed = derive_seed(task.seed, index)
+        facts, records = [], []
+        for compiled in rules:
+            # The facts are collected as the game is played (what game_facts reads from a replay of its record);
+            # a record is built only to be saved.
+            watch = FactsWatch(task.players)
+            actions: list[tuple[int, ...]] | None = [] if task.keep_records else None
+            final = play_game(compiled, game_seed, task.bots, actions=actions, watch=watch.see)
+            facts.append(watch.facts(final))
+            if actions is not None:
+                records.append(record_of(compiled, game_seed, actions, final=final))
+        out.append((index, (facts[0], facts[1]), (records[0], records[1]) if task.keep_records else None))
+    return out

@@ -20,6 +20,7 @@ from .evaluation import estimate_returns
 from .game import Game, action_of, check_seed, edition_of
 from .greedy import GreedyPlayer
 from .knowledge import LeftGame, SeatBot, SeatKnowledge, decide
+from .measures import play_pairs
 from .rules import Rules
 from .state import EMPTY, OVER, State
 from .views import seat_view
@@ -212,13 +213,6 @@ def _metrics(editions: Sequence[Edition], players: int, options: Sequence[Mappin
     return knizia_metrics(editions, players, options, a, b)
 
 
-def _play_chunk(task: Any) -> Any:
-    """A chunk of paired games of ``samurai compare`` on the fast engine (``samurai.compare._play_chunk``)."""
-    from ..compare import _play_chunk as play_chunk
-
-    return play_chunk(task)
-
-
 PANELS = (
     ("Who wins (share of games; first player's edge)", ("win_rate_seat_", "first_player_advantage",
                                                          "shared_win_rate")),
@@ -229,7 +223,7 @@ PANELS = (
 )
 """What ``samurai compare --plot`` draws of Knizia's game: each panel's title and its metric names (or prefixes)."""
 
-MEASURES = GameMeasures(watch=_facts_watch, metrics=_metrics, panels=PANELS, play_pairs=_play_chunk)
+MEASURES = GameMeasures(watch=_facts_watch, metrics=_metrics, panels=PANELS, play_pairs=play_pairs)
 """What ``samurai compare`` measures in Knizia's game: its facts (``samurai.knizia.facts.FactsWatch``, on the engine's
 states), the engine's and the plugins' per-game metrics, decisiveness and scoring disagreement
 (``samurai.knizia.measures.knizia_metrics``); the paired games are played on the fast engine."""
