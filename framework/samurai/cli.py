@@ -927,7 +927,7 @@ def _new_edition(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from .bench import run_bench, time_compare, time_paths
+    from .knizia.bench import run_bench, time_compare, time_paths
     from .plugins import load_edition
 
     parts = args.players.split(",")
@@ -974,7 +974,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _bench_mcts(args: argparse.Namespace, edition: Any, counts: list[int]) -> int:
-    from .bench import run_mcts_bench
+    from .knizia.bench import run_mcts_bench
 
     players = counts if args.players != "2,3,4" else [2]
     print(f"{'players':>7} {'position':>10} {'decisions':>9} {'simulations':>11} {'seconds':>8} {'sims/s':>8} "

@@ -19,15 +19,15 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from .compare import compare
-from .knizia.engine import new_state
-from .knizia.game import Game, new_game
-from .knizia.position import HexGameState
-from .knizia.simulate import play_game
-from .knizia.state import PLAY
-from .mcts import MCTSBot
-from .plugins import Edition
-from .seeds import derive_seed
+from ..compare import compare
+from ..mcts import MCTSBot
+from ..plugins import Edition
+from ..seeds import derive_seed
+from .engine import new_state
+from .game import Game, new_game
+from .position import HexGameState
+from .simulate import play_game
+from .state import PLAY
 
 __all__ = ["BenchFigure", "run_bench", "PathFigures", "opening", "time_paths", "CompareFigure", "time_compare",
            "MCTSFigure", "run_mcts_bench", "MCTS_POSITIONS"]
