@@ -89,18 +89,15 @@ def score_leader_tokens(captured: Mapping[int, Mapping[str, int]]) -> Result:
 
 
 def _leader_tokens_explanation(seats: list[int], rows: list[tuple[int, int, int]]) -> str:
-    return _leader_tokens(seats, rows, explain=True)[2]
+    return _leader_tokens(seats, rows)[2]
 
 
-def _leader_tokens(seats: list[int], rows: list[tuple[int, int, int]], *,
-                   explain: bool) -> tuple[tuple[int, ...], str, str]:
-    """The winners, the reason code and, when ``explain``, the explanation of ``score_leader_tokens``.
+def _leader_tokens(seats: list[int], rows: list[tuple[int, int, int]]) -> tuple[tuple[int, ...], str, str]:
+    """The winners, the reason code and the explanation of ``score_leader_tokens``.
 
     ``rows[i]`` holds the figures of seat ``seats[i]`` by caste (``CASTES`` order); seats are
     compared by position in these lists, and named by their number in the text.
     """
-    if not explain:
-        return (*_leader_token_winners(seats, rows), "")
     totals = [sum(row) for row in rows]
     tokens: list[list[int]] = [[] for _ in rows]  # the castes whose Leader token each seat takes
     steps = []
@@ -114,56 +111,48 @@ def _leader_tokens(seats: list[int], rows: list[tuple[int, int, int]], *,
                 top.append(i)
         if len(top) == 1:
             tokens[top[0]].append(caste)
-        if explain:
-            steps.append(f"seat {seats[top[0]]} leads {CASTES[caste]} with {best} and takes its Leader token"
-                         if len(top) == 1 else f"{CASTES[caste]} is tied at {best} between seats "
-                         f"{seats_text([seats[i] for i in top])}, so nobody takes its token")
-    text = _sentence("; ".join(steps)) if explain else ""
+        steps.append(f"seat {seats[top[0]]} leads {CASTES[caste]} with {best} and takes its Leader token"
+                     if len(top) == 1 else f"{CASTES[caste]} is tied at {best} between seats "
+                     f"{seats_text([seats[i] for i in top])}, so nobody takes its token")
+    text = _sentence("; ".join(steps))
 
     most = max(map(len, tokens))
     if not most:
         best_total = max(totals)
         winners = tuple(seat for seat, total in zip(seats, totals, strict=True) if total == best_total)
-        if explain:
-            listing = ", ".join(f"seat {seat} {total}" for seat, total in zip(seats, totals, strict=True))
-            text = (f"{text} Nobody holds a Leader token, so all compare total figures ({listing}): "
-                    + (f"seat {winners[0]} wins." if len(winners) == 1
-                       else f"seats {seats_text(winners)} tie and share the win."))
+        listing = ", ".join(f"seat {seat} {total}" for seat, total in zip(seats, totals, strict=True))
+        text = (f"{text} Nobody holds a Leader token, so all compare total figures ({listing}): "
+                + (f"seat {winners[0]} wins." if len(winners) == 1
+                   else f"seats {seats_text(winners)} tie and share the win."))
         return winners, "no_tokens_total" if len(winners) == 1 else "no_tokens_shared", text
 
     leaders = [i for i, held in enumerate(tokens) if len(held) == most]
     if len(leaders) == 1:
         winner = seats[leaders[0]]
-        if explain:
-            text = (f"{text} Seat {winner} holds {most} Leader token{'s' if most > 1 else ''}, more than every "
-                    f"opponent, and wins.")
+        text = (f"{text} Seat {winner} holds {most} Leader token{'s' if most > 1 else ''}, more than every "
+                f"opponent, and wins.")
         return (winner,), "most_leader_tokens", text
 
     others = {i: totals[i] - sum(rows[i][caste] for caste in tokens[i]) for i in leaders}
-    if explain:
-        listing = ", ".join(f"seat {seats[i]} {others[i]} (without {'/'.join(CASTES[c] for c in tokens[i])})"
-                            for i in leaders)
-        text = (f"{text} Seats {seats_text([seats[i] for i in leaders])} hold {most} token{'s' if most > 1 else ''} "
-                f"each; each sets aside its own token's caste and compares the rest: {listing}.")
+    listing = ", ".join(f"seat {seats[i]} {others[i]} (without {'/'.join(CASTES[c] for c in tokens[i])})"
+                        for i in leaders)
+    text = (f"{text} Seats {seats_text([seats[i] for i in leaders])} hold {most} token{'s' if most > 1 else ''} "
+            f"each; each sets aside its own token's caste and compares the rest: {listing}.")
     best_other = max(others.values())
     contenders = [i for i in leaders if others[i] == best_other]
     if len(contenders) == 1:
-        if explain:
-            text = f"{text} Seat {seats[contenders[0]]} wins."
+        text = f"{text} Seat {seats[contenders[0]]} wins."
         return (seats[contenders[0]],), "other_castes", text
 
-    if explain:
-        listing = ", ".join(f"seat {seats[i]} {totals[i]}" for i in contenders)
-        text = (f"{text} Still tied, so seats {seats_text([seats[i] for i in contenders])} compare all three "
-                f"castes: {listing}.")
+    listing = ", ".join(f"seat {seats[i]} {totals[i]}" for i in contenders)
+    text = (f"{text} Still tied, so seats {seats_text([seats[i] for i in contenders])} compare all three "
+            f"castes: {listing}.")
     best_total = max(totals[i] for i in contenders)
     winners = tuple(seats[i] for i in contenders if totals[i] == best_total)
     if len(winners) == 1:
-        if explain:
-            text = f"{text} Seat {winners[0]} wins."
+        text = f"{text} Seat {winners[0]} wins."
         return winners, "all_castes", text
-    if explain:
-        text = f"{text} Still tied: seats {seats_text(winners)} share the win."
+    text = f"{text} Still tied: seats {seats_text(winners)} share the win."
     return winners, "shared_win", text
 
 

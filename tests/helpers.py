@@ -142,3 +142,19 @@ def randomly_played(edition: str, players: int, seed: int, actions: int) -> HexG
             break
         state.apply(state.sample_action(rng))
     return state
+
+
+def living_group_members(group: int) -> list[int]:
+    """The processes of process group ``group`` still alive, read from ``/proc`` (a run's or a server's workers
+    share the group of the command that started them); zombies waiting for their parent (``Z``) and dead
+    entries (``X``) are not alive."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == group and fields[0] not in ("Z", "X"):
+                members.append(int(entry.name))
+    return members

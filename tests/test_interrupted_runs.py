@@ -28,6 +28,8 @@ from samurai.interrupts import deferred_interrupts, interruptible
 from samurai.knizia.records import write_record
 from samurai.runs import RUN_FILE, prepare_save_dir, read_run
 
+from helpers import living_group_members
+
 GAMES = "100000"  # far more than can finish before the signal
 
 
@@ -46,20 +48,6 @@ def wait_for_records(process: subprocess.Popen[str], folder: Path, count: int) -
         time.sleep(0.02)
 
 
-def group_members(group: int) -> list[int]:
-    """The processes still in a process group (the run's workers share the group of the command)."""
-    members = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[2]) == group and fields[0] != "Z":
-                members.append(int(entry.name))
-    return members
-
-
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="process groups are read from /proc")
 @pytest.mark.parametrize("command", [["simulate"], ["compare", "ffg2015", "original", "--workers", "2"]],
                          ids=["simulate", "compare"])
@@ -72,7 +60,7 @@ def test_a_signal_stops_the_run_keeping_every_finished_record(tmp_path, command,
     try:
         wait_for_records(process, folder, 2)
         if command[0] == "compare":
-            assert len(group_members(process.pid)) >= 2, "the workers should be running"
+            assert len(living_group_members(process.pid)) >= 2, "the workers should be running"
         if to_group:
             os.killpg(process.pid, signal_number)
         else:
@@ -84,7 +72,7 @@ def test_a_signal_stops_the_run_keeping_every_finished_record(tmp_path, command,
             process.communicate()
     assert process.returncode == 130, err
     assert err.count("\n") == 1 and err.startswith("samurai: interrupted; ") and "Traceback" not in err, err
-    assert group_members(process.pid) == [], "a worker process was left behind"
+    assert living_group_members(process.pid) == [], "a worker process was left behind"
     leftovers = [p.name for p in folder.rglob("*") if p.name.startswith(".") or p.suffix == ".tmp"]
     assert leftovers == []
     assert json.loads((folder / RUN_FILE).read_text())["games"] == int(GAMES)
@@ -105,7 +93,7 @@ def test_ctrl_c_stops_a_run_on_a_local_dask_cluster_and_its_workers(tmp_path):
     process = start(["compare", "ffg2015", "original", "--backend", "dask", "--workers", "2"], folder)
     try:
         wait_for_records(process, folder, 2)
-        assert len(group_members(process.pid)) >= 3, "the cluster's worker processes should be running"
+        assert len(living_group_members(process.pid)) >= 3, "the cluster's worker processes should be running"
         os.killpg(process.pid, signal.SIGINT)  # Ctrl-C reaches the workers too: they leave it to the command
         out, err = process.communicate(timeout=60)
     finally:
@@ -116,9 +104,10 @@ def test_ctrl_c_stops_a_run_on_a_local_dask_cluster_and_its_workers(tmp_path):
     assert err.count("\n") == 1 and err.startswith("samurai: interrupted; ") and "Traceback" not in err, err
     # multiprocessing's resource tracker (Dask starts its workers with spawn) ends when it reads the end of its pipe
     deadline = time.monotonic() + 10
-    while group_members(process.pid) and time.monotonic() < deadline:
+    while living_group_members(process.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    left = [Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")[:100] for pid in group_members(process.pid)]
+    left = [Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")[:100]
+            for pid in living_group_members(process.pid)]
     assert left == [], "a process was left behind"
     sides = [sorted(p.name for p in (folder / side).glob("game-*.json")) for side in "ab"]
     assert sides[0] == sides[1] and f"keeps the {len(sides[0])} finished games" in err

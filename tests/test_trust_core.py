@@ -36,7 +36,7 @@ from samurai.lifelines import EXIT_ORPHANED
 from samurai.plugins import Edition, make_plugin_manager, register_plugin
 from samurai.tomlfile import INT_HIGH, whole_number
 
-from helpers import DATA, TINY_EDITION
+from helpers import DATA, TINY_EDITION, living_group_members
 
 SCENARIO = DATA / "scenarios" / "tiny-midgame.toml"
 
@@ -287,20 +287,6 @@ def test_rendering_writes_through_the_atomic_writer(tmp_path, monkeypatch):
 
 # --- worker processes end with the process that started them ---------------------------------------------
 
-def _living_members(group: int) -> list[int]:
-    """The processes of a process group that are still alive (zombies waiting for their parent are not)."""
-    members = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[2]) == group and fields[0] not in ("Z", "X"):
-                members.append(int(entry.name))
-    return members
-
-
 def _wait_for(condition, what: str, seconds: float = 60) -> None:
     deadline = time.monotonic() + seconds
     while not condition():
@@ -313,7 +299,7 @@ def _killed_leaves_nobody(argv: list[str], at_least: int, ready: Path | None = N
     SIGKILL the first and check that the rest end by themselves within seconds."""
     process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     try:
-        _wait_for(lambda: len(_living_members(process.pid)) >= at_least or process.poll() is not None,
+        _wait_for(lambda: len(living_group_members(process.pid)) >= at_least or process.poll() is not None,
                   "the workers never started")
         if ready is not None:
             _wait_for(lambda: ready.exists() or process.poll() is not None, "the worker never got ready")
@@ -321,11 +307,11 @@ def _killed_leaves_nobody(argv: list[str], at_least: int, ready: Path | None = N
         process.kill()  # no clean-up runs: only the workers themselves can notice
         process.wait(timeout=30)
         deadline = time.monotonic() + 10
-        while _living_members(process.pid) and time.monotonic() < deadline:
+        while living_group_members(process.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
-        left = _living_members(process.pid)
+        left = living_group_members(process.pid)
     finally:
-        for pid in _living_members(process.pid):  # leave nothing running, whatever the outcome
+        for pid in living_group_members(process.pid):  # leave nothing running, whatever the outcome
             os.kill(pid, signal.SIGKILL)
         if process.poll() is None:
             process.kill()

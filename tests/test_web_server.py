@@ -6,12 +6,18 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sys
 from pathlib import Path
 from typing import Any
 
 import httpx
+import platformdirs
+import platformdirs.macos
+import platformdirs.windows
+import pytest
 
 from samurai.knizia.records import from_record, record_from_dict
+from samurai.web.server import default_data_dir
 
 from webhelpers import Server
 
@@ -152,3 +158,33 @@ def test_many_games_played_to_the_end_at_once_all_replay_to_their_results(tmp_pa
         assert len(httpx.get(server.url + "/api/games").json()["games"]) == LOAD_GAMES
     finally:
         server.stop()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the XDG folders are Linux's default")
+def test_the_data_folder_on_linux_is_the_one_used_before_platformdirs(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """``$XDG_DATA_HOME/samurai``, else ``~/.local/share/samurai``: an existing player's games stay found."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert default_data_dir() == tmp_path / "xdg" / "samurai"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert default_data_dir() == tmp_path / "home" / ".local" / "share" / "samurai"
+    monkeypatch.setenv("XDG_DATA_HOME", "")
+    assert default_data_dir() == tmp_path / "home" / ".local" / "share" / "samurai"
+    assert not (tmp_path / "home").exists() and not (tmp_path / "xdg").exists()  # found, not made
+
+
+def test_the_data_folder_on_macos_is_application_support(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(platformdirs, "PlatformDirs", platformdirs.macos.MacOS)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    assert default_data_dir() == tmp_path / "Library" / "Application Support" / "samurai"
+
+
+def test_the_data_folder_on_windows_is_appdata_samurai_as_before(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The roaming ``%APPDATA%``, without an author folder (``platformdirs``' default would add one)."""
+    folders = {"CSIDL_APPDATA": str(tmp_path / "Roaming"), "CSIDL_LOCAL_APPDATA": str(tmp_path / "Local")}
+    monkeypatch.setattr(platformdirs, "PlatformDirs", platformdirs.windows.Windows)
+    monkeypatch.setattr(platformdirs.windows, "get_win_folder", folders.__getitem__)
+    assert default_data_dir() == tmp_path / "Roaming" / "samurai"

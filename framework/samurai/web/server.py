@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,11 +13,16 @@ __all__ = ["serve", "default_data_dir", "web_definitions"]
 
 
 def default_data_dir() -> Path:
-    """``$XDG_DATA_HOME/samurai``, else ``~/.local/share/samurai`` (``%APPDATA%\\samurai`` on Windows)."""
-    if sys.platform == "win32" and os.environ.get("APPDATA"):
-        return Path(os.environ["APPDATA"]) / "samurai"
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "samurai"
+    """The folder ``samurai serve`` keeps its games in without ``--data-dir``: the platform's user data folder.
+
+    From ``platformdirs``: on Linux ``$XDG_DATA_HOME/samurai`` (when absolute, as XDG asks), else
+    ``~/.local/share/samurai``, the same folder as before ``platformdirs`` was used, so no existing player's
+    games are lost; on macOS ``~/Library/Application Support/samurai``; on Windows ``%APPDATA%\\samurai``
+    (roaming, no author folder: the folder used before too).
+    """
+    import platformdirs  # the web extra's; ``serve`` reports it missing with the rest of that extra
+
+    return Path(platformdirs.user_data_dir("samurai", appauthor=False, roaming=True))
 
 
 def web_definitions(manifests: Sequence[str] = ()) -> list[Any]:
@@ -54,6 +58,8 @@ def serve(*, host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = N
 
         from .app import RequestChecks, create_app
         from .host import GAMES_PER_MINUTE, SearchLimits
+
+        folder = Path(data_dir) if data_dir else default_data_dir()
     except ImportError as exc:
         raise DataError(f'samurai serve needs the web extra ({exc.name} is missing): '
                         f'pip install "samurai-engine[web]"', source="serve") from None
@@ -64,7 +70,6 @@ def serve(*, host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = N
     limits = SearchLimits() if bot_workers is None else SearchLimits(bot_workers)
     limits = SearchLimits(limits.workers, searches_per_client)
     definitions = web_definitions(manifests)
-    folder = Path(data_dir) if data_dir else default_data_dir()
     if folder.exists() and not folder.is_dir():
         raise DataError("the data directory is a file, not a folder", source=str(folder))
     app = create_app(definitions, str(folder), bot_delay=bot_delay, limits=limits,
