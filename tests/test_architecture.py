@@ -17,9 +17,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ((ROOT / "framework" / "samurai", "samurai"), (ROOT / "plugins", "samurai_plugins"))
 
-FLOOR = ("samurai.atomicfile", "samurai.data", "samurai.errors", "samurai.interrupts", "samurai.lifelines",
-         "samurai.mcts", "samurai.protocol", "samurai.ratings", "samurai.runs", "samurai.seeds", "samurai.statistics",
-         "samurai.svgwriter", "samurai.tomlfile", "samurai.workerpool")
+FLOOR = ("samurai.files.writing", "samurai.data", "samurai.errors", "samurai.interrupts", "samurai.lifelines",
+         "samurai.search.mcts", "samurai.protocol", "samurai.runs.ratings", "samurai.runs.folders", "samurai.seeds",
+         "samurai.runs.statistics",
+         "samurai.files.svg", "samurai.files.reading", "samurai.runs.workerpool")
 """The framework modules below every game: none of them may reach a game's module through any chain of imports."""
 
 
@@ -78,8 +79,8 @@ def _is_game(module: str) -> bool:
 
 def test_the_static_reading_sees_deferred_and_type_checking_imports():
     # conformance reads the match runner inside a function, and hookspecs its executors under TYPE_CHECKING.
-    assert "samurai.matches" in GRAPH["samurai.conformance"]
-    assert "samurai.executors" in GRAPH["samurai.hookspecs"]
+    assert "samurai.runs.matches" in GRAPH["samurai.kit.conformance"]
+    assert "samurai.runs.executors" in GRAPH["samurai.hooks.specs"]
     assert "samurai.knizia.engine" in GRAPH["samurai.knizia.game"]
 
 
@@ -116,3 +117,13 @@ def test_importing_samurai_loads_no_game_module_and_its_names_come_when_used():
     assert not [m for m in _loaded_after("import samurai") if _is_game(m)]
     loaded = _loaded_after("import samurai\nsamurai.new_game")
     assert "samurai.knizia.game" in loaded
+
+
+def test_every_public_name_of_samurai_resolves_to_its_module():
+    import samurai
+
+    for name in samurai.__all__:
+        value = getattr(samurai, name)
+        assert value is not None, name
+    assert samurai.load_edition.__module__ == "samurai.catalog.editions"
+    assert samurai.play_bots.__module__ == "samurai.search.bots"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from samurai import DataError
-from samurai.bots import GreedyBot, Observation, RandomBot, parse_bots
 from samurai.knizia import engine
 from samurai.knizia.simulate import play_game, simulate
 from samurai.knizia.state import OVER
+from samurai.search.bots import GreedyBot, Observation, RandomBot, parse_bots
 from samurai.seeds import derive_seed
 
 

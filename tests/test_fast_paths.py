@@ -116,7 +116,7 @@ def test_the_scoring_hook_called_directly_answers_as_pluggy_would():
     """Compiled rules call the scoring hook's plain implementations themselves (every playout scores once):
     the first answer in pluggy's order wins; a plugin registered or removed later, or one wrapping the hook,
     sends the call through pluggy again."""
-    from samurai.hookspecs import hookimpl
+    from samurai.hooks.specs import hookimpl
 
     class SeatOneWins:  # most castle figures wins
         @hookimpl(tryfirst=True)
@@ -344,8 +344,8 @@ def _editions_to_pin(ffg, original, tiny, tiny_core, tiny_original):
 
 
 def test_fused_random_games_are_the_straightforward_games(ffg, original, tiny, tiny_core, tiny_original):
-    from samurai.bots import RandomBot
     from samurai.knizia.simulate import play_game
+    from samurai.search.bots import RandomBot
     from samurai.seeds import derive_seed
 
     reasons = set()

@@ -323,7 +323,7 @@ FOLDER_CASES = {
 
 @pytest.fixture(scope="module")
 def saved_comparison(tmp_path_factory):
-    from samurai.compare import compare
+    from samurai.runs.compare import compare
 
     folder = tmp_path_factory.mktemp("comparison")
     compare("ffg2015", "ffg2015", players=2, games=3, seed=2, save_dir=folder)
@@ -332,7 +332,7 @@ def saved_comparison(tmp_path_factory):
 
 @pytest.mark.parametrize("case", sorted(FOLDER_CASES))
 def test_a_tampered_comparison_folder_is_refused_naming_the_file(case, saved_comparison, tmp_path, capsys):
-    from samurai.compare import analyse_records
+    from samurai.runs.compare import analyse_records
 
     folder = tmp_path / "run"
     shutil.copytree(saved_comparison, folder)
@@ -344,7 +344,7 @@ def test_a_tampered_comparison_folder_is_refused_naming_the_file(case, saved_com
 
 
 def test_a_comparison_of_a_designers_edition_is_analysed_once_its_manifest_is_vouched_for(tmp_path, capsys):
-    from samurai.compare import analyse_records, compare
+    from samurai.runs.compare import analyse_records, compare
 
     saved = compare("ffg2015", TINY_EDITION, players=2, games=2, seed=3, save_dir=tmp_path)
     assert json.loads((tmp_path / "b" / "game-00000.json").read_text())["edition"] == "tiny-ffg2015"
@@ -519,8 +519,8 @@ def test_negative_seeds_are_refused_rather_than_played_as_another_seed():
 
 
 def test_runs_of_many_games_refuse_negative_seeds_too():
-    from samurai.compare import compare
     from samurai.knizia.simulate import simulate
+    from samurai.runs.compare import compare
 
     api_refuses(simulate, samurai.load_edition("ffg2015"), 2, 1, -1, ["random"])
     api_refuses(compare, "ffg2015", "original", players=2, games=1, seed=-5)

@@ -17,7 +17,7 @@ from samurai.cli import main
 from samurai.errors import DataError
 
 MANIFEST = 'id = "broken"\nname = "broken"\nversion = "1"\nextends = "ffg2015"\nplugins = ["variant.py"]\n'
-HOOK = "from samurai.hookspecs import hookimpl\nfrom samurai.statistics import GameMetric\n\n\n@hookimpl\n"
+HOOK = "from samurai.hooks.specs import hookimpl\nfrom samurai.runs.statistics import GameMetric\n\n\n@hookimpl\n"
 
 SCORE_RAISES = HOOK + "def samurai_score(edition, captured, options):\n    return 1 / 0\n"
 SCORE_WRONG_TYPE = HOOK + "def samurai_score(edition, captured, options):\n    return 'seat 0'\n"
@@ -116,7 +116,7 @@ def test_editions_lists_a_healthy_designer_edition(tmp_path, capsys):
     assert "samurai_public_captures" in capsys.readouterr().out
 
 
-BEHAVIOUR_RAISES = ("from samurai.hookspecs import hookimpl\n"
+BEHAVIOUR_RAISES = ("from samurai.hooks.specs import hookimpl\n"
                     "from samurai.knizia.special_tiles import MoveBehaviour\n\n\n"
                     "class Broken(MoveBehaviour):\n    def can_play(self, rules, st, seat, tile):\n"
                     "        raise RuntimeError('no moves today')\n\n\n"
@@ -134,7 +134,7 @@ def test_a_special_tile_behaviour_failing_in_play_names_the_plugin_file_line_and
 
 
 def test_an_engine_error_is_not_blamed_on_a_plugin():
-    from samurai.hookcalls import plugin_failure
+    from samurai.hooks.calls import plugin_failure
 
     try:
         {}["missing"]

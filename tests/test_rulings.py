@@ -18,11 +18,11 @@ import pytest
 
 import samurai
 from samurai import ChooseTile, DataError, EndTurn, IllegalAction, PlaceFigure, PlaceTile
-from samurai.hookspecs import hookimpl
+from samurai.catalog.editions import Edition, make_plugin_manager, register_plugin
+from samurai.hooks.specs import hookimpl
 from samurai.knizia import engine
 from samurai.knizia.setup_rules import SetupProcedure
 from samurai.knizia.state import OVER
-from samurai.plugins import Edition, make_plugin_manager, register_plugin
 
 from helpers import DATA, HIGASHI, KITA, MACHI, MINAMI, NISHI, setup_tiny
 

@@ -17,8 +17,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from samurai.game_records import play_record_from_dict, position_check_of, replayed
-from samurai.plugins import load_edition
+from samurai.catalog.editions import load_edition
+from samurai.records import play_record_from_dict, position_check_of, replayed
 from samurai.web.app import create_app
 from samurai.web.server import web_definitions
 from samurai_plugins import daimyo

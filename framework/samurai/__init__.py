@@ -22,7 +22,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what the lazy names below are, for type checkers and readers
-    from .bots import play_bots
+    from .catalog.editions import Edition, available_editions, load_edition
     from .errors import DataError, IllegalAction, SamuraiError
     from .knizia.actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
     from .knizia.game import Game, new_game, score
@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers and reader
     from .knizia.result import END_REASONS, Result
     from .knizia.special_tiles import MoveTile, SwitchFigures
     from .knizia.tiles import CASTES
-    from .plugins import Edition, available_editions, load_edition
+    from .search.bots import play_bots
 
 __version__ = "0.1.0"
 
@@ -45,11 +45,11 @@ __all__ = [
 
 _HOMES = {
     **dict.fromkeys(("Action", "ChooseTile", "EndTurn", "PlaceFigure", "PlaceTile"), ".knizia.actions"),
-    "play_bots": ".bots",
+    "play_bots": ".search.bots",
     **dict.fromkeys(("DataError", "IllegalAction", "SamuraiError"), ".errors"),
     **dict.fromkeys(("Game", "new_game", "score"), ".knizia.game"),
     "Coord": ".knizia.hexgrid",
-    **dict.fromkeys(("Edition", "available_editions", "load_edition"), ".plugins"),
+    **dict.fromkeys(("Edition", "available_editions", "load_edition"), ".catalog.editions"),
     **dict.fromkeys(("GameRecord", "from_record", "load", "save", "to_record"), ".knizia.records"),
     **dict.fromkeys(("END_REASONS", "Result"), ".knizia.result"),
     **dict.fromkeys(("MoveTile", "SwitchFigures"), ".knizia.special_tiles"),

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from . import seeds as game_seeds
 from .errors import DataError, SamuraiError
-from .tomlfile import parse_json
+from .files.reading import parse_json
 
 __all__ = ["main"]
 
@@ -68,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = None
         return 0
     except Exception as exc:
-        from .hookcalls import plugin_failure
+        from .hooks.calls import plugin_failure
 
         failure = plugin_failure(exc)  # a plugin's bug anywhere in play: name the plugin, not a traceback
         if failure is not None:
@@ -287,7 +287,8 @@ def _run_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _executor_args(parser: argparse.ArgumentParser) -> None:
-    """Where a run's batches are played: ``--workers``, ``--backend``, ``--scheduler`` (see ``samurai.executors``)."""
+    """Where a run's batches are played: ``--workers``, ``--backend``, ``--scheduler`` (see
+    ``samurai.runs.executors``)."""
     parser.add_argument("--workers", type=_whole(1, 256), default=None,
                         help="worker processes (default: the machine's cores, at most 8; with --backend dask and no "
                              "--scheduler, the local cluster's)")
@@ -361,8 +362,8 @@ def _options(pairs: Sequence[str]) -> dict[str, Any]:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from .bots import parse_bots
-    from .plugins import load_edition
+    from .catalog.editions import load_edition
+    from .search.bots import parse_bots
 
     edition = load_edition(args.edition)
     if edition.game.simulate is None:  # a game without a runner of its own is played through the protocol
@@ -382,9 +383,9 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _simulate_through_protocol(args: argparse.Namespace, edition: Any) -> int:
-    """``simulate`` for a game played through the protocol (``samurai.matches``); without ``--players``, the
+    """``simulate`` for a game played through the protocol (``samurai.runs.matches``); without ``--players``, the
     fewest players its edition allows."""
-    from .matches import check_bots_play, simulate_matches
+    from .runs.matches import check_bots_play, simulate_matches
 
     bots = check_bots_play(edition.game.name, args.bots)
     options = _options(args.option)
@@ -407,7 +408,7 @@ def _simulating(args: argparse.Namespace, run: Callable[[Any, Any], Any]) -> Any
     executor = _executor(args)
     try:
         if args.save_dir is not None:
-            from .runs import prepare_save_dir
+            from .runs.folders import prepare_save_dir
 
             prepare_save_dir(args.save_dir, force=args.force)
             args.prepared = True
@@ -426,7 +427,7 @@ def _players_of(given: int, edition: Any) -> int:
 
 def _executor(args: argparse.Namespace) -> Any:
     """The executor of ``--backend``, ``--workers`` and ``--scheduler``, started (a local pool starts lazily)."""
-    from .executors import default_workers, make_executor
+    from .runs.executors import default_workers, make_executor
 
     return make_executor(args.backend, workers=args.workers or default_workers(), scheduler=args.scheduler)
 
@@ -484,9 +485,9 @@ def _progress_bar(label: str, total: int, enabled: bool) -> Any:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from .compare import compare, measures_of
-    from .matches import check_bots_play
-    from .plugins import load_edition
+    from .catalog.editions import load_edition
+    from .runs.compare import compare, measures_of
+    from .runs.matches import check_bots_play
 
     _check_outputs([("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)], force=args.force,
                    inputs=_manifest_paths(args.edition_a, args.edition_b), run_dir=args.save_dir)
@@ -503,7 +504,7 @@ def _compare(args: argparse.Namespace) -> int:
     executor = _executor(args)
     try:
         if args.save_dir is not None:
-            from .runs import prepare_save_dir
+            from .runs.folders import prepare_save_dir
 
             prepare_save_dir(args.save_dir, sides=("a", "b"), force=args.force)
             args.prepared = True
@@ -515,18 +516,18 @@ def _compare(args: argparse.Namespace) -> int:
         executor.close()
     _report(comparison, args)
     if args.plot:
-        from .plot import plot_comparison
+        from .runs.plot import plot_comparison
 
         print(f"plot: {plot_comparison(comparison, args.plot, measures.panels)}")
     return 0
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from .bots import parse_bots
-    from .compare import default_workers
-    from .matches import check_bots_play
-    from .plugins import load_edition
-    from .tournament import print_tournament, schedule, tournament
+    from .catalog.editions import load_edition
+    from .runs.compare import default_workers
+    from .runs.matches import check_bots_play
+    from .runs.tournament import print_tournament, schedule, tournament
+    from .search.bots import parse_bots
 
     _check_outputs([("--json", args.json), ("--csv", args.csv)], force=args.force)
     counts: list[int] = []
@@ -563,15 +564,15 @@ def _tournament(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from .catalog.trust import Trust
     from .knizia.records import from_record, read_record
     from .knizia.replays import replay_lines
-    from .trust import Trust
 
     trust = Trust(args.trust)
     folder = Path(args.file).parent
     play_record = _play_record(args.file)
     if play_record is not None:  # a record of a game other than Knizia's, told through the protocol
-        from .game_records import play_replay_lines
+        from .records import play_replay_lines
 
         print("\n".join(play_replay_lines(play_record, source=args.file, trust=trust, folder=folder, to=args.to)))
         return 0
@@ -586,7 +587,7 @@ def _replay(args: argparse.Namespace) -> int:
 def _render(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .atomicfile import write_atomically
+    from .files.writing import write_atomically
     from .knizia.render import position_from_file, render_svg, svg_to_png
 
     target = Path(args.output)
@@ -596,8 +597,8 @@ def _render(args: argparse.Namespace) -> int:
     _check_outputs([("-o", args.output)], force=args.force, inputs=[args.file, *args.trust])
     play_record = _play_record(args.file)
     if play_record is not None:  # a record of a game other than Knizia's: its game draws a seat's view
-        from .game_records import replayed
-        from .trust import Trust
+        from .catalog.trust import Trust
+        from .records import replayed
 
         trust = Trust(args.trust)
         state = replayed(play_record, source=args.file, trust=trust, folder=Path(args.file).parent, to=args.to)
@@ -620,9 +621,9 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _play_record(path: str) -> Any:
-    """The record at ``path`` when it is of a game other than Knizia's (``samurai.game_records``), else None."""
-    from .game_records import is_play_record, play_record_from_dict
-    from .tomlfile import read_data
+    """The record at ``path`` when it is of a game other than Knizia's (``samurai.records``), else None."""
+    from .files.reading import read_data
+    from .records import is_play_record, play_record_from_dict
 
     if not path.lower().endswith((".json", ".toml")):
         return None
@@ -631,12 +632,12 @@ def _play_record(path: str) -> Any:
 
 
 def _play_scenario(args: argparse.Namespace) -> int:
-    from .bots import parse_bots
+    from .catalog.trust import Trust
     from .knizia.game import edition_of, new_game
     from .knizia.records import record_of, write_record
     from .knizia.replays import replay_lines
     from .knizia.simulate import play_out
-    from .trust import Trust
+    from .search.bots import parse_bots
 
     bots = parse_bots(args.bots)
     if args.save:
@@ -670,7 +671,7 @@ def _check_outputs(outputs: Sequence[tuple[str, str | None]], *, force: bool, in
     import os
     from pathlib import Path
 
-    from .runs import RUN_FILE
+    from .runs.folders import RUN_FILE
 
     taken = {Path(path).resolve(): "input" for path in inputs}
     run_files = set()
@@ -728,7 +729,7 @@ def _check_plot(path: str) -> None:
 
 
 def _analyse(args: argparse.Namespace) -> int:
-    from .compare import analyse_records
+    from .runs.compare import analyse_records
 
     _check_outputs([("--json", args.json), ("--csv", args.csv)], force=args.force, run_dir=args.folder)
     comparison = analyse_records(args.folder, partial=args.partial, trust=args.trust)
@@ -743,7 +744,7 @@ def _kept(args: argparse.Namespace) -> str:
     """For a run with a save folder stopped early: what the folder keeps."""
     from pathlib import Path
 
-    from .runs import saved_games
+    from .runs.folders import saved_games
 
     if not getattr(args, "prepared", False):
         return ""
@@ -757,7 +758,7 @@ def _kept(args: argparse.Namespace) -> str:
 
 
 def _report(comparison: Any, args: argparse.Namespace) -> None:
-    from .tables import print_comparison
+    from .runs.report import print_comparison
 
     print_comparison(comparison)
     if args.json:
@@ -795,7 +796,7 @@ def _print_summary(data: dict[str, Any]) -> None:
 
 
 def _print_match_summary(data: dict[str, Any]) -> None:
-    """The summary of a run of a game played through the protocol (``samurai.matches.MatchSummary``)."""
+    """The summary of a run of a game played through the protocol (``samurai.runs.matches.MatchSummary``)."""
     from rich.console import Console
     from rich.table import Table
 
@@ -869,7 +870,7 @@ def _json_argument(text: str, flag: str) -> Any:
 
 
 def _editions(args: argparse.Namespace) -> int:
-    from .plugins import available_editions, installed_plugins, is_plugin_file, load_edition, plugin_hooks
+    from .catalog.editions import available_editions, installed_plugins, is_plugin_file, load_edition, plugin_hooks
 
     plugins = installed_plugins()
     for ident in args.edition or available_editions():
@@ -927,8 +928,8 @@ def _new_edition(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    from .catalog.editions import load_edition
     from .knizia.bench import run_bench, time_compare, time_paths
-    from .plugins import load_edition
 
     parts = args.players.split(",")
     if not all(p.isascii() and p.isdigit() and len(p) < 3 for p in parts):

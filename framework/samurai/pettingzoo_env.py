@@ -31,6 +31,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from .catalog.editions import Edition
 from .knizia import engine
 from .knizia.action_space import ActionSpace
 from .knizia.game import edition_of
@@ -39,7 +40,6 @@ from .knizia.rules import Rules
 from .knizia.state import OVER, PHASE_NAMES, State
 from .knizia.tiles import CASTES
 from .knizia.views import seat_view
-from .plugins import Edition
 
 __all__ = ["SamuraiEnv", "observation_vector", "observation_size"]
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from samurai.catalog.editions import resolve_board
 from samurai.errors import DataError
-from samurai.plugins import resolve_board
-from samurai.tomlfile import check_keys, key_line, read_toml, require, table_line
+from samurai.files.reading import check_keys, key_line, read_toml, require, table_line
 
 from .rules import BOARD_SIZES, KAMON, START_KEYS, Battlefield, square_name, square_of, tile_set
 

@@ -1,4 +1,4 @@
-"""Daimyo's own conformance check (``samurai.conformance``): run by ``samurai check`` and the pytest kit for
+"""Daimyo's own conformance check (``samurai.kit.conformance``): run by ``samurai check`` and the pytest kit for
 every edition of this game, after the framework's general checks."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from .rules import BLACK, DAIMYO, EMPTY, WHITE, DaimyoState
 
 if TYPE_CHECKING:
-    from samurai.plugins import Edition
+    from samurai.catalog.editions import Edition
 
 __all__ = ["checks"]
 
@@ -18,7 +18,7 @@ def _check_tiles_conserved(edition: Edition, players: int, seed: int, games: int
     """After every action of random games: face-down + face-up + Heiya removed + Engun tiles = the board's tile
     set (38 on the default board), at most two face up, and each seat's Daimyo on the board until the game ends
     by its capture."""
-    from samurai.conformance import ConformanceFailure
+    from samurai.kit.conformance import ConformanceFailure
     from samurai.seeds import derive_seed
 
     rule = "tiles are conserved and the Daimyo stay on the board"
@@ -51,7 +51,7 @@ def _check_tiles_conserved(edition: Edition, players: int, seed: int, games: int
 
 def checks() -> list[Any]:
     """The checks this game adds to the conformance kit."""
-    from samurai.conformance import Check
+    from samurai.kit.conformance import Check
 
     return [Check("tiles_conserved", "tiles are conserved and the Daimyo stay on the board",
                   _check_tiles_conserved)]

@@ -1,4 +1,4 @@
-"""What ``samurai compare`` measures in Daimyo and Shinobi (``samurai.games.GameMeasures``): the facts of a
+"""What ``samurai compare`` measures in Daimyo and Shinobi (``samurai.catalog.games.GameMeasures``): the facts of a
 finished game (``DaimyoWatch``), the per-game metrics over them (``GAME_METRICS``) and their panels."""
 
 from __future__ import annotations
@@ -7,13 +7,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from samurai.games import GameMeasures
-from samurai.statistics import GameMetric
+from samurai.catalog.games import GameMeasures
+from samurai.runs.statistics import GameMetric
 
 from .rules import EMPTY, KI, DaimyoState
 
 if TYPE_CHECKING:
-    from samurai.plugins import Edition
+    from samurai.catalog.editions import Edition
     from samurai.protocol import GameState
 
 __all__ = ["DaimyoWatch", "GAME_METRICS", "MEASURES"]
@@ -73,7 +73,7 @@ GAME_METRICS = (
 
 def _metrics(editions: Sequence[Edition], players: int, options: Sequence[Mapping[str, Any]], a: Sequence[Any],
              b: Sequence[Any]) -> list[Any]:
-    from samurai.statistics import average_metrics
+    from samurai.runs.statistics import average_metrics
 
     return average_metrics(GAME_METRICS, a, b)
 

@@ -1,4 +1,4 @@
-"""Daimyo and Shinobi on the framework (``samurai.games``): the game definition a manifest's
+"""Daimyo and Shinobi on the framework (``samurai.catalog.games``): the game definition a manifest's
 ``game = "daimyo"`` names, and the ``samurai_games`` hook that contributes it."""
 
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from samurai.catalog.games import GameDefinition
 from samurai.errors import DataError
-from samurai.games import GameDefinition
-from samurai.hookspecs import hookimpl
+from samurai.files.reading import key_line, table_line
+from samurai.hooks.specs import hookimpl
 from samurai.seeds import check_seed
-from samurai.tomlfile import key_line, table_line
 
 from .board import load_board
 from .checks import checks
@@ -19,7 +19,7 @@ from .render import draw_daimyo_view
 from .rules import DEFAULT_OPTIONS, START_KEYS, Battlefield, DaimyoState, check_options, new_state, tell
 
 if TYPE_CHECKING:
-    from samurai.plugins import Edition
+    from samurai.catalog.editions import Edition
     from samurai.protocol import GameState
 
 __all__ = ["GAME", "samurai_games"]
@@ -86,7 +86,7 @@ GAME = GameDefinition(
     checks=checks,
     earlier_views=(_view_of_version_0_1,),
 )
-"""This game as the framework sees it (``samurai.games``): what ``game = "daimyo"`` in a manifest names."""
+"""This game as the framework sees it (``samurai.catalog.games``): what ``game = "daimyo"`` in a manifest names."""
 
 
 @hookimpl

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from samurai.svgwriter import Svg, num
+from samurai.files.svg import Svg, num
 
 __all__ = ["draw_daimyo_view", "square_centre", "board_size", "SQUARE_SIZE", "DEFAULT_SIZE"]
 

@@ -2,7 +2,7 @@
 
 Positions are ``samurai_plugins.daimyo.rules.DaimyoState`` (the game protocol);
 pictures come from ``samurai_plugins.daimyo.render``; records from
-``samurai.game_records``. A person plays by clicking squares: a face-down
+``samurai.records``. A person plays by clicking squares: a face-down
 tile to flip it, or one of their pieces and then the square it goes to.
 Squares are the page's board places (``hex:FILE,RANK`` keys, file and rank
 counted from 0), so the page needs nothing of this game.
@@ -15,9 +15,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from samurai.bots import LEVELS, make_bot
+from samurai.catalog.editions import Edition
 from samurai.errors import DataError
-from samurai.game_records import (
+from samurai.protocol import GameState, Move
+from samurai.records import (
     is_play_record,
     play_record_from_dict,
     play_record_of,
@@ -25,8 +26,7 @@ from samurai.game_records import (
     position_check_of,
     replay_play_record,
 )
-from samurai.plugins import Edition
-from samurai.protocol import GameState, Move
+from samurai.search.bots import LEVELS, make_bot
 from samurai.web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions, shared_definition
 
 from .render import draw_daimyo_view
@@ -156,7 +156,7 @@ class DaimyoDefinition:
     # --- records ---------------------------------------------------------------------------
 
     def record(self, setup: GameSetup, actions: Sequence[Move], final: GameState) -> dict[str, Any]:
-        """The game's record (``samurai.game_records``) as a dict."""
+        """The game's record (``samurai.records``) as a dict."""
         edition = self._edition(setup.edition)
         return play_record_to_dict(play_record_of(edition, setup.players, setup.seed, setup.options, actions,
                                                   final))

@@ -19,9 +19,9 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from ..compare import compare
-from ..mcts import MCTSBot
-from ..plugins import Edition
+from ..catalog.editions import Edition
+from ..runs.compare import compare
+from ..search.mcts import MCTSBot
 from ..seeds import derive_seed
 from .engine import new_state
 from .game import Game, new_game

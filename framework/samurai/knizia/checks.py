@@ -1,8 +1,8 @@
 """Knizia's game's conformance checks (its ``GameDefinition.checks``): stronger checks than the kit's protocol
-checks of the same names (``samurai.conformance.PROTOCOL_CHECKS``), read from its engine: figures and tiles
+checks of the same names (``samurai.kit.conformance.PROTOCOL_CHECKS``), read from its engine: figures and tiles
 conserved, its record format, greedy bots, the scoring of a few captures, the metrics its plugins contribute.
 
-``hook_arguments`` and ``check_hook_answer`` tell the kit's first rule (``samurai.conformance.check_hook_results``)
+``hook_arguments`` and ``check_hook_answer`` tell the kit's first rule (``samurai.kit.conformance.check_hook_results``)
 how to ask this game's hooks that take more than an edition, a player count and options, and what to try with
 their answers.
 """
@@ -13,12 +13,12 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from ..bots import play_bots
-from ..conformance import MAX_ACTIONS, Check, broken_rule, check_hook_results, game_seeds
+from ..catalog.editions import Edition
 from ..errors import SamuraiError
-from ..hookcalls import guarded
-from ..plugins import Edition
-from ..statistics import is_metric_value
+from ..hooks.calls import guarded
+from ..kit.conformance import MAX_ACTIONS, Check, broken_rule, check_hook_results, game_seeds
+from ..runs.statistics import is_metric_value
+from ..search.bots import play_bots
 from . import engine
 from .facts import GameFacts
 from .game import Game, new_game

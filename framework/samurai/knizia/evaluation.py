@@ -7,7 +7,7 @@ the influences, sharper the fewer empty land hexes are left around it. Every sco
 the editions rewards leading castes (RULES.md "Scoring"), so a seat's points
 are its chances of leading each caste (a soft majority), and its estimated
 return is a soft maximum of the points. Numbers, not rules: they only guide
-the MCTS bot (``samurai.mcts``).
+the MCTS bot (``samurai.search.mcts``).
 """
 
 from __future__ import annotations

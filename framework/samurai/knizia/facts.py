@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from ..statistics import GameMetric
+from ..runs.statistics import GameMetric
 from .result import END_REASONS
 from .state import State
 

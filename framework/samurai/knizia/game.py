@@ -17,11 +17,11 @@ from typing import Any
 
 import attrs
 
-from ..editions import EditionManifest
+from ..catalog.editions import Edition, load_edition
+from ..catalog.manifests import EditionManifest
+from ..catalog.trust import Trust, TrustLike, names_edition
 from ..errors import DataError, IllegalAction
-from ..plugins import Edition, load_edition
 from ..seeds import MAX_SEED, check_seed
-from ..trust import Trust, TrustLike, names_edition
 from . import engine
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
 from .hexgrid import Coord
@@ -325,7 +325,7 @@ def new_game(edition: str | Edition | None = None, players: int | None = None, s
     both are. A scenario is data: the edition it names must be installed, or
     given here, or its manifest vouched for in ``trust``; the map it names is a
     bundled one or a map file beside the scenario file (or vouched for in
-    ``trust``; see ``samurai.trust``). ``trace`` keeps an event log
+    ``trust``; see ``samurai.catalog.trust``). ``trace`` keeps an event log
     (``Game.events``).
     """
     vouched = Trust.of(trust)

@@ -4,7 +4,7 @@ Worth = influence added to figures next to the hex, plus ``CAPTURE_VALUE``
 for each figure the tile wins (or minus for one it lets an opponent win) in a
 settlement that will resolve this turn. It keeps its strongest tiles as a
 starting hand and places figures at random. It reads only a seat's knowledge,
-so the ``greedy`` bot (``samurai.bots.GreedyBot``) and the searches' replies
+so the ``greedy`` bot (``samurai.search.bots.GreedyBot``) and the searches' replies
 (``HexGameState.policy_action``) both use it without seeing hidden tiles.
 """
 
@@ -24,14 +24,14 @@ CAPTURE_VALUE = 10
 
 
 class GreedyPlayer:
-    """The greedy player as a bot whose ties are drawn from ``rng``: ``samurai.bots.GreedyBot`` seeds its own,
+    """The greedy player as a bot whose ties are drawn from ``rng``: ``samurai.search.bots.GreedyBot`` seeds its own,
     ``HexGameState.policy_action`` hands it the search's."""
 
     name = "greedy"
     trusted = True
     """It picks among the engine's legal actions; simulations need not check them."""
     games = ("knizia",)
-    """The games it plays (``samurai.matches.check_bots_play`` refuses it for another): it reads Knizia's
+    """The games it plays (``samurai.runs.matches.check_bots_play`` refuses it for another): it reads Knizia's
     hands, hexes and settlements."""
 
     def __init__(self, rng: random.Random) -> None:

@@ -31,7 +31,7 @@ from typing import Any
 import attrs
 
 from ..errors import DataError
-from ..tomlfile import check_keys, key_line, read_toml, require
+from ..files.reading import check_keys, key_line, read_toml, require
 from .hexgrid import Coord, neighbours, parse_picture
 
 __all__ = ["SETTLEMENT_CAPACITY", "Settlement", "GameMap", "Board", "load_map", "parse_map", "build_board"]

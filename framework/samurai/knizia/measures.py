@@ -16,10 +16,9 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..errors import DataError
-from ..hookcalls import call_hook, guarded
-from ..runs import PairTask
-from ..seeds import derive_seed
-from ..statistics import (
+from ..hooks.calls import call_hook, guarded
+from ..runs.folders import PairTask
+from ..runs.statistics import (
     Estimate,
     GameMetric,
     Metric,
@@ -28,13 +27,14 @@ from ..statistics import (
     paired_difference,
     wilson_interval,
 )
+from ..seeds import derive_seed
 from .facts import FactsWatch, GameFacts, core_game_metrics
 from .records import GameRecord, record_of, replay
 from .result import Result
 from .simulate import cached_rules, play_game
 
 if TYPE_CHECKING:
-    from ..plugins import Edition
+    from ..catalog.editions import Edition
 
 __all__ = ["game_facts", "compare_metrics", "scoring_disagreement", "knizia_metrics", "contributed_metrics",
            "play_pairs"]
@@ -119,7 +119,7 @@ def contributed_metrics(editions: Sequence[Edition], players: int, first_player:
     chosen: dict[str, GameMetric] = {}
     for edition in editions:
         source = edition.manifest.path
-        # Each contribution is checked (samurai.hookcalls.HOOK_RESULTS): a list of well-formed GameMetric.
+        # Each contribution is checked (samurai.hooks.calls.HOOK_RESULTS): a list of well-formed GameMetric.
         contributions = call_hook(edition.plugin_manager.hook.samurai_game_metrics, source=source, players=players,
                                   first_player=first_player)
         for metrics in reversed(contributions):  # pluggy calls the trylast engine defaults last

@@ -12,8 +12,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..games import KNIZIA, GameDefinition, GameMeasures
-from ..plugins import Edition
+from ..catalog.editions import Edition
+from ..catalog.games import KNIZIA, GameDefinition, GameMeasures
 from . import engine
 from .checks import CHECKS, check_hook_answer, hook_arguments
 from .evaluation import estimate_returns
@@ -179,7 +179,7 @@ def _render(state: Any, view: Mapping[str, Any]) -> str:
 
 
 def _load_map(name: str, manifest: str) -> Any:
-    from ..plugins import resolve_map
+    from ..catalog.editions import resolve_map
 
     return resolve_map(name, relative_to=manifest)
 
@@ -243,4 +243,4 @@ GAME = GameDefinition(
     hook_arguments=hook_arguments,
     check_hook_answer=check_hook_answer,
 )
-"""Knizia's game as the framework sees it (``samurai.games``), contributed by the engine's defaults."""
+"""Knizia's game as the framework sees it (``samurai.catalog.games``), contributed by the engine's defaults."""

@@ -9,7 +9,7 @@ returned until the whole record has replayed, so a broken file never yields a
 half-applied game.
 
 Whole numbers are checked against their field's range, naming the field
-(``samurai.tomlfile.whole_number``): the seed is from 0 to 2**63-1 (0 <= seed <
+(``samurai.files.reading.whole_number``): the seed is from 0 to 2**63-1 (0 <= seed <
 2**63, the engine's range), the player count from 1, and any whole number in
 the file fits 64 bits.
 
@@ -30,11 +30,11 @@ import attrs
 import cattrs
 import tomli_w
 
-from ..atomicfile import write_atomically
+from ..catalog.editions import Edition
+from ..catalog.trust import Trust, TrustLike, names_edition
 from ..errors import DataError, IllegalAction
-from ..plugins import Edition
-from ..tomlfile import INT_HIGH, INT_LOW, check_plain, read_data, whole_number
-from ..trust import Trust, TrustLike, names_edition
+from ..files.reading import INT_HIGH, INT_LOW, check_plain, read_data, whole_number
+from ..files.writing import write_atomically
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
 from .game import MAX_SEED, Game, action_of, check_seed, new_game
 from .rules import Rules
@@ -64,7 +64,7 @@ class GameRecord:
 
     edition: str
     """The edition's id (a designer's edition loads only when its manifest is vouched for, see
-    ``samurai.trust``); older records may name a manifest's path."""
+    ``samurai.catalog.trust``); older records may name a manifest's path."""
     edition_version: str
     players: int
     seed: int
@@ -136,7 +136,7 @@ def from_record(record: GameRecord, *, edition: Edition | None = None, source: s
     ``edition`` plays it under an edition you loaded (it must be the one the
     record names); otherwise the record's edition is an installed one, or a
     manifest you vouch for in ``trust`` (paths or ``Edition`` values; see
-    ``samurai.trust``). ``folder`` is the folder of the record's file: a map
+    ``samurai.catalog.trust``). ``folder`` is the folder of the record's file: a map
     file the record names is looked for there.
     """
     for game in replay(record, edition=edition, source=source, trust=trust, folder=folder):  # noqa: B007
@@ -270,13 +270,13 @@ def record_from_dict(data: Any, *, source: str = "record",
 
     Actions of special tiles a plugin contributes are read with the record's
     edition, which must then be installed or vouched for (``trust``, see
-    ``samurai.trust``); ``folder`` is the record file's folder.
+    ``samurai.catalog.trust``); ``folder`` is the record file's folder.
     """
     if not isinstance(data, Mapping):
         raise DataError(f"a record is a table of fields, not {type(data).__name__}", source=source)
     check_plain(data, source=source)
     if data.get("game", "knizia") != "knizia":
-        raise DataError(f"a record of the game {data['game']!r:.40}, not of Knizia's: samurai.game_records reads it "
+        raise DataError(f"a record of the game {data['game']!r:.40}, not of Knizia's: samurai.records reads it "
                         f"(samurai replay and render do)", source=source, key="game")
     data = _migrated(dict(data), source)
     for field, low, high in _WHOLE_NUMBERS:
@@ -367,7 +367,7 @@ def read_record(path: str | Path, *, trust: TrustLike = ()) -> GameRecord:
     """Read and validate a record file (JSON or TOML) without replaying it.
 
     Reading never runs code: an edition manifest the record names is loaded
-    only when it is in ``trust`` (see ``samurai.trust``).
+    only when it is in ``trust`` (see ``samurai.catalog.trust``).
     """
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"a record's path is a str or Path, not {type(path).__name__}")
@@ -393,7 +393,7 @@ def load(path: str | Path, *, trust: TrustLike = ()) -> Game:
     The record's edition must be installed, or its manifest vouched for in
     ``trust`` (manifest paths or loaded ``Edition`` values): a record never
     runs code by itself. A map file the record names is looked for in the
-    record's folder (see ``samurai.trust``).
+    record's folder (see ``samurai.catalog.trust``).
     """
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"a record's path is a str or Path, not {type(path).__name__}")

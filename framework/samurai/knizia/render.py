@@ -26,10 +26,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..catalog.trust import Trust, TrustLike
 from ..errors import DataError
-from ..svgwriter import Svg, num
-from ..tomlfile import read_toml
-from ..trust import Trust, TrustLike
+from ..files.reading import read_toml
+from ..files.svg import Svg, num
 from .actions import ChooseTile
 from .game import Game, new_game
 from .hexgrid import Coord
@@ -99,7 +99,7 @@ def position_from_file(path: str | Path, to: int | None = None, *, trust: TrustL
     A ``.json`` file, or a ``.toml`` file with ``actions``, is a record; any
     other ``.toml`` file is a scenario (which has no actions, so ``to`` may
     only be 0). Either is data: the edition it names must be installed, or its
-    manifest in ``trust`` (see ``samurai.trust``).
+    manifest in ``trust`` (see ``samurai.catalog.trust``).
     """
     vouched = Trust.of(trust)
     folder = Path(path).parent

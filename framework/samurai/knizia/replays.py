@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..trust import TrustLike
+from ..catalog.trust import TrustLike
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
 from .game import Game
 from .records import GameRecord, replay

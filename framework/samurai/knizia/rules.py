@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from ..editions import EditionManifest
+from ..catalog.manifests import EditionManifest
 from ..errors import DataError
-from ..hookcalls import PLUGIN_FAILURES, call_hook, hook_failure, refused_hook_result, score_problem
+from ..hooks.calls import PLUGIN_FAILURES, call_hook, hook_failure, refused_hook_result, score_problem
 from .maps import Board, GameMap, build_board
 from .result import END_REASONS, Result
 from .setup_rules import SetupProcedure, initial_state
@@ -135,7 +135,7 @@ def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, playe
                         f"{slots + 3 * len(rules.prefilled)} figure slots of pieces "
                         f"{', '.join(setup_for.pieces)}", source=manifest.path, key=f"players.{players}")
 
-    # Each answer is checked against its hook's specification (samurai.hookcalls.HOOK_RESULTS) as it is asked.
+    # Each answer is checked against its hook's specification (samurai.hooks.calls.HOOK_RESULTS) as it is asked.
     rules.resolve_each_tile = _ask(manifest, hook, "samurai_resolution_timing", options=rules.options) == "each_tile"
     rules.end_immediate = _ask(manifest, hook, "samurai_end_check_timing", options=rules.options) == "immediate"
     rules.pass_when_unable = _ask(manifest, hook, "samurai_cannot_play", options=rules.options) == "pass"
@@ -208,7 +208,7 @@ def _plain_first_result_calls(caller: Any, names: tuple[str, ...]) -> tuple[list
 
 
 def _is_result(result: Any, captured: Mapping[int, Any]) -> bool:
-    """Whether a scoring hook returned a ``Result`` as ``samurai.hookcalls.score_problem`` allows: winners
+    """Whether a scoring hook returned a ``Result`` as ``samurai.hooks.calls.score_problem`` allows: winners
     distinct seats of the scored game, a reason, an explanation, no end reason of its own invention.
 
     The explanation must be text or a function writing it; reading ``explanation`` here would write

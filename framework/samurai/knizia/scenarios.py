@@ -54,7 +54,7 @@ from typing import Any
 import attrs
 
 from ..errors import DataError
-from ..tomlfile import (
+from ..files.reading import (
     INT_HIGH,
     INT_LOW,
     check_keys,
@@ -124,7 +124,7 @@ def load_scenario(path: str | Path) -> Scenario:
     except DataError as exc:
         raise _located(exc, text) from None
     # An edition or map path in the file stays as written: it is relative to the file's folder and used only
-    # as ``samurai.trust`` allows (new_game resolves it).
+    # as ``samurai.catalog.trust`` allows (new_game resolves it).
     return attrs.evolve(scenario, text=text)
 
 

@@ -15,12 +15,12 @@ from typing import Any
 
 import attrs
 
-from ..bots import BOTS, RandomBot, make_bot, parse_bots
-from ..edition_cache import edition_named, keep_edition, loadable_name
+from ..catalog.cache import edition_named, keep_edition, loadable_name
+from ..catalog.editions import Edition
 from ..errors import DataError, IllegalAction
-from ..executors import Executor, make_executor
-from ..plugins import Edition
-from ..runs import batches_of, collect_batches, write_run
+from ..runs.executors import Executor, make_executor
+from ..runs.folders import batches_of, collect_batches, write_run
+from ..search.bots import BOTS, RandomBot, make_bot, parse_bots
 from ..seeds import check_seed, derive_seed
 from . import engine
 from .knowledge import LeftGame, decide
@@ -174,16 +174,16 @@ def simulate(edition: Edition, players: int, games: int, seed: int, bots: Sequen
 
     The games are played in batches (``batches_of``) on the executor ``backend``
     (``"local"`` worker processes, ``"dask"``, or one a plugin contributes;
-    see ``samurai.executors``) with ``workers`` workers, or on the Dask
+    see ``samurai.runs.executors``) with ``workers`` workers, or on the Dask
     cluster at ``scheduler``; the summary is the same on every backend and
     number of workers. Workers other than this process load the edition again
     by its id, or by its manifest's path when it is not the installed one.
-    ``executor`` (from ``samurai.executors.make_executor``, closed by the
+    ``executor`` (from ``samurai.runs.executors.make_executor``, closed by the
     caller) plays on workers already started instead, say several runs on one
     cluster; then ``workers``, ``backend`` and ``scheduler`` are not used.
 
     ``save_dir`` keeps each game's record as ``DIR/game-NNNNN.json`` (``samurai replay`` reads them),
-    after ``DIR/run.json`` saying how many games were asked for (see ``samurai.runs``), each batch's as it
+    after ``DIR/run.json`` saying how many games were asked for (see ``samurai.runs.folders``), each batch's as it
     arrives: a run interrupted by ``KeyboardInterrupt`` keeps its finished games and its workers are stopped.
     """
     if games < 1:
@@ -238,6 +238,6 @@ def _play_batch(batch: _Batch) -> list[tuple[int, GameSummary, GameRecord | None
 
 def cached_rules(name: str, players: int, options: Mapping[str, Any]) -> Rules:
     """The rules of edition ``name`` (an id or a manifest path) for ``players`` and ``options``, compiled once per
-    process (the edition is loaded once, ``samurai.edition_cache``, and keeps the rules it compiled): what a batch
+    process (the edition is loaded once, ``samurai.catalog.cache``, and keeps the rules it compiled): what a batch
     plays with, wherever it runs."""
     return edition_named(name).rules(players, options)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import attrs
 
 from ..errors import IllegalAction
-from ..hookspecs import hookimpl
+from ..hooks.specs import hookimpl
 from .actions import Action, to_coord
 from .hexgrid import Coord
 from .maps import LAND

@@ -13,11 +13,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from ..bots import BOTS, LEVELS, make_bot
+from ..catalog.editions import Edition
+from ..catalog.games import KNIZIA
 from ..errors import DataError
-from ..games import KNIZIA
-from ..plugins import Edition
 from ..protocol import GameState, Move
+from ..search.bots import BOTS, LEVELS, make_bot
 from ..web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions, shared_definition
 from . import engine
 from .game import check_seed

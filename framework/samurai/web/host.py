@@ -49,8 +49,8 @@ import attrs
 from ..errors import DataError, SamuraiError, one_line
 from ..interrupts import StoppableTask
 from ..protocol import GameState, Move
+from ..runs.workerpool import WorkerPool
 from ..seeds import MAX_SEED, check_seed
-from ..workerpool import WorkerPool
 from .games import GameDefinition, GameSetup
 from .store import SeatSpec, Store, StoredGame
 
@@ -615,7 +615,7 @@ def _bot_pool(workers: int) -> WorkerPool:
 
     Workers are spawned, not forked: the server has threads, and a fork copies any lock one of them holds.
     They leave Ctrl-C to the server, which stops them, and end by themselves when the server dies without
-    stopping them (``samurai.workerpool``).
+    stopping them (``samurai.runs.workerpool``).
     """
     return WorkerPool(workers, start_method="spawn")
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from samurai.hookspecs import hookimpl
+from samurai.hooks.specs import hookimpl
 from samurai.knizia.actions import Action
 from samurai.knizia.special_tiles import MoveBehaviour, MoveTile
 

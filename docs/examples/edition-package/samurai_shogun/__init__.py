@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from samurai.editions import EditionManifest
-from samurai.hookspecs import hookimpl
+from samurai.catalog.manifests import EditionManifest
+from samurai.hooks.specs import hookimpl
 from samurai.knizia.result import Result, seats_text
 from samurai.knizia.tiles import CASTES
 

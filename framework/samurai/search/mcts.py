@@ -46,7 +46,7 @@ import math
 import random
 import time
 
-from .protocol import GameState, Knowledge, Move
+from ..protocol import GameState, Knowledge, Move
 
 __all__ = ["MCTSBot", "DEFAULT_EXPLORATION"]
 

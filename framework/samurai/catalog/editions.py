@@ -25,19 +25,20 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import pluggy
 
-from . import defaults, hookspecs
-from .data import bundled_maps
-from .editions import EditionManifest, merge_manifests, parse_manifest
-from .errors import DataError
+from ..data import bundled_maps
+from ..errors import DataError
+from ..files.reading import is_file, key_line, read_toml, table_line
+from ..hooks import defaults
+from ..hooks import specs as hookspecs
+from ..hooks.calls import PLUGIN_FILE_MODULE_PREFIX, call_hook
+from ..knizia import special_tiles
+from ..knizia.maps import GameMap, load_map
+from ..knizia.rules import Rules, compile_rules
 from .games import KNIZIA, GameDefinition, game_of
-from .hookcalls import PLUGIN_FILE_MODULE_PREFIX, call_hook
-from .knizia import special_tiles
-from .knizia.maps import GameMap, load_map
-from .knizia.rules import Rules, compile_rules
-from .tomlfile import is_file, key_line, read_toml, table_line
+from .manifests import EditionManifest, merge_manifests, parse_manifest
 
 if TYPE_CHECKING:
-    from .protocol import GameState
+    from ..protocol import GameState
 
 __all__ = ["ENTRY_POINT_GROUP", "PluginInfo", "Edition", "installed_plugins", "available_editions",
            "load_edition", "load_plugin", "load_plugin_file", "is_plugin_file", "check_plugin_order",
@@ -273,7 +274,7 @@ class Edition:
         """How records name this edition: its id (a manifest's id must be vouched for to load a record)."""
         self.game: GameDefinition = game if game is not None else game_of(plugin_manager, manifest.game,
                                                                           source=manifest.path)
-        """The game this edition plays (``samurai.games.GameDefinition``)."""
+        """The game this edition plays (``samurai.catalog.games.GameDefinition``)."""
         self._rules: dict[tuple[Any, ...], Rules] = {}
         self._maps: dict[str, GameMap] = {}
 
@@ -328,7 +329,7 @@ def load_edition(name: str | os.PathLike[str]) -> Edition:
     """Load an installed edition by id (``"ffg2015"``) or a manifest file by path.
 
     Naming a manifest by path runs its plugin files: do it only for manifests
-    you trust (records and scenarios never do it for you; see ``samurai.trust``).
+    you trust (records and scenarios never do it for you; see ``samurai.catalog.trust``).
     """
     if isinstance(name, os.PathLike):
         name = os.fspath(name)

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .data import bundled_editions
-from .editions import EditionManifest
-from .hookspecs import hookimpl
-from .knizia.facts import core_game_metrics
-from .knizia.result import Result, seats_text
-from .knizia.setup_rules import SetupProcedure
-from .statistics import GameMetric
+from ..catalog.manifests import EditionManifest
+from ..data import bundled_editions
+from ..knizia.facts import core_game_metrics
+from ..knizia.result import Result, seats_text
+from ..knizia.setup_rules import SetupProcedure
+from ..runs.statistics import GameMetric
+from .specs import hookimpl
 
 __all__ = ["most_figures_wins"]
 
@@ -30,7 +30,7 @@ def samurai_edition_manifests() -> Sequence[Any]:
 @hookimpl(trylast=True)
 def samurai_games() -> Sequence[Any]:
     """Knizia's hex tile-placement game (``samurai.knizia.position.GAME``): the game of a manifest without ``game``."""
-    from .knizia.position import GAME
+    from ..knizia.position import GAME
 
     return [GAME]
 

@@ -17,7 +17,7 @@ stay legal is still caught. The seed is a whole number from 0 to 2**63-1 (the
 engine's range) and the player count one from 1; a whole number out of its
 range is refused naming its field.
 
-The trust rules are those of every data file (``samurai.trust``): the edition
+The trust rules are those of every data file (``samurai.catalog.trust``): the edition
 a record names must be installed, or its manifest vouched for; opening a
 record imports no plugin it names and reads no file it names.
 """
@@ -33,14 +33,14 @@ from typing import Any
 
 import attrs
 
-from .atomicfile import write_atomically
+from .catalog.editions import Edition
+from .catalog.games import KNIZIA
+from .catalog.trust import Trust, TrustLike
 from .errors import DataError
-from .games import KNIZIA
-from .plugins import Edition
+from .files.reading import INT_HIGH, check_plain, read_data, whole_number
+from .files.writing import write_atomically
 from .protocol import GameState, Move
 from .seeds import MAX_SEED
-from .tomlfile import INT_HIGH, check_plain, read_data, whole_number
-from .trust import Trust, TrustLike
 
 __all__ = ["PlayRecord", "is_play_record", "play_record_of", "play_record_to_dict", "play_record_from_dict",
            "read_play_record", "write_play_record", "replay_play_record", "replayed", "position_check_of",
@@ -55,9 +55,9 @@ class PlayRecord:
     """A game of any protocol game as data: what it started from and every action, with a check."""
 
     game: str
-    """The game's name (``samurai.games.GameDefinition.name``), e.g. ``"daimyo"``."""
+    """The game's name (``samurai.catalog.games.GameDefinition.name``), e.g. ``"daimyo"``."""
     edition: str
-    """The edition's id (installed, or its manifest vouched for; see ``samurai.trust``)."""
+    """The edition's id (installed, or its manifest vouched for; see ``samurai.catalog.trust``)."""
     edition_version: str
     players: int
     seed: int

@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from .errors import DataError
-from .knizia.greedy import GreedyPlayer
-from .knizia.knowledge import LeftGame, SeatBot, SeatKnowledge, decide
+from ..errors import DataError
+from ..knizia.greedy import GreedyPlayer
+from ..knizia.knowledge import LeftGame, SeatBot, SeatKnowledge, decide
 from .mcts import MCTSBot
 
 if TYPE_CHECKING:
-    from .knizia.game import Game
+    from ..knizia.game import Game
 
 __all__ = ["parse_bots", "Bot", "Observation", "RandomBot", "GreedyBot", "MCTSBot", "BOTS", "Search", "SEARCHES",
            "REPLY_WORLDS", "LEVELS", "BOT_NAMES", "make_bot", "play_bots"]
@@ -71,7 +71,7 @@ BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "gree
 
 REPLY_WORLDS = 16
 """The ``worlds`` of ``mcts-replies`` bots: the root's actions are compared on 16 drawn positions
-(``samurai.mcts``)."""
+(``samurai.search.mcts``)."""
 
 
 @attrs.frozen
@@ -117,7 +117,7 @@ def make_bot(name: str, seed: int) -> Bot:
     quick player has answered it, on ``REPLY_WORLDS`` common drawn positions;
     ``mcts-rollouts:N`` and ``mcts-rollouts:Xs`` are the plain search that
     plays every simulation out to the end at random instead of taking the
-    game's estimate at the leaf (``samurai.mcts``).
+    game's estimate at the leaf (``samurai.search.mcts``).
     """
     if not isinstance(name, str):
         raise TypeError(f"a bot is named by a string, not {name!r}")
@@ -158,8 +158,8 @@ def play_bots(game: Game, bots: Sequence[str], *, seed: int = 0, actions: int | 
     Seat ``k`` gets ``bots[k % len(bots)]``, seeded from ``seed``; play stops
     when the game is over or after ``actions`` actions.
     """
-    from .errors import DataError
-    from .knizia.game import Game, check_seed
+    from ..errors import DataError
+    from ..knizia.game import Game, check_seed
 
     if not isinstance(game, Game):
         raise TypeError(f"play_bots plays a Game, not {type(game).__name__}")

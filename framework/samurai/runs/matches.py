@@ -17,17 +17,17 @@ from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
-from .bots import make_bot, parse_bots
-from .edition_cache import edition_named, keep_edition, loadable_name
-from .errors import DataError
+from ..catalog.cache import edition_named, keep_edition, loadable_name
+from ..catalog.editions import Edition
+from ..errors import DataError
+from ..protocol import Bot, GameState, Move
+from ..search.bots import make_bot, parse_bots
+from ..seeds import derive_seed
 from .executors import Executor, make_executor
-from .plugins import Edition
-from .protocol import Bot, GameState, Move
-from .runs import batches_of
-from .seeds import derive_seed
+from .folders import batches_of
 
 if TYPE_CHECKING:
-    from .game_records import PlayRecord
+    from ..records import PlayRecord
 
 __all__ = ["MAX_ACTIONS", "check_bots_play", "play_match", "MatchGame", "MatchSummary", "simulate_matches",
            "result_reason"]
@@ -135,9 +135,9 @@ def simulate_matches(edition: Edition, players: int, games: int, seed: int, bots
     """Play ``games`` seeded games of any game's edition and sum them up; ``progress(k)`` as games are done.
 
     Game ``i`` uses ``derive_seed(seed, i)`` (as ``samurai simulate`` does for
-    every game). The games are played in batches (``samurai.runs.batches_of``)
+    every game). The games are played in batches (``samurai.runs.folders.batches_of``)
     on the executor ``backend`` (``"local"`` worker processes, ``"dask"``, or one
-    a plugin contributes; see ``samurai.executors``) with ``workers`` workers, or
+    a plugin contributes; see ``samurai.runs.executors``) with ``workers`` workers, or
     on the Dask cluster at ``scheduler``; the summary is the same on every backend
     and for any number of workers. ``executor`` (closed by the caller) plays on
     workers already started instead. ``save_dir`` keeps each game's record as
@@ -145,8 +145,8 @@ def simulate_matches(edition: Edition, players: int, games: int, seed: int, bots
     after ``DIR/run.json``, each batch's as it arrives: a run interrupted by
     ``KeyboardInterrupt`` keeps its finished games and its workers are stopped.
     """
-    from .game_records import write_play_record
-    from .runs import collect_batches, write_run
+    from ..records import write_play_record
+    from .folders import collect_batches, write_run
 
     if games < 1:
         raise DataError(f"games must be at least 1, not {games}", source="--games")
@@ -186,7 +186,7 @@ class _Batch:
 
 def _play_batch(batch: _Batch) -> list[tuple[int, MatchGame, PlayRecord | None]]:
     """Play a batch of a run (in any process): each game's number, summary and record if kept."""
-    from .game_records import play_record_of
+    from ..records import play_record_of
 
     edition = edition_named(batch.edition)
     out: list[tuple[int, MatchGame, PlayRecord | None]] = []

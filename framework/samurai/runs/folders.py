@@ -18,9 +18,9 @@ from typing import Any
 
 import attrs
 
-from .atomicfile import write_atomically
-from .errors import DataError
-from .tomlfile import INT_HIGH, parse_json, read_text, whole_number
+from ..errors import DataError
+from ..files.reading import INT_HIGH, parse_json, read_text, whole_number
+from ..files.writing import write_atomically
 
 __all__ = ["RUN_FILE", "write_run", "read_run", "games_asked", "saved_games", "prepare_save_dir", "collect_batches",
            "CHUNK", "BATCHES", "batches_of", "PairTask"]
@@ -102,7 +102,7 @@ def collect_batches(batches: Iterable[list[tuple[int, Any, Any]]], save_dir: str
     """The games of finished batches of ``(index, game, record)`` in arrival order; with ``save_dir``, each
     batch's records written whole as ``game-NNNNN.json`` by ``write`` (an interrupt waits until they are),
     and ``progress`` told how many games are done after each batch."""
-    from .interrupts import deferred_interrupts
+    from ..interrupts import deferred_interrupts
 
     played: list[Any] = []
     for batch in batches:
@@ -140,7 +140,7 @@ class PairTask:
     ``GameMeasures.play_pairs`` (or the protocol's player) plays it."""
 
     editions: tuple[str, str]
-    """How a worker loads edition A and edition B (``samurai.edition_cache.loadable_name``)."""
+    """How a worker loads edition A and edition B (``samurai.catalog.cache.loadable_name``)."""
     players: int
     seed: int
     bots: tuple[str, ...]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from .plugins import Edition, available_editions, load_edition
+from .editions import Edition, available_editions, load_edition
 
 __all__ = ["loadable_name", "edition_named", "keep_edition"]
 

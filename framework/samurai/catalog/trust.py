@@ -34,10 +34,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Union
 
-from .errors import DataError
-from .knizia.maps import GameMap
-from .plugins import Edition, available_editions, load_edition
-from .tomlfile import is_file, read_toml
+from ..errors import DataError
+from ..files.reading import is_file, read_toml
+from ..knizia.maps import GameMap
+from .editions import Edition, available_editions, load_edition
 
 __all__ = ["Trust", "TrustLike", "names_edition", "how_to_trust"]
 

@@ -12,7 +12,7 @@ other's hooks. Every hook is called once when an edition's rules are compiled
 for a player count and options, never inside the playout loop.
 
 Each hook's docstring says what it must return; the engine checks every
-answer against that (``samurai.hookcalls.HOOK_RESULTS``) where it uses it and
+answer against that (``samurai.hooks.calls.HOOK_RESULTS``) where it uses it and
 refuses a wrong one as one line naming the plugin, the hook and the value, so
 an answer like ``"no"`` where ``False`` is meant never flips a rule. A deciding
 hook may return None for "no answer". A list may also be a tuple, never a string.
@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:
-    from .editions import EditionManifest
-    from .executors import ExecutorFactory
-    from .knizia.result import Result
-    from .knizia.setup_rules import SetupProcedure
-    from .knizia.special_tiles import TileBehaviour
-    from .statistics import GameMetric
+    from ..catalog.manifests import EditionManifest
+    from ..knizia.result import Result
+    from ..knizia.setup_rules import SetupProcedure
+    from ..knizia.special_tiles import TileBehaviour
+    from ..runs.executors import ExecutorFactory
+    from ..runs.statistics import GameMetric
 
 hookspec = pluggy.HookspecMarker("samurai")
 hookimpl = pluggy.HookimplMarker("samurai")
@@ -137,7 +137,7 @@ def samurai_score(edition: EditionManifest, captured: Mapping[int, Mapping[str, 
 
 @hookspec
 def samurai_game_metrics(players: int, first_player: int) -> Sequence[GameMetric] | None:
-    """Contribute per-game metrics for ``samurai compare`` (see ``samurai.statistics.GameMetric``).
+    """Contribute per-game metrics for ``samurai compare`` (see ``samurai.runs.statistics.GameMetric``).
 
     Each metric maps a finished game's facts to a number; compare shows its
     average under both editions with intervals and the paired difference.
@@ -153,7 +153,7 @@ def samurai_game_metrics(players: int, first_player: int) -> Sequence[GameMetric
 def samurai_executors() -> Sequence[ExecutorFactory] | None:
     """Contribute executors: where ``simulate``, ``compare`` and ``tournament`` play their batches.
 
-    Each ``samurai.executors.ExecutorFactory`` has a name (``--backend NAME``)
+    Each ``samurai.runs.executors.ExecutorFactory`` has a name (``--backend NAME``)
     and builds an executor from a worker count and an optional scheduler
     address. An executor maps a module-level function over plain-data batches
     and yields the results in the batches' order, so every executor gives the
@@ -167,7 +167,7 @@ def samurai_executors() -> Sequence[ExecutorFactory] | None:
 
 @hookspec
 def samurai_games() -> Sequence[Any] | None:
-    """Contribute games (``samurai.games.GameDefinition``): what an edition manifest's ``game`` key names.
+    """Contribute games (``samurai.catalog.games.GameDefinition``): what an edition manifest's ``game`` key names.
 
     A game definition says how to validate the game's manifests and board,
     start a position on the game protocol, draw a seat's view, offer the game

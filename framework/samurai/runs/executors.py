@@ -29,11 +29,11 @@ from typing import Any, Protocol, TypeVar
 
 import attrs
 
-from .errors import DataError
-from .hookcalls import call_hook, plugin_failure
-from .hookspecs import hookimpl
-from .interrupts import StoppableTask, deferred_interrupts
-from .lifelines import exit_with_parent
+from ..errors import DataError
+from ..hooks.calls import call_hook, plugin_failure
+from ..hooks.specs import hookimpl
+from ..interrupts import StoppableTask, deferred_interrupts
+from ..lifelines import exit_with_parent
 from .workerpool import WorkerPool
 
 __all__ = ["Executor", "ExecutorFactory", "LocalExecutor", "DaskExecutor", "make_executor", "executor_factories",
@@ -257,13 +257,13 @@ def samurai_executors() -> Sequence[ExecutorFactory]:
 
 def executor_factories() -> dict[str, ExecutorFactory]:
     """Every executor the engine and the installed plugins contribute, by name (the engine's first)."""
-    from .plugins import installed_plugins, make_plugin_manager
+    from ..catalog.editions import installed_plugins, make_plugin_manager
 
     pm = make_plugin_manager(tuple(installed_plugins()), source="installed plugins")
     # The engine's executors are registered here, not with every edition's manager: only runs ask for them.
     pm.register(sys.modules[__name__], name="samurai.executors")
     found: dict[str, ExecutorFactory] = {}
-    # Each contribution is checked (samurai.hookcalls.HOOK_RESULTS); the trylast engine executors come last.
+    # Each contribution is checked (samurai.hooks.calls.HOOK_RESULTS); the trylast engine executors come last.
     for contributed in reversed(call_hook(pm.hook.samurai_executors, source="installed plugins")):
         for factory in contributed:
             found.setdefault(factory.name, factory)

@@ -28,7 +28,7 @@ from typing import Any
 import attrs
 import pluggy
 
-from .errors import DataError
+from ..errors import DataError
 
 __all__ = ["PLUGIN_FAILURES", "plugin_location", "hook_failure", "wrong_hook_result", "deciding_plugin",
            "guarded", "plugin_failure", "PLUGIN_FILE_MODULE_PREFIX", "HookResult", "HOOK_RESULTS",
@@ -239,7 +239,7 @@ def _field(kind: str, name: str, value: Any, expected: str) -> str:
 
 
 def _settlement_kinds_problem(kinds: Any) -> str | None:
-    from .knizia.maps import SETTLEMENT_CAPACITY
+    from ..knizia.maps import SETTLEMENT_CAPACITY
 
     if _sequence(kinds) and all(isinstance(kind, str) and kind in SETTLEMENT_CAPACITY for kind in kinds):
         return None
@@ -247,7 +247,7 @@ def _settlement_kinds_problem(kinds: Any) -> str | None:
 
 
 def _setup_problem(value: Any, arguments: Mapping[str, Any]) -> str | None:
-    from .knizia.setup_rules import SETUP_PHASES, SetupProcedure
+    from ..knizia.setup_rules import SETUP_PHASES, SetupProcedure
 
     if not isinstance(value, SetupProcedure):
         return _not(value, "a SetupProcedure")
@@ -279,7 +279,7 @@ def score_problem(value: Any, arguments: Mapping[str, Any]) -> str | None:
 
     ``samurai.knizia.rules`` checks every game's result on a faster path and asks here only for the words.
     """
-    from .knizia.result import END_REASONS, Result
+    from ..knizia.result import END_REASONS, Result
 
     expected = "a Result naming winning seats"
     if not isinstance(value, Result):
@@ -311,7 +311,7 @@ def _manifest_problem(item: Any) -> str | None:
 
 
 def _behaviour_problem(item: Any) -> str | None:
-    from .knizia.actions import Action
+    from ..knizia.actions import Action
 
     name = getattr(item, "name", None)
     if not _text(name):
@@ -330,7 +330,7 @@ def _behaviour_problem(item: Any) -> str | None:
 
 
 def _metric_problem(item: Any) -> str | None:
-    from .statistics import GameMetric
+    from ..runs.statistics import GameMetric
 
     if not isinstance(item, GameMetric):
         return _not(item, "a GameMetric")
@@ -347,7 +347,7 @@ def _metric_problem(item: Any) -> str | None:
 
 
 def _executor_problem(item: Any) -> str | None:
-    from .executors import ExecutorFactory
+    from ..runs.executors import ExecutorFactory
 
     if not isinstance(item, ExecutorFactory):
         return _not(item, "an ExecutorFactory")
@@ -366,7 +366,7 @@ _GAME_OPTIONAL_FUNCTIONS = ("tell", "web", "simulate", "hook_arguments", "check_
 
 
 def _game_problem(item: Any) -> str | None:
-    from .games import GameDefinition, GameMeasures
+    from ..catalog.games import GameDefinition, GameMeasures
 
     if not isinstance(item, GameDefinition):
         return _not(item, "a GameDefinition")
@@ -403,7 +403,7 @@ HOOK_RESULTS: dict[str, HookResult] = {
     "samurai_executors": _list_of("ExecutorFactory", _executor_problem),
     "samurai_games": _list_of("GameDefinition", _game_problem),
 }
-"""What every hook of ``samurai.hookspecs`` must return, by hook name (docs/designing-editions.md lists them).
+"""What every hook of ``samurai.hooks.specs`` must return, by hook name (docs/designing-editions.md lists them).
 
 A deciding hook's answer is checked as a whole (None is pluggy's "no answer", and the engine's defaults
 always answer); a contributing hook's list of answers is checked plugin by plugin. Bools must be ``True`` or

@@ -17,8 +17,8 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing.context import BaseContext
 from typing import Any, cast
 
-from .interrupts import ignore_interrupts
-from .lifelines import exit_with_parent
+from ..interrupts import ignore_interrupts
+from ..lifelines import exit_with_parent
 
 __all__ = ["WorkerPool"]
 

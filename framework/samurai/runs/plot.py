@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..errors import DataError
 from .compare import Comparison
-from .errors import DataError
 from .statistics import Metric
 
 __all__ = ["plot_comparison"]

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 
-from .interrupts import deferred_interrupts
+from ..interrupts import deferred_interrupts
 
 __all__ = ["write_atomically", "new_file_mode"]
 

@@ -6,7 +6,7 @@ An edition package proves itself sound with one command::
     pytest --samurai-edition path/to/manifest.toml
 
 Without ``--samurai-edition`` the plugin adds nothing. With it, every check
-of the edition's game (``samurai.conformance.checks_for``) becomes one test item per edition and
+of the edition's game (``samurai.kit.conformance.checks_for``) becomes one test item per edition and
 supported player count, named for its rule; a failure reports the rule that
 broke and the seed that reproduces it. Naming a manifest path here is the
 person running pytest vouching for its plugin code, as on the command line.
@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
+from ..catalog.editions import Edition, available_editions, load_edition
+from ..errors import SamuraiError
 from .conformance import PROTOCOL_CHECKS, Check, ConformanceFailure, checks_for
-from .errors import SamuraiError
-from .plugins import Edition, available_editions, load_edition
 
 __all__ = ["pytest_addoption", "pytest_collection_modifyitems", "ConformanceItem", "RefusedEditionItem"]
 

@@ -19,15 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from .errors import DataError
-from .hookcalls import call_hook
+from ..errors import DataError
+from ..hooks.calls import call_hook
 
 if TYPE_CHECKING:
     import pluggy
 
-    from .editions import EditionManifest
-    from .plugins import Edition
-    from .protocol import GameState, Move
+    from ..protocol import GameState, Move
+    from .editions import Edition
+    from .manifests import EditionManifest
 
 __all__ = ["KNIZIA", "GameDefinition", "GameMeasures", "game_of", "games_of"]
 
@@ -50,8 +50,8 @@ class GameMeasures:
     Game ``i`` of a comparison is played under edition A and under edition B
     with the same seed and bots; a *watch* collects each game's facts as it is
     played (or as its record is replayed by ``samurai analyse``), and
-    ``metrics`` turns the paired facts into ``samurai.statistics.Metric`` values
-    with their intervals (``samurai.statistics.average_metrics`` averages per-game
+    ``metrics`` turns the paired facts into ``samurai.runs.statistics.Metric`` values
+    with their intervals (``samurai.runs.statistics.average_metrics`` averages per-game
     ``GameMetric`` values). Facts travel from worker processes and machines:
     they are plain data (numbers, strings, tuples, lists, dicts).
     """
@@ -63,21 +63,22 @@ class GameMeasures:
     metrics: Callable[[Sequence[Edition], int, Sequence[Mapping[str, Any]], Sequence[Any], Sequence[Any]],
                       Sequence[Any]]
     """``(editions A and B, players, options A and B, facts of A's games, facts of B's games) -> metrics``: a list
-    of ``samurai.statistics.Metric``; ``facts[i]`` of both sides are game ``i``, played with the same seed and bots."""
+    of ``samurai.runs.statistics.Metric``; ``facts[i]`` of both sides are game ``i``, played with the same seed and
+    bots."""
     panels: Sequence[tuple[str, Sequence[str]]] = ()
     """What ``samurai compare --plot`` draws: each panel's title and its metric names (a name ending in ``_`` is a
     prefix); empty: every metric in one panel."""
     play_pairs: Callable[[Any], Any] | None = None
     """The game's own player of a chunk of paired games, a module-level function run on the executors (Knizia's
     game plays on its fast engine and keeps its own records, ``samurai.knizia.records``); None: the games are played
-    through the protocol (``samurai.matches.play_match``) and recorded as ``samurai.game_records`` records."""
+    through the protocol (``samurai.runs.matches.play_match``) and recorded as ``samurai.records`` records."""
 
 
 @attrs.frozen
 class GameDefinition:
     """One game as the framework sees it, contributed by ``samurai_games()``.
 
-    The callables receive the loaded ``samurai.plugins.Edition`` (its manifest,
+    The callables receive the loaded ``samurai.catalog.editions.Edition`` (its manifest,
     plugin manager and board), so a game reads its rulings from the edition's
     options and its board from the edition's board file.
     """
@@ -101,7 +102,7 @@ class GameDefinition:
     manifest_keys: frozenset[str] = frozenset()
     """Top-level manifest keys this game adds to the common ones."""
     checks: Callable[[], Sequence[Any]] = _no_checks
-    """The game's own conformance checks (``samurai.conformance.Check`` values): one named like a check of the
+    """The game's own conformance checks (``samurai.kit.conformance.Check`` values): one named like a check of the
     kit's ``PROTOCOL_CHECKS`` replaces it, the others run after them."""
     tell: Callable[[GameState, Move, GameState], list[str]] | None = None
     """``(before, action, after) -> lines``: what ``action`` caused, in words every seat may read (``samurai
@@ -111,16 +112,16 @@ class GameDefinition:
     manifest paths named on its command line that play it (besides the installed editions)."""
     simulate: Callable[..., Any] | None = None
     """The game's own batch runner for ``samurai simulate`` (Knizia's game: ``samurai.knizia.simulate.simulate``, which
-    reads that game's facts); None: games are played through the protocol (``samurai.matches``)."""
+    reads that game's facts); None: games are played through the protocol (``samurai.runs.matches``)."""
     measures: GameMeasures | None = None
     """What ``samurai compare`` and ``samurai analyse`` measure in this game's games; None: what the protocol
-    shows of any game (``samurai.compare.PROTOCOL_MEASURES``: wins by seat, draws, length, how games ended)."""
+    shows of any game (``samurai.runs.compare.PROTOCOL_MEASURES``: wins by seat, draws, length, how games ended)."""
     earlier_views: Sequence[Callable[[Mapping[str, Any]], Mapping[str, Any]]] = ()
     """A seat's view as each earlier version of this game showed it: a record's ``check`` is a digest of the
     views, so a record saved by an earlier version is checked against the views it was saved with."""
     hook_arguments: Callable[[Edition, int, int], Mapping[str, Sequence[Mapping[str, Any]]]] | None = None
     """``(edition, players, seed) -> {hook name: argument sets}``: how the conformance kit's first rule
-    (``samurai.conformance.check_hook_results``) asks the game's hooks that take more than the edition's manifest,
+    (``samurai.kit.conformance.check_hook_results``) asks the game's hooks that take more than the edition's manifest,
     the player count and the options (Knizia's game: a few captures to score); None: those three."""
     check_hook_answer: Callable[[str, Any, Edition, int], None] | None = None
     """``(hook name, answer, edition, players)``: what the kit tries with a hook's answer beyond its specification,
@@ -132,7 +133,7 @@ def games_of(pm: pluggy.PluginManager, *, source: str = "plugins") -> dict[str, 
     """The games contributed by the plugins of ``pm`` (the engine's first), by name; a contribution that is not a
     list of ``GameDefinition`` is a ``DataError`` naming the plugin and ``source`` (the manifest that asked)."""
     found: dict[str, GameDefinition] = {}
-    # Each contribution is checked (samurai.hookcalls.HOOK_RESULTS); pluggy calls the last registered first.
+    # Each contribution is checked (samurai.hooks.calls.HOOK_RESULTS); pluggy calls the last registered first.
     for contributed in reversed(call_hook(pm.hook.samurai_games, source=source)):
         for definition in contributed:
             found.setdefault(definition.name, definition)

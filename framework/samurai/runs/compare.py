@@ -2,15 +2,15 @@
 
 Game ``i`` is played under edition A and under edition B with the same seed
 (``derive_seed(seed, i)``) and the same bots, so what differs between the two
-comes from the rules. Games are played on an executor (``samurai.executors``:
+comes from the rules. Games are played on an executor (``samurai.runs.executors``:
 local worker processes or a Dask cluster), a chunk of game numbers per task;
 each worker compiles the editions itself, once, so nothing but plain data
 crosses process boundaries, and the numbers do not depend on the backend or
 the number of workers. Every game becomes a record; the metrics are computed
-from the records (``samurai.statistics``; Knizia's facts: ``samurai.knizia.facts``), so a saved run can be
+from the records (``samurai.runs.statistics``; Knizia's facts: ``samurai.knizia.facts``), so a saved run can be
 analysed again.
 
-What is measured is the game's (``samurai.games.GameMeasures``, a game
+What is measured is the game's (``samurai.catalog.games.GameMeasures``, a game
 definition's ``measures``): Knizia's game plays on its fast engine and
 measures captures, ties and decisiveness; another game is played through
 the game protocol and measured by its own watch and metrics, or, when it
@@ -29,10 +29,17 @@ from typing import Any
 
 import attrs
 
-from .edition_cache import edition_named, keep_edition
-from .errors import DataError
-from .executors import Executor, default_workers, make_executor
-from .game_records import (
+from ..catalog.cache import edition_named, keep_edition
+from ..catalog.editions import Edition, load_edition
+from ..catalog.games import GameDefinition, GameMeasures
+from ..catalog.trust import Trust, TrustLike
+from ..errors import DataError
+from ..files.reading import read_data
+from ..interrupts import deferred_interrupts
+from ..knizia.measures import game_facts
+from ..knizia.records import GameRecord, read_record, write_record
+from ..protocol import GameState
+from ..records import (
     PlayRecord,
     is_play_record,
     play_record_of,
@@ -41,18 +48,11 @@ from .game_records import (
     replay_play_record,
     write_play_record,
 )
-from .games import GameDefinition, GameMeasures
-from .interrupts import deferred_interrupts
-from .knizia.measures import game_facts
-from .knizia.records import GameRecord, read_record, write_record
+from ..seeds import check_seed, derive_seed
+from .executors import Executor, default_workers, make_executor
+from .folders import CHUNK, PairTask, batches_of, games_asked, write_run
 from .matches import check_bots_play, play_match, result_reason
-from .plugins import Edition, load_edition
-from .protocol import GameState
-from .runs import CHUNK, PairTask, batches_of, games_asked, write_run
-from .seeds import check_seed, derive_seed
 from .statistics import GameMetric, Metric, average_metrics
-from .tomlfile import read_data
-from .trust import Trust, TrustLike
 
 __all__ = ["Comparison", "compare", "analyse_records", "default_workers", "CHUNK", "measures_of", "PROTOCOL_MEASURES"]
 
@@ -75,7 +75,7 @@ class Comparison:
     games_asked: int | None = None
     """For a saved run analysed again: the games its run asked for (more than ``games`` when it was cut short)."""
     panels: Sequence[tuple[str, Sequence[str]]] = ()
-    """What ``samurai.plot.plot_comparison`` draws by default: the measured game's panels
+    """What ``samurai.runs.plot.plot_comparison`` draws by default: the measured game's panels
     (``GameMeasures.panels``); empty: every metric in one panel."""
 
     def side(self, which: str) -> str:
@@ -165,14 +165,14 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
 
     Chunks of at most ``CHUNK`` games are played on the executor ``backend``
     (``"local"`` worker processes, ``"dask"``, or one a plugin contributes;
-    see ``samurai.executors``) with ``workers`` workers, or on the Dask
+    see ``samurai.runs.executors``) with ``workers`` workers, or on the Dask
     cluster at ``scheduler``; the result is the same on every backend and for
-    any number of workers. ``executor`` (from ``samurai.executors.make_executor``,
+    any number of workers. ``executor`` (from ``samurai.runs.executors.make_executor``,
     closed by the caller) plays on workers already started instead, say
     several comparisons on one cluster; then ``workers``, ``backend`` and
     ``scheduler`` are not used. ``save_dir`` keeps every game's
     record as ``DIR/a/game-NNNNN.json`` and ``DIR/b/...``, after ``DIR/run.json``
-    (the games asked for, see ``samurai.runs``), each finished chunk as it
+    (the games asked for, see ``samurai.runs.folders``), each finished chunk as it
     arrives: a run interrupted by ``KeyboardInterrupt`` keeps its finished pairs
     and its workers are stopped. ``progress(k)`` is told how many pairs are done.
     """
@@ -233,7 +233,7 @@ def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b:
     """Compare the paired records saved by ``compare(..., save_dir=folder)`` again, from the files alone.
 
     The folder is data: its records' editions must be installed, or their
-    manifests vouched for in ``trust`` (see ``samurai.trust``). A folder whose
+    manifests vouched for in ``trust`` (see ``samurai.catalog.trust``). A folder whose
     ``run.json`` asked for more games than it holds (a run cut short) is
     refused unless ``partial``; then the games it holds are compared and
     ``Comparison.games_asked`` says how many were asked for.
@@ -282,7 +282,7 @@ def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b:
 
 def _analyse_play_records(files: Mapping[str, list[Path]], edition_a: str | None, edition_b: str | None,
                           vouched: Trust, root: Path, asked: int | None) -> Comparison:
-    """``analyse_records`` for the records of a game played through the protocol (``samurai.game_records``)."""
+    """``analyse_records`` for the records of a game played through the protocol (``samurai.records``)."""
     records = {side: [read_play_record(f) for f in files[side]] for side in "ab"}
     _check_one_run(records, files)
     names = (edition_a or records["a"][0].edition, edition_b or records["b"][0].edition)

@@ -28,7 +28,7 @@ Every game is played through the game protocol only (``samurai.protocol``):
 What is reported: each bot's win rate (shared wins split: a win shared by
 ``k`` counts ``1/k``) per player count and per table, with Wilson 95%
 intervals; and Bradley-Terry ratings fitted on every game, with 95% intervals
-from a bootstrap that resamples rounds within their table (``samurai.ratings``).
+from a bootstrap that resamples rounds within their table (``samurai.runs.ratings``).
 """
 
 from __future__ import annotations
@@ -46,14 +46,14 @@ from typing import Any, cast
 
 import attrs
 
-from .bots import make_bot, parse_bots
-from .errors import DataError, IllegalAction
+from ..catalog.editions import Edition, load_edition
+from ..errors import DataError, IllegalAction
+from ..search.bots import make_bot, parse_bots
+from ..seeds import derive_seed
 from .executors import Executor, make_executor
+from .folders import batches_of
 from .matches import check_bots_play
-from .plugins import Edition, load_edition
 from .ratings import Rating, rate
-from .runs import batches_of
-from .seeds import derive_seed
 from .statistics import Estimate, wilson_interval
 
 __all__ = ["Table", "ScheduledGame", "GameOutcome", "Standing", "TournamentResult", "schedule", "tournament",
@@ -303,12 +303,12 @@ def tournament(bots: Sequence[str], *, players: Sequence[int] = (2,), games: int
                executor: Executor | None = None) -> TournamentResult:
     """Play a seat-balanced tournament (see the module docstring) and rate the bots.
 
-    ``bots`` names bots as ``samurai.bots.make_bot`` knows them; ``games`` is
+    ``bots`` names bots as ``samurai.search.bots.make_bot`` knows them; ``games`` is
     games per table; ``anchor`` is the bot rated 0 (default: ``random`` when
     it plays, else the first bot). The games are played in batches
-    (``samurai.runs.batches_of``) on the executor ``backend`` (``"local"``
+    (``samurai.runs.folders.batches_of``) on the executor ``backend`` (``"local"``
     worker processes, ``"dask"``, or one a plugin contributes; see
-    ``samurai.executors``) with ``workers`` workers, or on the Dask cluster at
+    ``samurai.runs.executors``) with ``workers`` workers, or on the Dask cluster at
     ``scheduler``, with the same results on every backend; ``executor`` (closed
     by the caller) plays on workers already started instead. ``progress(k)``
     is told how many games are done. Ctrl-C stops the workers and raises

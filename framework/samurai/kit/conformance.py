@@ -1,6 +1,6 @@
 """The conformance kit: the rules any edition must keep, as plain checks.
 
-``samurai.pytest_plugin`` runs them under pytest (``pytest --samurai-edition
+``samurai.kit.pytest_plugin`` runs them under pytest (``pytest --samurai-edition
 ID_OR_MANIFEST``); ``run_checks`` runs them from a program. Each check takes
 an edition, a player count, a seed and a number of games, and raises
 ``ConformanceFailure`` naming the rule that broke and the seed (and bots)
@@ -9,14 +9,14 @@ that reproduce it.
 ``PROTOCOL_CHECKS`` hold for any game and speak only the game protocol
 (games end, same seed same game, records round-trip, a determinized
 position shows the seat the same view). A game's definition adds its own
-(``samurai.games.GameDefinition.checks``) and may give a stronger check of
+(``samurai.catalog.games.GameDefinition.checks``) and may give a stronger check of
 the same name: Knizia's game gives ``samurai.knizia.checks.CHECKS``, which read its engine
 (figures and tiles conserved, its record format, greedy bots); Daimyo's adds
 its tiles conserved. ``checks_for(edition)`` is what runs.
 
 The first rule of every game, "the manifest and its hooks are valid", calls
 every hook the edition's plugins implement (``check_hook_results``) and holds
-each answer against its specification (``samurai.hookcalls.HOOK_RESULTS``),
+each answer against its specification (``samurai.hooks.calls.HOOK_RESULTS``),
 so a plugin whose hook answers ``"no"`` where ``False`` is meant fails the kit.
 """
 
@@ -29,11 +29,11 @@ from typing import Any
 import attrs
 import pluggy
 
-from .errors import DataError, SamuraiError
-from .hookcalls import call_hook
-from .plugins import Edition, load_edition
-from .protocol import Move
-from .seeds import derive_seed
+from ..catalog.editions import Edition, load_edition
+from ..errors import DataError, SamuraiError
+from ..hooks.calls import call_hook
+from ..protocol import Move
+from ..seeds import derive_seed
 
 __all__ = ["ConformanceFailure", "Check", "PROTOCOL_CHECKS", "broken_rule", "game_seeds", "checks_for", "run_checks",
            "MAX_ACTIONS",
@@ -105,7 +105,7 @@ def _option_sets(edition: Edition) -> list[dict[str, Any]]:
 
 def check_hook_results(edition: Edition, players: int, seed: int, games: int) -> None:
     """Every hook the edition's own plugins implement answers as its specification says
-    (``samurai.hookcalls.HOOK_RESULTS``), asked with the default options and each listed choice of every option.
+    (``samurai.hooks.calls.HOOK_RESULTS``), asked with the default options and each listed choice of every option.
 
     A hook is asked with the edition's manifest, the player count and the options; the hooks of a game that take
     more are asked as the game's ``GameDefinition.hook_arguments`` says (Knizia's game scores a few captures), and
@@ -143,7 +143,7 @@ _PROTOCOL_BOTS: tuple[tuple[str, ...], ...] = (("random",), ("mcts:4", "random")
 def _protocol_game(edition: Edition, players: int, seed: int, bots: tuple[str, ...],
                    rule: str) -> tuple[Any, list[Move]]:
     """A whole game between bots through the protocol; a refused action or an endless game breaks ``rule``."""
-    from .matches import play_match
+    from ..runs.matches import play_match
 
     try:
         return play_match(edition, players, seed, bots)
@@ -167,7 +167,7 @@ def check_protocol_games_end(edition: Edition, players: int, seed: int, games: i
 def check_protocol_determinism(edition: Edition, players: int, seed: int, games: int) -> None:
     """The same seed and bots give the same game, action for action, and the same returns."""
     rule = "same seed, same game"
-    from .game_records import position_check_of
+    from ..records import position_check_of
 
     for bots in _PROTOCOL_BOTS:
         for game_seed in game_seeds(seed, games):
@@ -181,7 +181,7 @@ def check_protocol_records(edition: Edition, players: int, seed: int, games: int
     """A game's record, written as JSON and read back, replays to the same position."""
     import json
 
-    from .game_records import play_record_from_dict, play_record_of, play_record_to_dict, position_check_of, replayed
+    from ..records import play_record_from_dict, play_record_of, play_record_to_dict, position_check_of, replayed
 
     rule = "records round-trip to the same game"
     for game_seed in game_seeds(seed, games):

@@ -28,7 +28,7 @@ options a game may set (with defaults)::
     description = "How starting hands are formed."
 
 A manifest may name the game it plays, ``game = "daimyo"`` (a game a plugin
-contributes through ``samurai_games``, see ``samurai.games``); without it the
+contributes through ``samurai_games``, see ``samurai.catalog.games``); without it the
 game is Knizia's hex tile-placement game, whose manifests carry the
 ``players``, ``tiles`` and ``hand_size`` shown above. Another game's manifest
 has the common keys (id, name, version, description, source, extends,
@@ -46,9 +46,9 @@ from typing import Any
 
 import attrs
 
-from .errors import DataError
-from .knizia.tiles import CASTES, PLACEMENTS, TileSpec
-from .tomlfile import check_keys, key_line, require
+from ..errors import DataError
+from ..files.reading import check_keys, key_line, require
+from ..knizia.tiles import CASTES, PLACEMENTS, TileSpec
 
 __all__ = ["OptionSpec", "PlayerCount", "EditionManifest", "parse_manifest", "merge_manifests"]
 
@@ -99,7 +99,7 @@ class EditionManifest:
     tiles: tuple[TileSpec, ...]
     options: Mapping[str, OptionSpec]
     game: str = "knizia"
-    """The game this edition plays (``samurai.games``): ``"knizia"`` unless the manifest names another."""
+    """The game this edition plays (``samurai.catalog.games``): ``"knizia"`` unless the manifest names another."""
 
     def resolve_options(self, given: Mapping[str, Any] | None, *, source: str = "options") -> dict[str, Any]:
         """The defaults overlaid with ``given``; unknown names and wrong types are refused."""
@@ -140,7 +140,7 @@ def parse_manifest(data: Mapping[str, Any], *, path: str, text: str = "",
 
     A manifest of another game than Knizia's is checked for the common keys
     and ``game_keys`` (those its game adds); the game checks the rest
-    (``samurai.games.GameDefinition.check_manifest``).
+    (``samurai.catalog.games.GameDefinition.check_manifest``).
     """
     where = "the edition manifest"
     game = require(data, "game", str, source=path, where=where, text=text, default="knizia")
