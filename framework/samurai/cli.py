@@ -9,15 +9,17 @@ with code 2; no traceback. Ctrl-C or SIGTERM stops a run cleanly (see
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
 from . import seeds as game_seeds
 from .errors import DataError, SamuraiError
 from .files.reading import parse_json
+from .runs.summary import print_summary
 
 __all__ = ["main"]
 
@@ -378,7 +380,7 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary.to_dict(), indent=2))
     else:
-        _print_summary(summary.to_dict())
+        print_summary(summary.table())
     return 0
 
 
@@ -397,7 +399,7 @@ def _simulate_through_protocol(args: argparse.Namespace, edition: Any) -> int:
     if args.json:
         print(json.dumps(summary.to_dict(), indent=2))
     else:
-        _print_match_summary(summary.to_dict())
+        print_summary(summary.table())
     return 0
 
 
@@ -405,8 +407,7 @@ def _simulating(args: argparse.Namespace, run: Callable[[Any, Any], Any]) -> Any
     """``run(progress, executor)`` on the executor of the arguments, after preparing ``--save-dir``, with a
     progress bar; the executor starts before the save folder is touched (a backend that cannot start loses
     nothing) and is closed whatever happens."""
-    executor = _executor(args)
-    try:
+    with _executor(args) as executor:
         if args.save_dir is not None:
             from .runs.folders import prepare_save_dir
 
@@ -414,8 +415,6 @@ def _simulating(args: argparse.Namespace, run: Callable[[Any, Any], Any]) -> Any
             args.prepared = True
         with _progress_bar("simulating", args.games, not args.no_progress) as advance:
             return run(advance, executor)
-    finally:
-        executor.close()
 
 
 def _players_of(given: int, edition: Any) -> int:
@@ -425,11 +424,17 @@ def _players_of(given: int, edition: Any) -> int:
     return int(min(edition.player_counts))
 
 
-def _executor(args: argparse.Namespace) -> Any:
-    """The executor of ``--backend``, ``--workers`` and ``--scheduler``, started (a local pool starts lazily)."""
+@contextlib.contextmanager
+def _executor(args: argparse.Namespace) -> Iterator[Any]:
+    """The executor of ``--backend``, ``--workers`` and ``--scheduler``, started (a local pool starts lazily), and
+    closed when the block ends, whatever happens: the one set-up of every command that plays on workers."""
     from .runs.executors import default_workers, make_executor
 
-    return make_executor(args.backend, workers=args.workers or default_workers(), scheduler=args.scheduler)
+    executor = make_executor(args.backend, workers=args.workers or default_workers(), scheduler=args.scheduler)
+    try:
+        yield executor
+    finally:
+        executor.close()
 
 
 _PROGRESS_LINE_SECONDS = 60.0
@@ -501,8 +506,7 @@ def _compare(args: argparse.Namespace) -> int:
     for edition, options in zip(editions, (options_a, options_b), strict=True):
         edition.start(players, 0, options)
     check_bots_play(editions[0].game.name, args.bots.split(","))
-    executor = _executor(args)
-    try:
+    with _executor(args) as executor:
         if args.save_dir is not None:
             from .runs.folders import prepare_save_dir
 
@@ -512,8 +516,6 @@ def _compare(args: argparse.Namespace) -> int:
             comparison = compare(args.edition_a, args.edition_b, players=players, games=args.games,
                                  seed=args.seed, bots=args.bots.split(","), save_dir=args.save_dir,
                                  options_a=options_a, options_b=options_b, progress=advance, executor=executor)
-    finally:
-        executor.close()
     _report(comparison, args)
     if args.plot:
         from .runs.plot import plot_comparison
@@ -544,15 +546,12 @@ def _tournament(args: argparse.Namespace) -> int:
     for count in counts:
         edition.start(count, 0, options)  # refuse bad players or options before the progress bar starts
     total = len(schedule(names, counts, args.games)[1])  # and a schedule that cannot be balanced
-    executor = _executor(args)  # after every check: a cluster starts only for a run that can go
-    try:
+    with _executor(args) as executor:  # after every check: a cluster starts only for a run that can go
         with _progress_bar("tournament", total, not args.no_progress) as advance:
             result = tournament(names, players=counts, games=args.games, seed=args.seed,
                                 workers=args.workers or default_workers(), edition=args.edition,
                                 options=options, bootstrap=args.bootstrap, anchor=args.anchor,
                                 progress=advance, executor=executor)
-    finally:
-        executor.close()
     print_tournament(result)
     if args.json:
         result.write_json(args.json)
@@ -765,65 +764,6 @@ def _report(comparison: Any, args: argparse.Namespace) -> None:
         comparison.write_json(args.json)
     if args.csv:
         comparison.write_csv(args.csv)
-
-
-def _print_summary(data: dict[str, Any]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    from .knizia.result import END_REASONS
-
-    console = Console()
-    games = data["games"]
-    seats = Table(title=f"Samurai {data['edition']}: {data['players']} players, {games} games, seed {data['seed']}")
-    for column in ("seat", "bot", "wins", "shared wins", "win rate"):
-        seats.add_column(column, justify="left" if column == "bot" else "right")
-    for seat in data["seats"]:
-        seats.add_row(str(seat["seat"]), seat["bot"], str(seat["wins"]), str(seat["shared_wins"]),
-                      f"{seat['win_rate']:.1%}")
-    console.print(seats)
-    figures = Table(show_header=True)
-    figures.add_column("per game")
-    figures.add_column("value", justify="right")
-    figures.add_row("shared wins", f"{data['shared_games']} games ({data['shared_games'] / games:.1%})")
-    turns = data["turns"]
-    figures.add_row("turns", f"mean {turns['mean']:.1f} (min {turns['min']}, max {turns['max']})")
-    figures.add_row("tiles played", f"mean {data['tiles_played']['mean']:.1f}")
-    figures.add_row("figures removed by ties", f"mean {data['removed_by_ties']['mean']:.2f}")
-    _share_rows(figures, "ended", {END_REASONS.get(r, r): n for r, n in data["end_reasons"].items()}, games)
-    _share_rows(figures, "decided by", {r.replace("_", " "): n for r, n in data["win_reasons"].items()}, games)
-    console.print(figures)
-
-
-def _print_match_summary(data: dict[str, Any]) -> None:
-    """The summary of a run of a game played through the protocol (``samurai.runs.matches.MatchSummary``)."""
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console()
-    games = data["games"]
-    seats = Table(title=f"{data['edition']} ({data['game']}): {data['players']} players, {games} games, "
-                        f"seed {data['seed']}")
-    for column in ("seat", "bot", "wins", "shared", "win rate", "score"):
-        seats.add_column(column, justify="left" if column == "bot" else "right")
-    for seat in data["seats"]:
-        seats.add_row(str(seat["seat"]), seat["bot"], str(seat["wins"]), str(seat["shared_wins"]),
-                      f"{seat['win_rate']:.1%}", f"{seat['score']:g}")
-    console.print(seats)
-    figures = Table(show_header=True)
-    figures.add_column("per game")
-    figures.add_column("value", justify="right")
-    figures.add_row("shared (drawn)", f"{data['shared_games']} games ({data['shared_games'] / games:.1%})")
-    actions = data["actions"]
-    figures.add_row("actions", f"mean {actions['mean']:.1f} (min {actions['min']}, max {actions['max']})")
-    _share_rows(figures, "ended", {r.replace("_", " "): n for r, n in data["end_reasons"].items()}, games)
-    console.print(figures)
-
-
-def _share_rows(table: Any, label: str, counts: dict[str, int], games: int) -> None:
-    """One row per reason: ``label: reason`` and how many games, with their share."""
-    for reason, count in counts.items():
-        table.add_row(f"{label}: {reason}", f"{count} ({count / games:.1%})")
 
 
 def _score(args: argparse.Namespace) -> int:

@@ -20,11 +20,13 @@ from ..catalog.editions import Edition
 from ..errors import DataError, IllegalAction
 from ..runs.executors import Executor, make_executor
 from ..runs.folders import batches_of, collect_batches, write_run
+from ..runs.summary import SummaryTable, share_rows
 from ..search.bots import BOTS, RandomBot, make_bot, parse_bots
 from ..seeds import check_seed, derive_seed
 from . import engine
 from .knowledge import LeftGame, decide
 from .records import GameRecord, record_of, write_record
+from .result import END_REASONS
 from .rules import Rules
 from .state import OVER, State, seeded_random
 from .tiles import CASTES
@@ -145,6 +147,22 @@ class SimulationSummary:
     def mean(self, field: str) -> float:
         """The mean of a per-game number (``"turns"``, ``"tiles_played"``, ``"removed"``)."""
         return sum(getattr(g, field) for g in self.games) / len(self.games) if self.games else 0.0
+
+    def table(self) -> SummaryTable:
+        """What ``samurai simulate`` prints of this run (``samurai.runs.summary.print_summary``)."""
+        data = self.to_dict()
+        games = data["games"]
+        rows = tuple((str(seat["seat"]), seat["bot"], str(seat["wins"]), str(seat["shared_wins"]),
+                      f"{seat['win_rate']:.1%}") for seat in data["seats"])
+        turns = data["turns"]
+        figures = [("shared wins", f"{data['shared_games']} games ({data['shared_games'] / games:.1%})"),
+                   ("turns", f"mean {turns['mean']:.1f} (min {turns['min']}, max {turns['max']})"),
+                   ("tiles played", f"mean {data['tiles_played']['mean']:.1f}"),
+                   ("figures removed by ties", f"mean {data['removed_by_ties']['mean']:.2f}"),
+                   *share_rows("ended", {END_REASONS.get(r, r): n for r, n in data["end_reasons"].items()}, games),
+                   *share_rows("decided by", {r.replace("_", " "): n for r, n in data["win_reasons"].items()}, games)]
+        return SummaryTable(f"Samurai {data['edition']}: {data['players']} players, {games} games, seed {data['seed']}",
+                            ("seat", "bot", "wins", "shared wins", "win rate"), rows, tuple(figures))
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the summary (without the per-game list)."""

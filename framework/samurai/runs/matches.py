@@ -25,6 +25,7 @@ from ..search.bots import make_bot, parse_bots
 from ..seeds import derive_seed
 from .executors import Executor, make_executor
 from .folders import batches_of
+from .summary import SummaryTable, share_rows
 
 if TYPE_CHECKING:
     from ..records import PlayRecord
@@ -109,6 +110,20 @@ class MatchSummary:
     seed: int
     bots: tuple[str, ...]
     games: tuple[MatchGame, ...]
+
+    def table(self) -> SummaryTable:
+        """What ``samurai simulate`` prints of this run (``samurai.runs.summary.print_summary``)."""
+        data = self.to_dict()
+        games = data["games"]
+        rows = tuple((str(seat["seat"]), seat["bot"], str(seat["wins"]), str(seat["shared_wins"]),
+                      f"{seat['win_rate']:.1%}", f"{seat['score']:g}") for seat in data["seats"])
+        actions = data["actions"]
+        figures = [("shared (drawn)", f"{data['shared_games']} games ({data['shared_games'] / games:.1%})"),
+                   ("actions", f"mean {actions['mean']:.1f} (min {actions['min']}, max {actions['max']})"),
+                   *share_rows("ended", {r.replace("_", " "): n for r, n in data["end_reasons"].items()}, games)]
+        return SummaryTable(f"{data['edition']} ({data['game']}): {data['players']} players, {games} games, "
+                            f"seed {data['seed']}", ("seat", "bot", "wins", "shared", "win rate", "score"), rows,
+                            tuple(figures))
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the summary (without the per-game list)."""
