@@ -16,11 +16,11 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
-from samurai.editions import EditionManifest
-from samurai.hookspecs import hookimpl
-from samurai.result import Result, seats_text
-from samurai.setup_rules import SetupProcedure
-from samurai.tiles import CASTES
+from samurai.catalog.manifests import EditionManifest
+from samurai.hooks.specs import hookimpl
+from samurai.knizia.result import Result, seats_text
+from samurai.knizia.setup_rules import SetupProcedure
+from samurai.knizia.tiles import CASTES
 
 __all__ = ["score_leader_tokens", "FIGURE_STAGES"]
 

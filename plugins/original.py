@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from samurai.editions import EditionManifest
-from samurai.hookspecs import hookimpl
-from samurai.result import Result, seats_text
-from samurai.setup_rules import SetupProcedure
-from samurai.tiles import CASTES
+from samurai.catalog.manifests import EditionManifest
+from samurai.hooks.specs import hookimpl
+from samurai.knizia.result import Result, seats_text
+from samurai.knizia.setup_rules import SetupProcedure
+from samurai.knizia.tiles import CASTES
 
 __all__ = ["score_majorities", "FIGURE_STAGES", "PUBLIC_CAPTURES_PLAYERS"]
 

@@ -17,7 +17,7 @@ import pytest
 
 import samurai
 from samurai import Action, ChooseTile, EndTurn, Game, IllegalAction, PlaceFigure, PlaceTile
-from samurai.hexgame import HexGameState, start
+from samurai.knizia.position import HexGameState, start
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"

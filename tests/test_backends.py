@@ -20,14 +20,17 @@ import pytest
 
 import samurai
 from samurai.cli import main
-from samurai.compare import compare
-from samurai.executors import make_executor
-from samurai.simulate import BATCHES, CHUNK, GameSummary, batches_of, cached_rules, derive_seed, play_game, simulate
-from samurai.tournament import tournament
+from samurai.knizia.simulate import GameSummary, cached_rules, play_game, simulate
+from samurai.runs.compare import compare
+from samurai.runs.executors import make_executor
+from samurai.runs.folders import BATCHES, CHUNK, batches_of
+from samurai.runs.tournament import tournament
+from samurai.seeds import derive_seed
 
 from helpers import ROOT, TINY_EDITION
 
-BROKEN_PLUGIN = ("from samurai.hookspecs import hookimpl\nfrom samurai.special_tiles import MoveBehaviour\n\n\n"
+BROKEN_PLUGIN = ("from samurai.hooks.specs import hookimpl\n"
+                 "from samurai.knizia.special_tiles import MoveBehaviour\n\n\n"
                  "class Broken(MoveBehaviour):\n    def can_play(self, rules, st, seat, tile):\n"
                  "        raise RuntimeError('no moves today')\n\n\n"
                  "@hookimpl\ndef samurai_tile_behaviours():\n    return [Broken()]\n")
@@ -210,9 +213,9 @@ def test_dask_without_the_dask_extra_is_one_line(monkeypatch, capsys):
 
 
 def test_an_unreachable_scheduler_is_one_line(monkeypatch, capsys):
-    import samurai.executors
+    import samurai.runs.executors
 
-    monkeypatch.setattr(samurai.executors, "SCHEDULER_TIMEOUT", 1)
+    monkeypatch.setattr(samurai.runs.executors, "SCHEDULER_TIMEOUT", 1)
     assert main(["simulate", "--games", "2", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("samurai: error: --scheduler: cannot reach the Dask scheduler at "
@@ -221,7 +224,7 @@ def test_an_unreachable_scheduler_is_one_line(monkeypatch, capsys):
 
 def test_daimyo_simulate_compare_and_tournament_give_the_same_results_on_every_backend(scheduler, tmp_path):
     """Issue 12: a game played through the protocol runs on the executors too, with the same numbers and records."""
-    from samurai.matches import simulate_matches
+    from samurai.runs.matches import simulate_matches
 
     edition = samurai.load_edition("daimyo")
     runs = {name: simulate_matches(edition, 2, 18, 5, ["random"], save_dir=tmp_path / f"s{number}", **kwargs)

@@ -7,7 +7,7 @@ import pytest
 
 import samurai
 from samurai import DataError
-from samurai.simulate import simulate
+from samurai.knizia.simulate import simulate
 
 CAPACITY = {"village": 1, "city": 2, "capital": 3}
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from samurai import DataError, engine
-from samurai.bots import GreedyBot, Observation, RandomBot
-from samurai.simulate import derive_seed, parse_bots, play_game, simulate
-from samurai.state import OVER
+from samurai import DataError
+from samurai.knizia import engine
+from samurai.knizia.simulate import play_game, simulate
+from samurai.knizia.state import OVER
+from samurai.search.bots import GreedyBot, Observation, RandomBot, parse_bots
+from samurai.seeds import derive_seed
 
 
 @pytest.mark.parametrize("bot_class", [RandomBot, GreedyBot])

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from samurai.cli import main
-from samurai.compare import analyse_records, compare
+from samurai.runs.compare import analyse_records, compare
 
 from helpers import TINY_EDITION, TINY_ORIGINAL_EDITION
 
@@ -88,7 +88,7 @@ def test_the_compare_command_writes_json_csv_and_a_plot(tmp_path, capsys):
 
 
 def test_the_plot_can_be_svg(tmp_path, tiny_comparison):
-    from samurai.plot import plot_comparison
+    from samurai.runs.plot import plot_comparison
 
     path = plot_comparison(tiny_comparison, tmp_path / "c.svg")
     assert "<svg" in path.read_text()

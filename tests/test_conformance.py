@@ -1,4 +1,4 @@
-"""The conformance kit (samurai.conformance, samurai.pytest_plugin) and a third-party edition package.
+"""The conformance kit (samurai.kit.conformance, samurai.kit.pytest_plugin) and a third-party edition package.
 
 The shipped editions pass every check; editions broken on purpose fail the check of the rule they
 break, and the failure names that rule and the seed that reproduces it; the example package in
@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 import samurai
-from samurai.conformance import CHECKS, ConformanceFailure, run_checks
+from samurai.kit.conformance import ConformanceFailure, run_checks
+from samurai.knizia.checks import CHECKS
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).parent / "data"
@@ -39,8 +40,8 @@ def write_edition(folder: Path, plugin: str, extra: str = "") -> Path:
 
 
 SCORING_OUT_OF_RANGE = '''
-from samurai.hookspecs import hookimpl
-from samurai.result import Result
+from samurai.hooks.specs import hookimpl
+from samurai.knizia.result import Result
 
 @hookimpl
 def samurai_score(edition, captured, options):
@@ -48,8 +49,8 @@ def samurai_score(edition, captured, options):
 '''
 
 SCORING_WITH_MEMORY = '''
-from samurai.hookspecs import hookimpl
-from samurai.result import Result
+from samurai.hooks.specs import hookimpl
+from samurai.knizia.result import Result
 
 CALLS = [0]
 
@@ -61,8 +62,8 @@ def samurai_score(edition, captured, options):
 '''
 
 LEAKY_MOVE = '''
-from samurai.hookspecs import hookimpl
-from samurai.special_tiles import MoveBehaviour
+from samurai.hooks.specs import hookimpl
+from samurai.knizia.special_tiles import MoveBehaviour
 
 class LeakyMove(MoveBehaviour):
     """Move, but the tile it moves is counted as spent too: a tile appears from nowhere in the count."""

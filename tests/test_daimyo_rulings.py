@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 from daimyo_helpers import flip, move, piece_at, position, sq
 
+from samurai.catalog.editions import Edition, load_edition
 from samurai.cli import main
-from samurai.conformance import checks_for
 from samurai.errors import DataError
-from samurai.game_records import play_record_from_dict, play_record_of, play_record_to_dict, replayed
-from samurai.plugins import Edition, load_edition
+from samurai.kit.conformance import checks_for
+from samurai.records import play_record_from_dict, play_record_of, play_record_to_dict, replayed
 from samurai_plugins import daimyo as d
-from samurai_plugins.daimyo_web import DaimyoDefinition
+from samurai_plugins.daimyo.web import DaimyoDefinition
 
 WHITE, BLACK = d.WHITE, d.BLACK
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,5 +1,5 @@
 """``samurai compare`` and ``samurai simulate`` for a game other than Knizia's (issue 12): the metrics a game
-supplies through its definition (``samurai.games.GameMeasures``), Daimyo and Shinobi's own, paired games on the
+supplies through its definition (``samurai.catalog.games.GameMeasures``), Daimyo and Shinobi's own, paired games on the
 same seeds, saved runs analysed again, and protocol games played in batches on the executors."""
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import pytest
 from daimyo_helpers import flip, move, position
 
 from samurai import DataError
+from samurai.catalog.editions import load_edition
 from samurai.cli import main
-from samurai.compare import analyse_records, compare
-from samurai.game_records import read_play_record
-from samurai.matches import play_match, simulate_matches
-from samurai.plugins import load_edition
-from samurai.simulate import derive_seed
+from samurai.records import read_play_record
+from samurai.runs.compare import analyse_records, compare
+from samurai.runs.matches import play_match, simulate_matches
+from samurai.seeds import derive_seed
 from samurai_plugins import daimyo as d
 
 DAIMYO_METRICS = ["win_rate_seat_0", "win_rate_seat_1", "draw_rate", "first_player_advantage", "turns", "actions",

@@ -10,9 +10,9 @@ import types
 import pytest
 
 import samurai
-from samurai.hookspecs import hookimpl
-from samurai.plugins import Edition, make_plugin_manager, register_plugin
-from samurai.setup_rules import SetupProcedure
+from samurai.catalog.editions import Edition, make_plugin_manager, register_plugin
+from samurai.hooks.specs import hookimpl
+from samurai.knizia.setup_rules import SetupProcedure
 
 
 def with_plugin(base: Edition, name: str, *hooks) -> Edition:

@@ -12,7 +12,7 @@ import pytest
 import samurai
 from samurai import DataError
 from samurai.cli import main
-from samurai.simulate import simulate
+from samurai.knizia.simulate import simulate
 
 from helpers import ROOT, capture_kita
 
@@ -125,7 +125,7 @@ def test_new_edition_does_not_overwrite_files_without_force(tmp_path, capsys):
 # --- mistakes are refused with the file and the problem -----------------------------------------
 
 HEADER = 'id = "broken"\nname = "broken"\nversion = "1"\nextends = "ffg2015"\n'
-GOOD_PLUGIN = ("from samurai.hookspecs import hookimpl\n\n@hookimpl\n"
+GOOD_PLUGIN = ("from samurai.hooks.specs import hookimpl\n\n@hookimpl\n"
                "def samurai_public_captures(edition, players, options):\n    return True\n")
 
 
@@ -158,11 +158,11 @@ def test_a_manifest_with_a_mistake_is_refused_naming_the_file(tmp_path, body, me
 
 
 @pytest.mark.parametrize("plugin, message, line", [
-    ("from samurai.hookspecs import hookimpl\n\n@hookimpl\n"
+    ("from samurai.hooks.specs import hookimpl\n\n@hookimpl\n"
      "def samurai_public_captures(edition, players, options, weather):\n    return True\n",
      r"hook samurai_public_captures asks for 'weather', which the hook does not give; it gives edition, players, "
      r"options", 3),
-    ("from samurai.hookspecs import hookimpl\n\n@hookimpl\n"
+    ("from samurai.hooks.specs import hookimpl\n\n@hookimpl\n"
      "def samurai_public_capture(edition, players, options):\n    return True\n",
      r"samurai_public_capture is not a samurai hook \(did you mean samurai_public_captures\?\)", 3),
     ("def samurai_score(edition, captured, options)\n    return None\n", r"syntax error", 1),

@@ -6,7 +6,7 @@ import re
 
 import attrs
 
-from samurai.games import GameDefinition
+from samurai.catalog.games import GameDefinition
 from samurai_plugins import daimyo
 
 from helpers import ROOT

@@ -9,9 +9,10 @@ import pluggy
 import pytest
 
 import samurai
-from samurai import DataError, hookspecs
-from samurai.hookspecs import hookimpl
-from samurai.plugins import available_editions, installed_plugins, make_plugin_manager, register_plugin
+from samurai import DataError
+from samurai.catalog.editions import available_editions, installed_plugins, make_plugin_manager, register_plugin
+from samurai.hooks import specs as hookspecs
+from samurai.hooks.specs import hookimpl
 
 from helpers import ROOT
 

@@ -11,8 +11,9 @@ import random
 
 import pytest
 
-from samurai import EndTurn, PlaceTile, engine
-from samurai.state import OVER
+from samurai import EndTurn, PlaceTile
+from samurai.knizia import engine
+from samurai.knizia.state import OVER
 
 from helpers import setup_tiny
 

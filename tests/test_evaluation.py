@@ -1,12 +1,12 @@
-"""The cheap estimate the MCTS bot scores its leaves with (samurai.evaluation)."""
+"""The cheap estimate the MCTS bot scores its leaves with (samurai.knizia.evaluation)."""
 
 from __future__ import annotations
 
 import random
 
-from samurai.evaluation import estimate_returns
-from samurai.hexgame import start
-from samurai.state import PLAY
+from samurai.knizia.evaluation import estimate_returns
+from samurai.knizia.position import start
+from samurai.knizia.state import PLAY
 
 
 def _in_play(players: int, seed: int):
@@ -44,7 +44,7 @@ def test_each_strong_tile_of_a_seat_next_to_figures_raises_its_estimate():
 
 
 def test_a_lead_in_an_open_settlement_counts_for_less_the_more_opponents_may_answer():
-    from samurai.evaluation import _SLOPES, INFLUENCE_SHARPNESS, OPPONENT_DAMPING
+    from samurai.knizia.evaluation import _SLOPES, INFLUENCE_SHARPNESS, OPPONENT_DAMPING
 
     for empty in range(1, 65):
         assert _SLOPES[2][empty - 1] > _SLOPES[3][empty - 1] > _SLOPES[4][empty - 1] > 0
@@ -64,7 +64,7 @@ def _one_capture_ahead(players: int):
 
 
 def test_with_4_or_more_players_a_lead_turns_more_sharply_into_winning(monkeypatch):
-    from samurai import evaluation
+    from samurai.knizia import evaluation
 
     assert evaluation.CROWDED_WIN_SHARPNESS > evaluation.WIN_SHARPNESS
     four = estimate_returns(*_one_capture_ahead(4))

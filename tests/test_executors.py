@@ -1,4 +1,4 @@
-"""Executors (samurai.executors): the same results in the same order on every backend.
+"""Executors (samurai.runs.executors): the same results in the same order on every backend.
 
 The Dask tests start a real ``LocalCluster`` of worker processes on 127.0.0.1.
 """
@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from samurai.errors import DataError
-from samurai.executors import ExecutorFactory, LocalExecutor, executor_factories, make_executor
-from samurai.hookspecs import hookimpl
-from samurai.simulate import derive_seed
+from samurai.hooks.specs import hookimpl
+from samurai.runs.executors import ExecutorFactory, LocalExecutor, executor_factories, make_executor
+from samurai.seeds import derive_seed
 
 
 def mix(batch: tuple[int, int]) -> list[int]:
@@ -48,9 +48,9 @@ def test_the_engine_contributes_local_and_dask_through_the_hook():
 
 
 def test_bad_backends_workers_and_schedulers_are_refused_in_one_line(monkeypatch):
-    import samurai.executors
+    import samurai.runs.executors
 
-    monkeypatch.setattr(samurai.executors, "SCHEDULER_TIMEOUT", 2)
+    monkeypatch.setattr(samurai.runs.executors, "SCHEDULER_TIMEOUT", 2)
     with pytest.raises(DataError, match="unknown backend 'ray'; backends are local, dask"):
         make_executor("ray")
     for workers in (0, -2, True, 1.5):
@@ -81,7 +81,7 @@ class InlinePlugin:
 
 
 def test_a_plugin_adds_an_executor_without_touching_the_core(monkeypatch):
-    import samurai.plugins as plugins
+    import samurai.catalog.editions as plugins
 
     real = plugins.make_plugin_manager
 

@@ -15,9 +15,9 @@ import attrs
 import pytest
 
 import samurai
-from samurai import engine
-from samurai.actions import Action
-from samurai.state import OVER, PLAY
+from samurai.knizia import engine
+from samurai.knizia.actions import Action
+from samurai.knizia.state import OVER, PLAY
 
 
 def _old_order(action: Action) -> tuple[str, tuple[object, ...]]:
@@ -116,7 +116,7 @@ def test_the_scoring_hook_called_directly_answers_as_pluggy_would():
     """Compiled rules call the scoring hook's plain implementations themselves (every playout scores once):
     the first answer in pluggy's order wins; a plugin registered or removed later, or one wrapping the hook,
     sends the call through pluggy again."""
-    from samurai.hookspecs import hookimpl
+    from samurai.hooks.specs import hookimpl
 
     class SeatOneWins:  # most castle figures wins
         @hookimpl(tryfirst=True)
@@ -170,9 +170,11 @@ def test_the_editions_scorings_explain_when_asked(ffg, original):
 
 
 def test_facts_collected_while_playing_equal_the_facts_of_the_replayed_record(ffg, original):
-    from samurai.metrics import FactsWatch, game_facts
-    from samurai.records import record_of
-    from samurai.simulate import derive_seed, play_game
+    from samurai.knizia.facts import FactsWatch
+    from samurai.knizia.measures import game_facts
+    from samurai.knizia.records import record_of
+    from samurai.knizia.simulate import play_game
+    from samurai.seeds import derive_seed
 
     seen_leader = False
     for edition in (ffg, original):
@@ -189,7 +191,7 @@ def test_facts_collected_while_playing_equal_the_facts_of_the_replayed_record(ff
 
 
 def test_the_shortcut_checks_agree_with_the_full_lists(ffg, original):
-    from samurai.special_tiles import SwitchBehaviour
+    from samurai.knizia.special_tiles import SwitchBehaviour
 
     switch = SwitchBehaviour()
     checked = 0
@@ -213,7 +215,7 @@ def test_the_shortcut_checks_agree_with_the_full_lists(ffg, original):
 def test_switch_can_play_exactly_when_some_two_settlements_may_exchange(ffg):
     """Every set of distinct figure masks on the board, with and without two villages of different castes
     (``can_play``'s quick answer), against the full list of exchanges."""
-    from samurai.special_tiles import SwitchBehaviour
+    from samurai.knizia.special_tiles import SwitchBehaviour
 
     switch = SwitchBehaviour()
     game = _positions(ffg, 4, seed=9, every=1000)[0]
@@ -232,7 +234,7 @@ def test_switch_can_play_exactly_when_some_two_settlements_may_exchange(ffg):
 
 def test_seeded_random_is_random_random():
     """The games' and random seats' generators (``state.seeded_random``) are seeded as ``random.Random`` seeds."""
-    from samurai.state import seeded_random
+    from samurai.knizia.state import seeded_random
 
     for seed in (0, 1, 7, 2**31, 2**62 + 12345, 2**63 - 1, 2**80 + 3, "text", 2.5):
         made, plain = seeded_random(seed), random.Random(seed)  # type: ignore[arg-type]
@@ -244,14 +246,14 @@ def test_seeded_random_is_random_random():
 def test_random_figure_placement_follows_its_procedure_with_few_or_no_tries(ffg, original, tiny, tiny_core):
     """``setup_rules.place_random_figures`` (which keeps empty villages' fills off ``st.cut`` until someone
     reads it) against its procedure step by step, also with so few tries that the full list decides."""
-    from samurai.setup_rules import (
+    from samurai.knizia.setup_rules import (
         figure_placement_is_feasible,
         figure_stage,
         legal_figure_placements,
         place_figure,
         place_random_figures,
     )
-    from samurai.state import FIGURES
+    from samurai.knizia.state import FIGURES
 
     for edition, players in ((ffg, 4), (ffg, 2), (original, 3), (tiny, 2), (tiny, 3), (tiny_core, 2)):
         rules = edition.rules(players)
@@ -304,8 +306,8 @@ def _plain_random_game(rules: samurai.Rules, seed: int) -> tuple[engine.State, l
     """A game between random bots played the straightforward way, through the game protocol: every
     action drawn by ``sample_action`` with the seat's bot generator (seeded as ``play_out`` seeds it),
     checked legal, then applied."""
-    from samurai.hexgame import HexGameState
-    from samurai.simulate import derive_seed
+    from samurai.knizia.position import HexGameState
+    from samurai.seeds import derive_seed
 
     state = HexGameState(rules, engine.new_state(rules, seed, trace=True))
     rngs = [random.Random(derive_seed(seed, seat)) for seat in range(rules.players)]
@@ -342,8 +344,9 @@ def _editions_to_pin(ffg, original, tiny, tiny_core, tiny_original):
 
 
 def test_fused_random_games_are_the_straightforward_games(ffg, original, tiny, tiny_core, tiny_original):
-    from samurai.bots import RandomBot
-    from samurai.simulate import derive_seed, play_game
+    from samurai.knizia.simulate import play_game
+    from samurai.search.bots import RandomBot
+    from samurai.seeds import derive_seed
 
     reasons = set()
     for rules in _editions_to_pin(ffg, original, tiny, tiny_core, tiny_original):
@@ -400,7 +403,7 @@ def _copy_of(rng: random.Random) -> random.Random:
 
 
 def test_a_played_out_game_leaves_its_explanation_unwritten_until_read(ffg, original):
-    from samurai.simulate import play_game
+    from samurai.knizia.simulate import play_game
 
     for edition in (ffg, original):
         final = play_game(edition.rules(3), 5, ("random",))

@@ -1,20 +1,20 @@
 """What ``samurai compare`` measures is the game's (issue 12): ``GameDefinition.measures``, a
-``samurai.games.GameMeasures`` (a watch of one game's facts and the metrics over paired games). Knizia's
+``samurai.catalog.games.GameMeasures`` (a watch of one game's facts and the metrics over paired games). Knizia's
 metrics are its entry; a game that supplies none is measured by what the protocol shows of any game."""
 
 from __future__ import annotations
 
 import re
 
-from samurai.compare import PROTOCOL_MEASURES, knizia_metrics, measures_of
-from samurai.hexgame import GAME as KNIZIA_GAME
-from samurai.hexgame import MEASURES as KNIZIA_MEASURES
-from samurai.matches import play_match
-from samurai.metrics import game_facts
-from samurai.plot import PANELS
-from samurai.plugins import load_edition
-from samurai.records import record_of
-from samurai.simulate import play_game
+from samurai.catalog.editions import load_edition
+from samurai.knizia.measures import game_facts, knizia_metrics
+from samurai.knizia.position import GAME as KNIZIA_GAME
+from samurai.knizia.position import MEASURES as KNIZIA_MEASURES
+from samurai.knizia.position import PANELS
+from samurai.knizia.records import record_of
+from samurai.knizia.simulate import play_game
+from samurai.runs.compare import PROTOCOL_MEASURES, measures_of
+from samurai.runs.matches import play_match
 from samurai_plugins import daimyo as d
 
 from helpers import ROOT, TINY_EDITION
@@ -69,7 +69,7 @@ def test_the_metrics_the_guide_shows_are_daimyos():
     guide = (ROOT / "docs" / "designing-games.md").read_text(encoding="utf-8")
     shown = next(block for block in re.findall(r"```python\n(.*?)```", guide, flags=re.S)
                  if "GAME_METRICS = (" in block)
-    source = (ROOT / "plugins" / "daimyo.py").read_text(encoding="utf-8")
+    source = (ROOT / "plugins" / "daimyo" / "measures.py").read_text(encoding="utf-8")
     for line in shown.splitlines():
         if line.strip():
             assert line.split("  #")[0].rstrip() in source, line
@@ -77,7 +77,7 @@ def test_the_metrics_the_guide_shows_are_daimyos():
 
 PLAIN_PLUGIN = '''import attrs
 
-from samurai.hookspecs import hookimpl
+from samurai.hooks.specs import hookimpl
 from samurai_plugins import daimyo
 
 
@@ -99,7 +99,7 @@ description = "Ruling: turns without progress that draw the game."
 
 
 def test_compare_and_analyse_a_game_that_supplies_no_measures_by_what_the_protocol_shows(tmp_path):
-    from samurai.compare import analyse_records, compare
+    from samurai.runs.compare import analyse_records, compare
 
     (tmp_path / "plain.py").write_text(PLAIN_PLUGIN, encoding="utf-8")
     manifest = tmp_path / "plain.toml"

@@ -1,5 +1,5 @@
-"""Records, replay, render and simulate for a game other than Knizia's (issue 12; samurai.game_records,
-samurai.matches), with Daimyo and Shinobi as the example."""
+"""Records, replay, render and simulate for a game other than Knizia's (issue 12; samurai.records,
+samurai.runs.matches), with Daimyo and Shinobi as the example."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from samurai import DataError
+from samurai.catalog.editions import load_edition
 from samurai.cli import main
-from samurai.game_records import (
+from samurai.records import (
     is_play_record,
     play_record_from_dict,
     play_record_of,
@@ -21,8 +22,7 @@ from samurai.game_records import (
     replayed,
     write_play_record,
 )
-from samurai.matches import check_bots_play, play_match, simulate_matches
-from samurai.plugins import load_edition
+from samurai.runs.matches import check_bots_play, play_match, simulate_matches
 
 from helpers import ROOT
 
@@ -225,7 +225,7 @@ def test_replay_tells_what_each_flip_turned_up(played, tmp_path: Path, capsys: p
 # --- tournament -----------------------------------------------------------------------------
 
 def test_a_tournament_plays_daimyo_through_the_protocol(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    from samurai.tournament import tournament
+    from samurai.runs.tournament import tournament
 
     result = tournament(["random", "mcts:30"], players=(2,), games=2, seed=3, edition="daimyo-shinobi",
                         bootstrap=20)

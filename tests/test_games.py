@@ -1,4 +1,4 @@
-"""Games on the framework: an edition manifest names the game it plays (issue 12 items 2-3; samurai.games)."""
+"""Games on the framework: an edition manifest names the game it plays (issue 12 items 2-3; samurai.catalog.games)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from samurai import DataError
+from samurai.catalog.editions import available_editions, load_edition
+from samurai.catalog.games import KNIZIA, GameDefinition
 from samurai.cli import main
-from samurai.games import KNIZIA, GameDefinition
-from samurai.hexgame import HexGameState
-from samurai.plugins import available_editions, load_edition
+from samurai.knizia.position import HexGameState
 from samurai_plugins import daimyo
 
 from helpers import ROOT

@@ -10,8 +10,9 @@ from typing import Any
 import attrs
 import pytest
 
-from samurai.conformance import CHECKS, PROTOCOL_CHECKS, ConformanceFailure, checks_for, run_checks
-from samurai.plugins import Edition, load_edition
+from samurai.catalog.editions import Edition, load_edition
+from samurai.kit.conformance import PROTOCOL_CHECKS, ConformanceFailure, checks_for, run_checks
+from samurai.knizia.checks import CHECKS
 from samurai_plugins import daimyo
 
 from helpers import ROOT

@@ -1,4 +1,4 @@
-"""Every hook's answer is checked against its specification (``samurai.hookcalls.HOOK_RESULTS``).
+"""Every hook's answer is checked against its specification (``samurai.hooks.calls.HOOK_RESULTS``).
 
 A wrong answer (a wrong type, a value out of range, a bool-like int or string) is refused where the engine
 uses it, as one line naming the plugin file, the hook and the value: a ``DataError`` in the API,
@@ -21,18 +21,20 @@ from pathlib import Path
 import pytest
 
 import samurai
-import samurai.plugins
+import samurai.catalog.editions
+from samurai.catalog.editions import PluginInfo
 from samurai.cli import main
-from samurai.conformance import CHECKS, PROTOCOL_CHECKS, check_hook_results, run_checks
 from samurai.errors import DataError
-from samurai.hookcalls import HOOK_RESULTS
-from samurai.plugins import PluginInfo
+from samurai.hooks.calls import HOOK_RESULTS
+from samurai.kit.conformance import PROTOCOL_CHECKS, check_hook_results, run_checks
+from samurai.knizia.checks import CHECKS
 
 MANIFEST = ('id = "wrong"\nname = "wrong answers"\nversion = "1"\nextends = "ffg2015"\n'
             'plugins = ["variant.py"]\n')
-HEAD = ("from samurai.hookspecs import hookimpl\nfrom samurai.result import Result\n"
-        "from samurai.setup_rules import SetupProcedure\nfrom samurai.game_metrics import GameMetric\n"
-        "from samurai.executors import ExecutorFactory\nfrom samurai.special_tiles import MoveBehaviour\n\n\n"
+HEAD = ("from samurai.hooks.specs import hookimpl\nfrom samurai.knizia.result import Result\n"
+        "from samurai.knizia.setup_rules import SetupProcedure\nfrom samurai.runs.statistics import GameMetric\n"
+        "from samurai.runs.executors import ExecutorFactory\n"
+        "from samurai.knizia.special_tiles import MoveBehaviour\n\n\n"
         "@hookimpl\n")
 MANIFEST_RULE = "the manifest and its hooks are valid"
 
@@ -107,7 +109,8 @@ COMPILED = [
     ("samurai_tile_behaviours", NAMELESS + BEHAVIOURS.format("[Nameless()]"),
      "a list holding a tile behaviour whose name is '', not a text naming the behaviour"),
     ("samurai_tile_behaviours", NO_ACTION + BEHAVIOURS.format("[NoAction()]"),
-     "a list holding a tile behaviour 'no-action', whose action_type is <class 'int'>, not a samurai.actions.Action"),
+     "a list holding a tile behaviour 'no-action', whose action_type is <class 'int'>, "
+     "not a samurai.knizia.actions.Action"),
     ("samurai_tile_behaviours", NO_APPLY + BEHAVIOURS.format("[NoApply()]"),
      "a list holding a tile behaviour 'no-apply' without the method apply"),
 ]
@@ -247,7 +250,7 @@ def test_the_kit_refuses_a_wrong_contribution_naming_plugin_hook_and_value(tmp_p
 @pytest.fixture
 def installed(tmp_path, monkeypatch):
     """Install a plugin file for the test: ``installed(source)`` makes it an entry point named ``wrong-answers``."""
-    real = samurai.plugins.installed_plugins()
+    real = samurai.catalog.editions.installed_plugins()
 
     def install(source: str) -> Path:
         file = tmp_path / "installed_variant.py"
@@ -258,7 +261,7 @@ def installed(tmp_path, monkeypatch):
         spec.loader.exec_module(module)
         monkeypatch.setitem(sys.modules, "installed_variant", module)
         plugins = {**real, "wrong-answers": PluginInfo("wrong-answers", "installed_variant", "test", "1")}
-        monkeypatch.setattr(samurai.plugins, "installed_plugins", lambda: plugins)
+        monkeypatch.setattr(samurai.catalog.editions, "installed_plugins", lambda: plugins)
         return file
 
     return install
@@ -271,7 +274,7 @@ def test_an_installed_plugin_contributing_wrong_manifests_is_refused_where_editi
     file = installed(MANIFESTS.format(answer))
     expected = f"plugin {file}: samurai_edition_manifests returned {value}"
     with pytest.raises(DataError, match=re.escape(expected)):
-        samurai.plugins.available_editions()
+        samurai.catalog.editions.available_editions()
     assert expected in refused(capsys, ["editions"])
     assert expected in refused(capsys, ["simulate", "--edition", "ffg2015", "--games", "1"])
 
@@ -281,7 +284,7 @@ def test_an_installed_plugin_contributing_wrong_manifests_is_refused_where_editi
     ("5", "5, not a list of ExecutorFactory")])
 def test_an_installed_plugin_contributing_wrong_executors_is_refused_when_a_run_starts(installed, capsys, answer,
                                                                                       value):
-    from samurai.executors import executor_factories
+    from samurai.runs.executors import executor_factories
 
     file = installed(EXECUTORS.format(answer))
     expected = f"plugin {file}: samurai_executors returned {value}"
@@ -320,7 +323,7 @@ def test_correct_answers_pass_everywhere_and_none_leaves_the_decision_to_the_nex
 
 
 def test_every_hook_has_a_specification_and_the_kit_calls_it_for_every_game():
-    from samurai import hookspecs
+    from samurai.hooks import specs as hookspecs
 
     assert set(HOOK_RESULTS) == {name for name in dir(hookspecs) if name.startswith("samurai_")}
     assert PROTOCOL_CHECKS[0].check is check_hook_results and PROTOCOL_CHECKS[0].rule == CHECKS[0].rule

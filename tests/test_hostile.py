@@ -22,7 +22,7 @@ import pytest
 import samurai
 from samurai import DataError, IllegalAction
 from samurai.cli import main
-from samurai.maps import load_map
+from samurai.knizia.maps import load_map
 
 from helpers import DATA, ROOT, TINY_EDITION
 
@@ -323,7 +323,7 @@ FOLDER_CASES = {
 
 @pytest.fixture(scope="module")
 def saved_comparison(tmp_path_factory):
-    from samurai.compare import compare
+    from samurai.runs.compare import compare
 
     folder = tmp_path_factory.mktemp("comparison")
     compare("ffg2015", "ffg2015", players=2, games=3, seed=2, save_dir=folder)
@@ -332,7 +332,7 @@ def saved_comparison(tmp_path_factory):
 
 @pytest.mark.parametrize("case", sorted(FOLDER_CASES))
 def test_a_tampered_comparison_folder_is_refused_naming_the_file(case, saved_comparison, tmp_path, capsys):
-    from samurai.compare import analyse_records
+    from samurai.runs.compare import analyse_records
 
     folder = tmp_path / "run"
     shutil.copytree(saved_comparison, folder)
@@ -344,7 +344,7 @@ def test_a_tampered_comparison_folder_is_refused_naming_the_file(case, saved_com
 
 
 def test_a_comparison_of_a_designers_edition_is_analysed_once_its_manifest_is_vouched_for(tmp_path, capsys):
-    from samurai.compare import analyse_records, compare
+    from samurai.runs.compare import analyse_records, compare
 
     saved = compare("ffg2015", TINY_EDITION, players=2, games=2, seed=3, save_dir=tmp_path)
     assert json.loads((tmp_path / "b" / "game-00000.json").read_text())["edition"] == "tiny-ffg2015"
@@ -438,7 +438,7 @@ def test_apply_refuses_what_is_not_an_action_of_this_game_and_changes_nothing(ga
 def test_apply_refuses_an_action_class_of_another_edition_with_other_fields(game):
     import attrs
 
-    from samurai.actions import Action
+    from samurai.knizia.actions import Action
 
     # Another edition's "SwitchFigures", with fields of its own: matched by name, refused by its fields.
     other = attrs.frozen(type("SwitchFigures", (Action,), {"__annotations__": {"where": "int"}}))(where=3)
@@ -519,8 +519,8 @@ def test_negative_seeds_are_refused_rather_than_played_as_another_seed():
 
 
 def test_runs_of_many_games_refuse_negative_seeds_too():
-    from samurai.compare import compare
-    from samurai.simulate import simulate
+    from samurai.knizia.simulate import simulate
+    from samurai.runs.compare import compare
 
     api_refuses(simulate, samurai.load_edition("ffg2015"), 2, 1, -1, ["random"])
     api_refuses(compare, "ffg2015", "original", players=2, games=1, seed=-5)

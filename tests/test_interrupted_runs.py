@@ -22,11 +22,11 @@ import pytest
 
 import samurai
 from samurai.cli import main
-from samurai.compare import analyse_records, compare
 from samurai.errors import DataError
 from samurai.interrupts import deferred_interrupts, interruptible
-from samurai.records import write_record
-from samurai.runs import RUN_FILE, prepare_save_dir, read_run
+from samurai.knizia.records import write_record
+from samurai.runs.compare import analyse_records, compare
+from samurai.runs.folders import RUN_FILE, prepare_save_dir, read_run
 
 from helpers import living_group_members
 

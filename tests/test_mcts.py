@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from samurai import DataError
-from samurai.bots import LEVELS, REPLY_WORLDS, GreedyBot, MCTSBot, make_bot
-from samurai.hexgame import start
-from samurai.plugins import load_edition
-from samurai.simulate import parse_bots, play_game
+from samurai.catalog.editions import load_edition
+from samurai.knizia.position import start
+from samurai.knizia.simulate import play_game
+from samurai.search.bots import LEVELS, REPLY_WORLDS, GreedyBot, MCTSBot, make_bot, parse_bots
 
 from helpers import randomly_played
 

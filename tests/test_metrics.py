@@ -11,17 +11,11 @@ import math
 import pytest
 
 from samurai import EndTurn, PlaceTile
-from samurai.defaults import most_figures_wins
-from samurai.metrics import (
-    GameFacts,
-    compare_metrics,
-    game_facts,
-    mean_interval,
-    paired_difference,
-    scoring_disagreement,
-    wilson_interval,
-)
-from samurai.records import from_record, to_record
+from samurai.hooks.defaults import most_figures_wins
+from samurai.knizia.facts import GameFacts
+from samurai.knizia.measures import compare_metrics, game_facts, scoring_disagreement
+from samurai.knizia.records import from_record, to_record
+from samurai.runs.statistics import mean_interval, paired_difference, wilson_interval
 from samurai_plugins.ffg2015 import score_leader_tokens
 
 from helpers import KITA_LAND, SCRIPTED_HANDS, scripted_game, setup_tiny
@@ -193,7 +187,7 @@ def test_every_metric_is_there_once_with_intervals(metrics):
 
 
 def test_the_close_finish_metric_of_the_guide():
-    from samurai.plugins import load_plugin_file
+    from samurai.catalog.editions import load_plugin_file
 
     from helpers import ROOT  # noqa: F401 - the example plugin is loaded from docs/examples
 
@@ -203,7 +197,7 @@ def test_the_close_finish_metric_of_the_guide():
 
 
 def test_a_rate_metric_must_give_zero_or_one():
-    from samurai.game_metrics import GameMetric
+    from samurai.runs.statistics import GameMetric
 
     half = GameMetric("half", "half", "rate", lambda g: 0.5)
     with pytest.raises(ValueError, match="each game's value must be 0 or 1"):

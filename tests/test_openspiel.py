@@ -12,7 +12,7 @@ import pyspiel
 import pytest
 
 import samurai.openspiel_game  # noqa: F401  (registers python_samurai)
-from samurai import engine
+from samurai.knizia import engine
 from samurai.openspiel_game import SHORT_NAME
 
 

@@ -14,10 +14,10 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import samurai
-from samurai import engine
-from samurai.action_space import ActionSpace
+from samurai.knizia import engine
+from samurai.knizia.action_space import ActionSpace
+from samurai.knizia.views import seat_view
 from samurai.pettingzoo_env import SamuraiEnv, observation_vector
-from samurai.views import seat_view
 
 # api_test warns that dict observations are unusual; they are PettingZoo's own convention for action masks.
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning:pettingzoo.test.api_test")

@@ -17,12 +17,13 @@ from samurai.cli import main
 from samurai.errors import DataError
 
 MANIFEST = 'id = "broken"\nname = "broken"\nversion = "1"\nextends = "ffg2015"\nplugins = ["variant.py"]\n'
-HOOK = "from samurai.hookspecs import hookimpl\nfrom samurai.game_metrics import GameMetric\n\n\n@hookimpl\n"
+HOOK = "from samurai.hooks.specs import hookimpl\nfrom samurai.runs.statistics import GameMetric\n\n\n@hookimpl\n"
 
 SCORE_RAISES = HOOK + "def samurai_score(edition, captured, options):\n    return 1 / 0\n"
 SCORE_WRONG_TYPE = HOOK + "def samurai_score(edition, captured, options):\n    return 'seat 0'\n"
 SCORE_NO_SEAT = HOOK + ("def samurai_score(edition, captured, options):\n"
-                        "    from samurai.result import Result\n    return Result((9,), 'mine', 'seat 9 wins')\n")
+                        "    from samurai.knizia.result import Result\n"
+                        "    return Result((9,), 'mine', 'seat 9 wins')\n")
 SCORE_EXITS = HOOK + "def samurai_score(edition, captured, options):\n    raise SystemExit(4)\n"
 METRIC_RAISES = (HOOK + "def samurai_game_metrics(players, first_player):\n"
                  "    return [GameMetric('broken', 'broken', 'mean', lambda game: game.weather)]\n")
@@ -115,7 +116,8 @@ def test_editions_lists_a_healthy_designer_edition(tmp_path, capsys):
     assert "samurai_public_captures" in capsys.readouterr().out
 
 
-BEHAVIOUR_RAISES = ("from samurai.hookspecs import hookimpl\nfrom samurai.special_tiles import MoveBehaviour\n\n\n"
+BEHAVIOUR_RAISES = ("from samurai.hooks.specs import hookimpl\n"
+                    "from samurai.knizia.special_tiles import MoveBehaviour\n\n\n"
                     "class Broken(MoveBehaviour):\n    def can_play(self, rules, st, seat, tile):\n"
                     "        raise RuntimeError('no moves today')\n\n\n"
                     "@hookimpl\ndef samurai_tile_behaviours():\n    return [Broken()]\n")
@@ -132,7 +134,7 @@ def test_a_special_tile_behaviour_failing_in_play_names_the_plugin_file_line_and
 
 
 def test_an_engine_error_is_not_blamed_on_a_plugin():
-    from samurai.hookcalls import plugin_failure
+    from samurai.hooks.calls import plugin_failure
 
     try:
         {}["missing"]

@@ -14,8 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import samurai
-from samurai import ChooseTile, EndTurn, MoveTile, PlaceFigure, PlaceTile, SwitchFigures, engine
-from samurai.state import EMPTY, OVER
+from samurai import ChooseTile, EndTurn, MoveTile, PlaceFigure, PlaceTile, SwitchFigures
+from samurai.knizia import engine
+from samurai.knizia.state import EMPTY, OVER
 
 from helpers import assert_refused_unchanged
 

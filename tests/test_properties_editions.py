@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from test_properties import FIXTURES, PLAYERS, SEEDS, check_invariants, random_candidates
 
 import samurai
-from samurai import engine
-from samurai.state import OVER, PLAY
+from samurai.knizia import engine
+from samurai.knizia.state import OVER, PLAY
 
 from helpers import assert_refused_unchanged
 

@@ -1,4 +1,4 @@
-"""The game protocol (samurai.protocol) as Knizia's Samurai implements it (samurai.hexgame)."""
+"""The game protocol (samurai.protocol) as Knizia's Samurai implements it (samurai.knizia.position)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import random
 import pytest
 
 import samurai
-from samurai import engine
-from samurai.hexgame import HexGameState, start
+from samurai.knizia import engine
+from samurai.knizia.position import HexGameState, start
 from samurai.protocol import GameState, Knowledge
 
 
@@ -88,7 +88,7 @@ def test_the_protocol_is_what_hexgame_offers() -> None:
 
 
 def test_ask_hands_the_bot_the_same_knowledge_as_knowledge_does():
-    from samurai.bots import make_bot
+    from samurai.search.bots import make_bot
 
     state = start("original", 3, seed=6)
     rng = random.Random(1)

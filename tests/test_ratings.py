@@ -1,4 +1,4 @@
-"""Bradley-Terry ratings (``samurai.ratings``): pairwise outcomes of a game, the fit, the bootstrap intervals."""
+"""Bradley-Terry ratings (``samurai.runs.ratings``): pairwise outcomes of a game, the fit, the bootstrap intervals."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from samurai.ratings import comparisons, fit_ratings, rate
+from samurai.runs.ratings import comparisons, fit_ratings, rate
 
 
 def _pairings(strengths: dict[str, float], games: int, seed: int) -> tuple[list[list], list[tuple[str, str]]]:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from samurai.bots import BOT_NAMES, LEVELS
 from samurai.cli import main
+from samurai.search.bots import BOT_NAMES, LEVELS
 
 from helpers import ROOT
 

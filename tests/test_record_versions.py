@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from samurai.errors import DataError
-from samurai.game_records import play_record_from_dict, read_play_record, replayed
+from samurai.records import play_record_from_dict, read_play_record, replayed
 
 DATA = Path(__file__).parent / "data" / "records"
 

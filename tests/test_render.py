@@ -12,8 +12,8 @@ import pytest
 
 import samurai
 from samurai.cli import main
-from samurai.records import read_record, replay
-from samurai.render import (
+from samurai.knizia.records import read_record, replay
+from samurai.knizia.render import (
     CASTE_SHAPES,
     SEAT_COLOURS,
     draw_view,

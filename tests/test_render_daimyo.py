@@ -1,4 +1,4 @@
-"""The picture of a Daimyo and Shinobi position (samurai.render_daimyo), drawn from a seat's view."""
+"""The picture of a Daimyo and Shinobi position (samurai_plugins.daimyo.render), drawn from a seat's view."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from daimyo_helpers import flip, position
 
-from samurai.render_daimyo import draw_daimyo_view, square_centre
 from samurai_plugins import daimyo as d
+from samurai_plugins.daimyo.render import draw_daimyo_view, square_centre
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -168,7 +168,7 @@ def test_captures_the_turn_kyousei_and_the_result_are_written() -> None:
 
 
 def test_the_picture_rasterises_to_png() -> None:
-    from samurai.render import svg_to_png  # the png extra, which the tests install
+    from samurai.knizia.render import svg_to_png  # the png extra, which the tests install
 
     data = svg_to_png(draw_daimyo_view(played(2, 80).view(0), remembered=True))
     assert data[:8] == b"\x89PNG\r\n\x1a\n"

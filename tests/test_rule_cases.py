@@ -11,7 +11,7 @@ import pytest
 
 import samurai
 from samurai import EndTurn, IllegalAction, MoveTile, PlaceTile, SwitchFigures
-from samurai.tiles import CASTES
+from samurai.knizia.tiles import CASTES
 
 from helpers import (
     DATA,

@@ -17,11 +17,12 @@ import types
 import pytest
 
 import samurai
-from samurai import ChooseTile, DataError, EndTurn, IllegalAction, PlaceFigure, PlaceTile, engine
-from samurai.hookspecs import hookimpl
-from samurai.plugins import Edition, make_plugin_manager, register_plugin
-from samurai.setup_rules import SetupProcedure
-from samurai.state import OVER
+from samurai import ChooseTile, DataError, EndTurn, IllegalAction, PlaceFigure, PlaceTile
+from samurai.catalog.editions import Edition, make_plugin_manager, register_plugin
+from samurai.hooks.specs import hookimpl
+from samurai.knizia import engine
+from samurai.knizia.setup_rules import SetupProcedure
+from samurai.knizia.state import OVER
 
 from helpers import DATA, HIGASHI, KITA, MACHI, MINAMI, NISHI, setup_tiny
 
@@ -157,7 +158,7 @@ def test_cannot_play_answers_are_checked(tiny):
         odd.rules(2)
 
 
-# --- scenarios under an edition without the fit ruling (samurai.scenarios) -------------------
+# --- scenarios under an edition without the fit ruling (samurai.knizia.scenarios) -------------------
 
 LEFT_OVER = {"players": 2, "to_act": 0,
              "figures": {"Kita": ["castle"], "Higashi": ["castle"], "Miyako": ["buddha", "rice", "castle"],

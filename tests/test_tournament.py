@@ -10,8 +10,8 @@ import pytest
 
 from samurai.cli import main
 from samurai.errors import DataError
-from samurai.simulate import derive_seed
-from samurai.tournament import schedule, tournament
+from samurai.runs.tournament import schedule, tournament
+from samurai.seeds import derive_seed
 
 from helpers import TINY_EDITION
 

@@ -2,8 +2,8 @@
 
 - A scenario in which nobody can play is refused like every other finished position.
 - A whole number out of its field's range in a record, a play record, a scenario or a ``run.json`` is refused
-  in one line naming the file, the field, the value and the range (``samurai.tomlfile.whole_number``).
-- The one atomic writer (``samurai.atomicfile``) leaves no temporary file and the old file whole when SIGTERM,
+  in one line naming the file, the field, the value and the range (``samurai.files.reading.whole_number``).
+- The one atomic writer (``samurai.files.writing``) leaves no temporary file and the old file whole when SIGTERM,
   Ctrl-C or an error comes during a write.
 - Worker processes (the local pool's and the Dask local cluster's) end by themselves when the process that
   started them dies, even by SIGKILL (``samurai.lifelines``).
@@ -23,17 +23,18 @@ from pathlib import Path
 import pytest
 
 import samurai
-from samurai import DataError, records
-from samurai.atomicfile import new_file_mode, write_atomically
+from samurai import DataError
+from samurai.catalog.editions import Edition, make_plugin_manager, register_plugin
 from samurai.cli import EXIT_INTERRUPTED, main
-from samurai.game_records import play_record_of, play_record_to_dict, read_play_record
-from samurai.hookspecs import hookimpl
+from samurai.files.reading import INT_HIGH, whole_number
+from samurai.files.writing import new_file_mode, write_atomically
+from samurai.hooks.specs import hookimpl
 from samurai.interrupts import interruptible
+from samurai.knizia import records
+from samurai.knizia.scenarios import load_scenario, scenario_state
+from samurai.knizia.state import OVER
 from samurai.lifelines import EXIT_ORPHANED
-from samurai.plugins import Edition, make_plugin_manager, register_plugin
-from samurai.scenarios import load_scenario, scenario_state
-from samurai.state import OVER
-from samurai.tomlfile import INT_HIGH, whole_number
+from samurai.records import play_record_of, play_record_to_dict, read_play_record
 
 from helpers import DATA, TINY_EDITION, living_group_members
 
@@ -197,7 +198,7 @@ def test_a_scenario_with_a_whole_number_out_of_range_is_refused_naming_its_field
 
 
 def test_a_run_manifest_with_games_out_of_range_is_refused_naming_it(tmp_path):
-    from samurai.runs import RUN_FILE, read_run
+    from samurai.runs.folders import RUN_FILE, read_run
 
     (tmp_path / RUN_FILE).write_text(json.dumps({"run": "simulate", "games": 2 ** 63}))
     with pytest.raises(DataError) as refused:
@@ -231,7 +232,7 @@ def test_an_interrupted_atomic_write_leaves_the_old_file_and_no_temporary_file(t
     def fail(*_args):
         raise interrupt
 
-    monkeypatch.setattr(f"samurai.atomicfile.os.{stage}", fail)
+    monkeypatch.setattr(f"samurai.files.writing.os.{stage}", fail)
     with pytest.raises(type(interrupt)):
         write_atomically(target, "new\n")
     assert target.read_text() == "old\n" and _leftovers(tmp_path) == []
@@ -247,7 +248,7 @@ def test_a_sigterm_during_an_atomic_write_waits_for_the_rename_then_stops_the_ru
         os.kill(os.getpid(), signal.SIGTERM)  # a polite kill arriving between the write and the rename
         return real(*args)
 
-    monkeypatch.setattr(f"samurai.atomicfile.os.{stage}", terminated_then)
+    monkeypatch.setattr(f"samurai.files.writing.os.{stage}", terminated_then)
     with pytest.raises(KeyboardInterrupt, match="SIGTERM"), interruptible():
         records.write_record(records.to_record(samurai.new_game("original", players=2, seed=3)), target)
     assert samurai.load(target).seed == 3 and _leftovers(tmp_path) == []
@@ -260,7 +261,7 @@ def test_a_sigterm_during_a_write_in_a_process_that_leaves_it_to_the_default_sti
     target.write_text("old\n")
     script = textwrap.dedent(f"""
         import os, signal, samurai
-        from samurai import atomicfile
+        from samurai.files import writing as atomicfile
         real = os.fsync
         def terminated_then(fd):
             os.kill(os.getpid(), signal.SIGTERM)
@@ -279,7 +280,7 @@ def test_rendering_writes_through_the_atomic_writer(tmp_path, monkeypatch):
     samurai.save(samurai.new_game("original", players=2, seed=3), record)
     picture = tmp_path / "board.svg"
     picture.write_text("old")
-    monkeypatch.setattr("samurai.atomicfile.os.replace", lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    monkeypatch.setattr("samurai.files.writing.os.replace", lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     assert main(["render", str(record), "-o", str(picture), "--force"]) == EXIT_INTERRUPTED
     assert picture.read_text() == "old" and _leftovers(tmp_path) == []
 

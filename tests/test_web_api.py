@@ -21,9 +21,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from samurai.records import from_record, record_from_dict
+from samurai.knizia.records import from_record, record_from_dict
+from samurai.knizia.web import SamuraiDefinition
 from samurai.web.app import create_app
-from samurai.web.samurai_game import SamuraiDefinition
 from samurai.web.store import Store
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

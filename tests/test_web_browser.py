@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from samurai.records import record_from_dict, replay
+from samurai.knizia.records import record_from_dict, replay
 
 from webhelpers import Server
 

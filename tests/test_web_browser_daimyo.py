@@ -19,8 +19,8 @@ from typing import Any
 import httpx
 import pytest
 
-from samurai.game_records import play_record_from_dict, replayed
-from samurai.plugins import load_edition
+from samurai.catalog.editions import load_edition
+from samurai.records import play_record_from_dict, replayed
 from samurai_plugins import daimyo
 
 from webhelpers import Server

@@ -1,5 +1,5 @@
 """``samurai serve`` offers Daimyo and Shinobi through its own web definition (issue 12 item 3;
-samurai_plugins.daimyo_web): the web layer is the same one that serves Knizia's game."""
+samurai_plugins.daimyo.web): the web layer is the same one that serves Knizia's game."""
 
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from samurai.game_records import play_record_from_dict, position_check_of, replayed
-from samurai.plugins import load_edition
+from samurai.catalog.editions import load_edition
+from samurai.records import play_record_from_dict, position_check_of, replayed
 from samurai.web.app import create_app
 from samurai.web.server import web_definitions
 from samurai_plugins import daimyo
-from samurai_plugins.daimyo_web import DaimyoDefinition
+from samurai_plugins.daimyo.web import DaimyoDefinition
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -28,8 +28,8 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from samurai.errors import DataError
+from samurai.knizia.web import SamuraiDefinition
 from samurai.web.app import MAX_ERROR, create_app
-from samurai.web.samurai_game import SamuraiDefinition
 from samurai.web.store import Store
 
 from webhelpers import InProcessServer, Server, free_port, next_update

@@ -27,11 +27,11 @@ with warnings.catch_warnings():
 
 import samurai
 from samurai.cli import main
-from samurai.game import MAX_SEED
+from samurai.knizia.game import MAX_SEED
+from samurai.knizia.web import SamuraiDefinition
 from samurai.protocol import GameState, Move
 from samurai.web.app import RequestChecks, create_app
 from samurai.web.host import SearchLimits, draw_seed
-from samurai.web.samurai_game import SamuraiDefinition
 
 from webhelpers import InProcessServer, Server, next_update
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from samurai.editions import EditionManifest
-from samurai.game_metrics import GameFacts, GameMetric
-from samurai.hookspecs import hookimpl
+from samurai.catalog.manifests import EditionManifest
+from samurai.hooks.specs import hookimpl
+from samurai.knizia.facts import GameFacts
+from samurai.runs.statistics import GameMetric
 
 CLOSE_MARGIN = 1
 """A finish is close when the best total of captured figures leads the next by at most this."""

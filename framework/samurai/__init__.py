@@ -1,4 +1,4 @@
-"""Samurai: a plugin-based engine for Reiner Knizia's hex tile-placement game.
+"""Samurai: a plugin-based engine for board games, with Reiner Knizia's hex tile-placement game.
 
 Embed a game in a few lines::
 
@@ -11,21 +11,27 @@ Embed a game in a few lines::
     samurai.save(game, "game.json")          # a record: JSON or TOML
     again = samurai.load("game.json")        # replayed and checked
 
-Everything listed in ``__all__`` is the stable public API (docs/embedding.md).
+Everything listed in ``__all__`` is the stable public API (docs/embedding.md). The names are loaded when first
+used (PEP 562), so ``import samurai`` and ``import samurai.protocol`` load no game: the names of Knizia's game
+come from its package, ``samurai.knizia``.
 """
 
 from __future__ import annotations
 
-from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
-from .bots import play_bots
-from .errors import DataError, IllegalAction, SamuraiError
-from .game import Game, new_game, score
-from .hexgrid import Coord
-from .plugins import Edition, available_editions, load_edition
-from .records import GameRecord, from_record, load, save, to_record
-from .result import END_REASONS, Result
-from .special_tiles import MoveTile, SwitchFigures
-from .tiles import CASTES
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what the lazy names below are, for type checkers and readers
+    from .catalog.editions import Edition, available_editions, load_edition
+    from .errors import DataError, IllegalAction, SamuraiError
+    from .knizia.actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
+    from .knizia.game import Game, new_game, score
+    from .knizia.hexgrid import Coord
+    from .knizia.records import GameRecord, from_record, load, save, to_record
+    from .knizia.result import END_REASONS, Result
+    from .knizia.special_tiles import MoveTile, SwitchFigures
+    from .knizia.tiles import CASTES
+    from .search.bots import play_bots
 
 __version__ = "0.1.0"
 
@@ -36,3 +42,37 @@ __all__ = [
     "Action", "ChooseTile", "PlaceFigure", "PlaceTile", "MoveTile", "SwitchFigures", "EndTurn",
     "SamuraiError", "IllegalAction", "DataError", "__version__",
 ]
+
+_HOMES = {
+    **dict.fromkeys(("Action", "ChooseTile", "EndTurn", "PlaceFigure", "PlaceTile"), ".knizia.actions"),
+    "play_bots": ".search.bots",
+    **dict.fromkeys(("DataError", "IllegalAction", "SamuraiError"), ".errors"),
+    **dict.fromkeys(("Game", "new_game", "score"), ".knizia.game"),
+    "Coord": ".knizia.hexgrid",
+    **dict.fromkeys(("Edition", "available_editions", "load_edition"), ".catalog.editions"),
+    **dict.fromkeys(("GameRecord", "from_record", "load", "save", "to_record"), ".knizia.records"),
+    **dict.fromkeys(("END_REASONS", "Result"), ".knizia.result"),
+    **dict.fromkeys(("MoveTile", "SwitchFigures"), ".knizia.special_tiles"),
+    "CASTES": ".knizia.tiles",
+}
+"""Each public name's module, imported on first use."""
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module on first use (PEP 562); a subpackage or module of ``samurai`` by
+    its name (``samurai.knizia``), as an attribute reached after ``import samurai``."""
+    if name in _HOMES:
+        value = getattr(importlib.import_module(_HOMES[name], __name__), name)
+        globals()[name] = value  # later uses do not come back here
+        return value
+    if not name.startswith("_"):
+        try:
+            return importlib.import_module(f".{name}", __name__)
+        except ModuleNotFoundError as error:
+            if error.name != f"{__name__}.{name}":
+                raise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -9,15 +9,17 @@ with code 2; no traceback. Ctrl-C or SIGTERM stops a run cleanly (see
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
-from . import game as game_seeds
+from . import seeds as game_seeds
 from .errors import DataError, SamuraiError
-from .tomlfile import parse_json
+from .files.reading import parse_json
+from .runs.summary import print_summary
 
 __all__ = ["main"]
 
@@ -68,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = None
         return 0
     except Exception as exc:
-        from .hookcalls import plugin_failure
+        from .hooks.calls import plugin_failure
 
         failure = plugin_failure(exc)  # a plugin's bug anywhere in play: name the plugin, not a traceback
         if failure is not None:
@@ -287,7 +289,8 @@ def _run_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _executor_args(parser: argparse.ArgumentParser) -> None:
-    """Where a run's batches are played: ``--workers``, ``--backend``, ``--scheduler`` (see ``samurai.executors``)."""
+    """Where a run's batches are played: ``--workers``, ``--backend``, ``--scheduler`` (see
+    ``samurai.runs.executors``)."""
     parser.add_argument("--workers", type=_whole(1, 256), default=None,
                         help="worker processes (default: the machine's cores, at most 8; with --backend dask and no "
                              "--scheduler, the local cluster's)")
@@ -321,7 +324,7 @@ _DEFAULT_PLAYERS = _Default(4)
 MAX_GAMES = 10_000_000
 """The most games one run may ask for (a million takes hours already)."""
 MAX_SEED = game_seeds.MAX_SEED
-"""Seeds are 63-bit (the engine's and the records' range, ``samurai.game.MAX_SEED``)."""
+"""Seeds are 63-bit (the engine's and the records' range, ``samurai.knizia.game.MAX_SEED``)."""
 
 
 def _whole(low: int, high: int) -> Any:
@@ -361,8 +364,8 @@ def _options(pairs: Sequence[str]) -> dict[str, Any]:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from .plugins import load_edition
-    from .simulate import parse_bots
+    from .catalog.editions import load_edition
+    from .search.bots import parse_bots
 
     edition = load_edition(args.edition)
     if edition.game.simulate is None:  # a game without a runner of its own is played through the protocol
@@ -370,21 +373,21 @@ def _simulate(args: argparse.Namespace) -> int:
     bots = parse_bots(args.bots)
     options = _options(args.option)
     edition.rules(args.players, options)  # refuse bad players or options before the progress bar starts
-    simulate = edition.game.simulate  # Knizia's: samurai.simulate
+    simulate = edition.game.simulate  # Knizia's: samurai.knizia.simulate
     summary = _simulating(args, lambda advance, executor: simulate(
         edition, args.players, args.games, args.seed, bots, options=options, progress=advance,
         save_dir=args.save_dir, executor=executor))
     if args.json:
         print(json.dumps(summary.to_dict(), indent=2))
     else:
-        _print_summary(summary.to_dict())
+        print_summary(summary.table())
     return 0
 
 
 def _simulate_through_protocol(args: argparse.Namespace, edition: Any) -> int:
-    """``simulate`` for a game played through the protocol (``samurai.matches``); without ``--players``, the
+    """``simulate`` for a game played through the protocol (``samurai.runs.matches``); without ``--players``, the
     fewest players its edition allows."""
-    from .matches import check_bots_play, simulate_matches
+    from .runs.matches import check_bots_play, simulate_matches
 
     bots = check_bots_play(edition.game.name, args.bots)
     options = _options(args.option)
@@ -396,7 +399,7 @@ def _simulate_through_protocol(args: argparse.Namespace, edition: Any) -> int:
     if args.json:
         print(json.dumps(summary.to_dict(), indent=2))
     else:
-        _print_match_summary(summary.to_dict())
+        print_summary(summary.table())
     return 0
 
 
@@ -404,17 +407,14 @@ def _simulating(args: argparse.Namespace, run: Callable[[Any, Any], Any]) -> Any
     """``run(progress, executor)`` on the executor of the arguments, after preparing ``--save-dir``, with a
     progress bar; the executor starts before the save folder is touched (a backend that cannot start loses
     nothing) and is closed whatever happens."""
-    executor = _executor(args)
-    try:
+    with _executor(args) as executor:
         if args.save_dir is not None:
-            from .runs import prepare_save_dir
+            from .runs.folders import prepare_save_dir
 
             prepare_save_dir(args.save_dir, force=args.force)
             args.prepared = True
         with _progress_bar("simulating", args.games, not args.no_progress) as advance:
             return run(advance, executor)
-    finally:
-        executor.close()
 
 
 def _players_of(given: int, edition: Any) -> int:
@@ -424,11 +424,17 @@ def _players_of(given: int, edition: Any) -> int:
     return int(min(edition.player_counts))
 
 
-def _executor(args: argparse.Namespace) -> Any:
-    """The executor of ``--backend``, ``--workers`` and ``--scheduler``, started (a local pool starts lazily)."""
-    from .executors import default_workers, make_executor
+@contextlib.contextmanager
+def _executor(args: argparse.Namespace) -> Iterator[Any]:
+    """The executor of ``--backend``, ``--workers`` and ``--scheduler``, started (a local pool starts lazily), and
+    closed when the block ends, whatever happens: the one set-up of every command that plays on workers."""
+    from .runs.executors import default_workers, make_executor
 
-    return make_executor(args.backend, workers=args.workers or default_workers(), scheduler=args.scheduler)
+    executor = make_executor(args.backend, workers=args.workers or default_workers(), scheduler=args.scheduler)
+    try:
+        yield executor
+    finally:
+        executor.close()
 
 
 _PROGRESS_LINE_SECONDS = 60.0
@@ -484,9 +490,9 @@ def _progress_bar(label: str, total: int, enabled: bool) -> Any:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from .compare import compare, measures_of
-    from .matches import check_bots_play
-    from .plugins import load_edition
+    from .catalog.editions import load_edition
+    from .runs.compare import compare, measures_of
+    from .runs.matches import check_bots_play
 
     _check_outputs([("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)], force=args.force,
                    inputs=_manifest_paths(args.edition_a, args.edition_b), run_dir=args.save_dir)
@@ -500,10 +506,9 @@ def _compare(args: argparse.Namespace) -> int:
     for edition, options in zip(editions, (options_a, options_b), strict=True):
         edition.start(players, 0, options)
     check_bots_play(editions[0].game.name, args.bots.split(","))
-    executor = _executor(args)
-    try:
+    with _executor(args) as executor:
         if args.save_dir is not None:
-            from .runs import prepare_save_dir
+            from .runs.folders import prepare_save_dir
 
             prepare_save_dir(args.save_dir, sides=("a", "b"), force=args.force)
             args.prepared = True
@@ -511,22 +516,20 @@ def _compare(args: argparse.Namespace) -> int:
             comparison = compare(args.edition_a, args.edition_b, players=players, games=args.games,
                                  seed=args.seed, bots=args.bots.split(","), save_dir=args.save_dir,
                                  options_a=options_a, options_b=options_b, progress=advance, executor=executor)
-    finally:
-        executor.close()
     _report(comparison, args)
     if args.plot:
-        from .plot import plot_comparison
+        from .runs.plot import plot_comparison
 
         print(f"plot: {plot_comparison(comparison, args.plot, measures.panels)}")
     return 0
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from .compare import default_workers
-    from .matches import check_bots_play
-    from .plugins import load_edition
-    from .simulate import parse_bots
-    from .tournament import print_tournament, schedule, tournament
+    from .catalog.editions import load_edition
+    from .runs.compare import default_workers
+    from .runs.matches import check_bots_play
+    from .runs.tournament import print_tournament, schedule, tournament
+    from .search.bots import parse_bots
 
     _check_outputs([("--json", args.json), ("--csv", args.csv)], force=args.force)
     counts: list[int] = []
@@ -543,15 +546,12 @@ def _tournament(args: argparse.Namespace) -> int:
     for count in counts:
         edition.start(count, 0, options)  # refuse bad players or options before the progress bar starts
     total = len(schedule(names, counts, args.games)[1])  # and a schedule that cannot be balanced
-    executor = _executor(args)  # after every check: a cluster starts only for a run that can go
-    try:
+    with _executor(args) as executor:  # after every check: a cluster starts only for a run that can go
         with _progress_bar("tournament", total, not args.no_progress) as advance:
             result = tournament(names, players=counts, games=args.games, seed=args.seed,
                                 workers=args.workers or default_workers(), edition=args.edition,
                                 options=options, bootstrap=args.bootstrap, anchor=args.anchor,
                                 progress=advance, executor=executor)
-    finally:
-        executor.close()
     print_tournament(result)
     if args.json:
         result.write_json(args.json)
@@ -563,15 +563,15 @@ def _tournament(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .records import from_record, read_record
-    from .replays import replay_lines
-    from .trust import Trust
+    from .catalog.trust import Trust
+    from .knizia.records import from_record, read_record
+    from .knizia.replays import replay_lines
 
     trust = Trust(args.trust)
     folder = Path(args.file).parent
     play_record = _play_record(args.file)
     if play_record is not None:  # a record of a game other than Knizia's, told through the protocol
-        from .game_records import play_replay_lines
+        from .records import play_replay_lines
 
         print("\n".join(play_replay_lines(play_record, source=args.file, trust=trust, folder=folder, to=args.to)))
         return 0
@@ -586,8 +586,8 @@ def _replay(args: argparse.Namespace) -> int:
 def _render(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .atomicfile import write_atomically
-    from .render import position_from_file, render_svg, svg_to_png
+    from .files.writing import write_atomically
+    from .knizia.render import position_from_file, render_svg, svg_to_png
 
     target = Path(args.output)
     suffix = target.suffix.lower()
@@ -596,8 +596,8 @@ def _render(args: argparse.Namespace) -> int:
     _check_outputs([("-o", args.output)], force=args.force, inputs=[args.file, *args.trust])
     play_record = _play_record(args.file)
     if play_record is not None:  # a record of a game other than Knizia's: its game draws a seat's view
-        from .game_records import replayed
-        from .trust import Trust
+        from .catalog.trust import Trust
+        from .records import replayed
 
         trust = Trust(args.trust)
         state = replayed(play_record, source=args.file, trust=trust, folder=Path(args.file).parent, to=args.to)
@@ -620,9 +620,9 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _play_record(path: str) -> Any:
-    """The record at ``path`` when it is of a game other than Knizia's (``samurai.game_records``), else None."""
-    from .game_records import is_play_record, play_record_from_dict
-    from .tomlfile import read_data
+    """The record at ``path`` when it is of a game other than Knizia's (``samurai.records``), else None."""
+    from .files.reading import read_data
+    from .records import is_play_record, play_record_from_dict
 
     if not path.lower().endswith((".json", ".toml")):
         return None
@@ -631,11 +631,12 @@ def _play_record(path: str) -> Any:
 
 
 def _play_scenario(args: argparse.Namespace) -> int:
-    from .game import edition_of, new_game
-    from .records import record_of, write_record
-    from .replays import replay_lines
-    from .simulate import parse_bots, play_out
-    from .trust import Trust
+    from .catalog.trust import Trust
+    from .knizia.game import edition_of, new_game
+    from .knizia.records import record_of, write_record
+    from .knizia.replays import replay_lines
+    from .knizia.simulate import play_out
+    from .search.bots import parse_bots
 
     bots = parse_bots(args.bots)
     if args.save:
@@ -669,7 +670,7 @@ def _check_outputs(outputs: Sequence[tuple[str, str | None]], *, force: bool, in
     import os
     from pathlib import Path
 
-    from .runs import RUN_FILE
+    from .runs.folders import RUN_FILE
 
     taken = {Path(path).resolve(): "input" for path in inputs}
     run_files = set()
@@ -727,7 +728,7 @@ def _check_plot(path: str) -> None:
 
 
 def _analyse(args: argparse.Namespace) -> int:
-    from .compare import analyse_records
+    from .runs.compare import analyse_records
 
     _check_outputs([("--json", args.json), ("--csv", args.csv)], force=args.force, run_dir=args.folder)
     comparison = analyse_records(args.folder, partial=args.partial, trust=args.trust)
@@ -742,7 +743,7 @@ def _kept(args: argparse.Namespace) -> str:
     """For a run with a save folder stopped early: what the folder keeps."""
     from pathlib import Path
 
-    from .runs import saved_games
+    from .runs.folders import saved_games
 
     if not getattr(args, "prepared", False):
         return ""
@@ -756,7 +757,7 @@ def _kept(args: argparse.Namespace) -> str:
 
 
 def _report(comparison: Any, args: argparse.Namespace) -> None:
-    from .tables import print_comparison
+    from .runs.report import print_comparison
 
     print_comparison(comparison)
     if args.json:
@@ -765,67 +766,8 @@ def _report(comparison: Any, args: argparse.Namespace) -> None:
         comparison.write_csv(args.csv)
 
 
-def _print_summary(data: dict[str, Any]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    from .result import END_REASONS
-
-    console = Console()
-    games = data["games"]
-    seats = Table(title=f"Samurai {data['edition']}: {data['players']} players, {games} games, seed {data['seed']}")
-    for column in ("seat", "bot", "wins", "shared wins", "win rate"):
-        seats.add_column(column, justify="left" if column == "bot" else "right")
-    for seat in data["seats"]:
-        seats.add_row(str(seat["seat"]), seat["bot"], str(seat["wins"]), str(seat["shared_wins"]),
-                      f"{seat['win_rate']:.1%}")
-    console.print(seats)
-    figures = Table(show_header=True)
-    figures.add_column("per game")
-    figures.add_column("value", justify="right")
-    figures.add_row("shared wins", f"{data['shared_games']} games ({data['shared_games'] / games:.1%})")
-    turns = data["turns"]
-    figures.add_row("turns", f"mean {turns['mean']:.1f} (min {turns['min']}, max {turns['max']})")
-    figures.add_row("tiles played", f"mean {data['tiles_played']['mean']:.1f}")
-    figures.add_row("figures removed by ties", f"mean {data['removed_by_ties']['mean']:.2f}")
-    _share_rows(figures, "ended", {END_REASONS.get(r, r): n for r, n in data["end_reasons"].items()}, games)
-    _share_rows(figures, "decided by", {r.replace("_", " "): n for r, n in data["win_reasons"].items()}, games)
-    console.print(figures)
-
-
-def _print_match_summary(data: dict[str, Any]) -> None:
-    """The summary of a run of a game played through the protocol (``samurai.matches.MatchSummary``)."""
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console()
-    games = data["games"]
-    seats = Table(title=f"{data['edition']} ({data['game']}): {data['players']} players, {games} games, "
-                        f"seed {data['seed']}")
-    for column in ("seat", "bot", "wins", "shared", "win rate", "score"):
-        seats.add_column(column, justify="left" if column == "bot" else "right")
-    for seat in data["seats"]:
-        seats.add_row(str(seat["seat"]), seat["bot"], str(seat["wins"]), str(seat["shared_wins"]),
-                      f"{seat['win_rate']:.1%}", f"{seat['score']:g}")
-    console.print(seats)
-    figures = Table(show_header=True)
-    figures.add_column("per game")
-    figures.add_column("value", justify="right")
-    figures.add_row("shared (drawn)", f"{data['shared_games']} games ({data['shared_games'] / games:.1%})")
-    actions = data["actions"]
-    figures.add_row("actions", f"mean {actions['mean']:.1f} (min {actions['min']}, max {actions['max']})")
-    _share_rows(figures, "ended", {r.replace("_", " "): n for r, n in data["end_reasons"].items()}, games)
-    console.print(figures)
-
-
-def _share_rows(table: Any, label: str, counts: dict[str, int], games: int) -> None:
-    """One row per reason: ``label: reason`` and how many games, with their share."""
-    for reason, count in counts.items():
-        table.add_row(f"{label}: {reason}", f"{count} ({count / games:.1%})")
-
-
 def _score(args: argparse.Namespace) -> int:
-    from .game import score
+    from .knizia.game import score
 
     captured = _json_argument(args.captured, "--captured")
     if args.option:
@@ -868,7 +810,7 @@ def _json_argument(text: str, flag: str) -> Any:
 
 
 def _editions(args: argparse.Namespace) -> int:
-    from .plugins import available_editions, installed_plugins, is_plugin_file, load_edition, plugin_hooks
+    from .catalog.editions import available_editions, installed_plugins, is_plugin_file, load_edition, plugin_hooks
 
     plugins = installed_plugins()
     for ident in args.edition or available_editions():
@@ -881,7 +823,7 @@ def _editions(args: argparse.Namespace) -> int:
         board = getattr(edition.board, "name", manifest.map)
         print(f"  players: {', '.join(map(str, edition.player_counts))}; map: {board}")
         pm = edition.plugin_manager
-        for name in ("samurai.defaults", "samurai.special_tiles", *manifest.plugins):
+        for name in ("samurai.defaults", "samurai.knizia.special_tiles", *manifest.plugins):
             plugin = pm.get_plugin(name)
             info = plugins.get(name)
             origin = f"{info.package} {info.version}" if info else "file" if is_plugin_file(name) else "engine"
@@ -898,9 +840,9 @@ def _editions(args: argparse.Namespace) -> int:
 def _try_play_time_hooks(edition: Any) -> None:
     """Call the hooks a game calls only at its end (scoring, metrics) once per player count, so a plugin that
     fails there is caught when its edition is listed rather than after a long run."""
-    from .compare import contributed_metrics
-    from .game_metrics import GameFacts
-    from .tiles import CASTES
+    from .knizia.facts import GameFacts
+    from .knizia.measures import contributed_metrics
+    from .knizia.tiles import CASTES
 
     for players in edition.manifest.players:
         rules = edition.rules(players)
@@ -926,8 +868,8 @@ def _new_edition(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from .bench import run_bench, time_compare, time_paths
-    from .plugins import load_edition
+    from .catalog.editions import load_edition
+    from .knizia.bench import run_bench, time_compare, time_paths
 
     parts = args.players.split(",")
     if not all(p.isascii() and p.isdigit() and len(p) < 3 for p in parts):
@@ -973,7 +915,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _bench_mcts(args: argparse.Namespace, edition: Any, counts: list[int]) -> int:
-    from .bench import run_mcts_bench
+    from .knizia.bench import run_mcts_bench
 
     players = counts if args.players != "2,3,4" else [2]
     print(f"{'players':>7} {'position':>10} {'decisions':>9} {'simulations':>11} {'seconds':>8} {'sims/s':>8} "

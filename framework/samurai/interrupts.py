@@ -6,7 +6,7 @@ otherwise end the process where it stands, leaving half-done temporary files
 and orphaned worker processes. A short stretch that must not be cut in two
 (writing a file and renaming it into place, writing both records of a pair)
 runs inside ``deferred_interrupts()``, which holds a signal until the stretch
-is done and then raises (``samurai.atomicfile`` writes every file that way).
+is done and then raises (``samurai.files.writing`` writes every file that way).
 Worker processes leave Ctrl-C to the main process, which stops them with
 SIGTERM (``ignore_interrupts``, ``StoppableTask``).
 """

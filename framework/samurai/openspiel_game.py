@@ -8,8 +8,8 @@
     game = pyspiel.load_game("python_samurai", {"edition": "ffg2015", "players": 3, "seed": 7})
     state = game.new_initial_state()
 
-The game runs through the engine's game protocol (``samurai.hexgame``):
-actions are the fixed numbering of ``samurai.action_space``, observations
+The game runs through the engine's game protocol (``samurai.knizia.position``):
+actions are the fixed numbering of ``samurai.knizia.action_space``, observations
 come from a seat's view (``samurai.pettingzoo_env.observation_vector``), and
 returns are the protocol's (1 for a sole win, 1/k each for a win shared by k),
 and ``resample_from_infostate`` (what OpenSpiel's IS-MCTS stands on) is the
@@ -28,12 +28,12 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from . import engine
-from .action_space import ActionSpace
-from .game import action_of
-from .hexgame import HexGameState, start
+from .knizia import engine
+from .knizia.action_space import ActionSpace
+from .knizia.game import action_of
+from .knizia.position import HexGameState, start
+from .knizia.rules import Rules
 from .pettingzoo_env import observation_size, observation_vector
-from .rules import Rules
 
 __all__ = ["SHORT_NAME", "SamuraiGame", "SamuraiState", "SamuraiObserver"]
 

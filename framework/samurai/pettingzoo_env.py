@@ -13,9 +13,9 @@
 
 Agents are ``seat_0`` .. ``seat_{n-1}``; the agent to act is the engine's seat
 to act (a Samurai turn may be several actions by one seat). Actions are the
-fixed numbering of ``samurai.action_space``; each observation is a dict of a
+fixed numbering of ``samurai.knizia.action_space``; each observation is a dict of a
 flat ``observation`` vector, built only from that seat's view
-(``samurai.views``: nothing it may not know), and the ``action_mask`` of its
+(``samurai.knizia.views``: nothing it may not know), and the ``action_mask`` of its
 legal actions. Rewards come at the end: the protocol's returns (1 for a sole
 win, 1/k for a win shared by k, else 0). ``reset(seed=s)`` starts the game
 of seed ``s``; without a seed, the next seed is drawn from the last one, so
@@ -31,15 +31,15 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from . import engine
-from .action_space import ActionSpace
-from .game import edition_of
-from .hexgame import returns_of
-from .plugins import Edition
-from .rules import Rules
-from .state import OVER, PHASE_NAMES, State
-from .tiles import CASTES
-from .views import seat_view
+from .catalog.editions import Edition
+from .knizia import engine
+from .knizia.action_space import ActionSpace
+from .knizia.game import edition_of
+from .knizia.position import returns_of
+from .knizia.rules import Rules
+from .knizia.state import OVER, PHASE_NAMES, State
+from .knizia.tiles import CASTES
+from .knizia.views import seat_view
 
 __all__ = ["SamuraiEnv", "observation_vector", "observation_size"]
 
@@ -55,7 +55,7 @@ def observation_size(rules: Rules) -> int:
 
 
 def observation_vector(rules: Rules, view: dict[str, Any]) -> np.ndarray[Any, np.dtype[np.float32]]:
-    """A seat's view (``samurai.views.seat_view``) as one flat float vector.
+    """A seat's view (``samurai.knizia.views.seat_view``) as one flat float vector.
 
     Seats are counted from the viewer (0 is the viewer, 1 the next seat ...),
     so one policy serves every seat. Blocks in order: per hex the owner

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import tomli_w
 
+from .catalog.editions import available_editions, load_edition
 from .errors import DataError
-from .plugins import available_editions, load_edition
 
 __all__ = ["write_starter_edition", "STARTER_PLUGIN"]
 
@@ -23,7 +23,7 @@ _NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 STARTER_PLUGIN = '''"""{ident}: a variant of {base}. Its rules: {ident}.toml and the hooks below.
 
 Each hook decides one rule; returning None keeps the rule of {base}.
-Every hook and its arguments: samurai.hookspecs. A walk-through:
+Every hook and its arguments: samurai.hooks.specs. A walk-through:
 docs/designing-editions.md.
 """
 
@@ -32,8 +32,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from samurai.editions import EditionManifest
-from samurai.hookspecs import hookimpl
+from samurai.catalog.manifests import EditionManifest
+from samurai.hooks.specs import hookimpl
 
 
 @hookimpl

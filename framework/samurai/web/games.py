@@ -26,8 +26,8 @@ from typing import Any, Protocol
 
 import attrs
 
+from ..catalog.editions import Edition, available_editions, load_edition
 from ..errors import DataError
-from ..plugins import Edition, available_editions, load_edition
 from ..protocol import GameState, Move
 
 __all__ = ["EditionChoice", "GameSetup", "TrayItem", "Controls", "GameDefinition", "Opened", "served_editions",

@@ -47,10 +47,10 @@ from typing import Any
 import attrs
 
 from ..errors import DataError, SamuraiError, one_line
-from ..game import MAX_SEED, check_seed
 from ..interrupts import StoppableTask
 from ..protocol import GameState, Move
-from ..workerpool import WorkerPool
+from ..runs.workerpool import WorkerPool
+from ..seeds import MAX_SEED, check_seed
 from .games import GameDefinition, GameSetup
 from .store import SeatSpec, Store, StoredGame
 
@@ -81,7 +81,7 @@ class HostError(Exception):
 
 def draw_seed() -> int:
     """A new game's seed: 63 bits from ``secrets``, the whole range the engine and records accept
-    (``samurai.game.MAX_SEED``), so a seat cannot search the seeds that would deal the hands it has seen."""
+    (``samurai.knizia.game.MAX_SEED``), so a seat cannot search the seeds that would deal the hands it has seen."""
     seed = secrets.randbits(63)
     assert seed <= MAX_SEED
     return seed
@@ -615,7 +615,7 @@ def _bot_pool(workers: int) -> WorkerPool:
 
     Workers are spawned, not forked: the server has threads, and a fork copies any lock one of them holds.
     They leave Ctrl-C to the server, which stops them, and end by themselves when the server dies without
-    stopping them (``samurai.workerpool``).
+    stopping them (``samurai.runs.workerpool``).
     """
     return WorkerPool(workers, start_method="spawn")
 

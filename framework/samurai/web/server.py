@@ -27,9 +27,10 @@ def default_data_dir() -> Path:
 
 def web_definitions(manifests: Sequence[str] = ()) -> list[Any]:
     """The web definitions of every game with an installed edition or a manifest in ``manifests``, each given
-    the manifests that play it (``samurai.games.GameDefinition.web``), in the order the games are contributed."""
-    from ..games import games_of
-    from ..plugins import available_editions, installed_plugins, load_edition, make_plugin_manager
+    the manifests that play it (``samurai.catalog.games.GameDefinition.web``), in the order the games are
+    contributed."""
+    from ..catalog.editions import available_editions, installed_plugins, load_edition, make_plugin_manager
+    from ..catalog.games import games_of
 
     played = {load_edition(ident).game.name for ident in available_editions()}
     given: dict[str, list[str]] = {}

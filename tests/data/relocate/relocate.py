@@ -9,9 +9,9 @@ from typing import Any
 
 import attrs
 
-from samurai.actions import Action
-from samurai.hookspecs import hookimpl
-from samurai.special_tiles import MoveBehaviour, MoveTile
+from samurai.hooks.specs import hookimpl
+from samurai.knizia.actions import Action
+from samurai.knizia.special_tiles import MoveBehaviour, MoveTile
 
 
 @attrs.frozen(order=False)

@@ -13,10 +13,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from samurai.editions import EditionManifest
-from samurai.hookspecs import hookimpl
-from samurai.result import Result, seats_text
-from samurai.tiles import CASTES
+from samurai.catalog.manifests import EditionManifest
+from samurai.hooks.specs import hookimpl
+from samurai.knizia.result import Result, seats_text
+from samurai.knizia.tiles import CASTES
 
 MANIFEST = Path(__file__).with_name("shogun.toml")
 

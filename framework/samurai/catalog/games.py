@@ -1,0 +1,150 @@
+"""Games: what an edition manifest's ``game`` key names, contributed through the ``samurai_games`` hook.
+
+A ``GameDefinition`` is everything the layers above the games (records,
+``simulate``, ``compare``, the conformance kit, ``render``) need from one game
+beyond the game protocol (``samurai.protocol``): how its manifests and boards
+are checked, how a position starts, how a seat's view is drawn, how
+``samurai serve`` offers it, what ``samurai compare`` measures in it (``GameMeasures``), and the game's own
+conformance checks. The engine contributes Knizia's
+hex tile-placement game (``KNIZIA``, the game of every manifest without a
+``game`` key); a plugin contributes another by returning its definition from
+``samurai_games()`` (``samurai_plugins.daimyo`` is the worked example, see
+docs/designing-games.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from ..errors import DataError
+from ..hooks.calls import call_hook
+
+if TYPE_CHECKING:
+    import pluggy
+
+    from ..protocol import GameState, Move
+    from .editions import Edition
+    from .manifests import EditionManifest
+
+__all__ = ["KNIZIA", "GameDefinition", "GameMeasures", "game_of", "games_of"]
+
+KNIZIA = "knizia"
+"""The name of Knizia's hex tile-placement game: the game of a manifest that names none."""
+
+
+def _no_checks() -> Sequence[Any]:
+    return ()
+
+
+def _no_keys(manifest: EditionManifest, data: Mapping[str, Any], text: str) -> None:
+    return None
+
+
+@attrs.frozen
+class GameMeasures:
+    """What ``samurai compare`` measures in the games of one game's editions (``GameDefinition.measures``).
+
+    Game ``i`` of a comparison is played under edition A and under edition B
+    with the same seed and bots; a *watch* collects each game's facts as it is
+    played (or as its record is replayed by ``samurai analyse``), and
+    ``metrics`` turns the paired facts into ``samurai.runs.statistics.Metric`` values
+    with their intervals (``samurai.runs.statistics.average_metrics`` averages per-game
+    ``GameMetric`` values). Facts travel from worker processes and machines:
+    they are plain data (numbers, strings, tuples, lists, dicts).
+    """
+
+    watch: Callable[[Edition, int], Any]
+    """``(edition, players) -> watch``: a new watch for one game, with ``see(position)``, called before the first
+    action and after each one, and ``facts(final position)``, the finished game's facts. Positions are the game
+    protocol's ``GameState`` (a game with its own runner, ``play_pairs``, shows its watch what it plays on)."""
+    metrics: Callable[[Sequence[Edition], int, Sequence[Mapping[str, Any]], Sequence[Any], Sequence[Any]],
+                      Sequence[Any]]
+    """``(editions A and B, players, options A and B, facts of A's games, facts of B's games) -> metrics``: a list
+    of ``samurai.runs.statistics.Metric``; ``facts[i]`` of both sides are game ``i``, played with the same seed and
+    bots."""
+    panels: Sequence[tuple[str, Sequence[str]]] = ()
+    """What ``samurai compare --plot`` draws: each panel's title and its metric names (a name ending in ``_`` is a
+    prefix); empty: every metric in one panel."""
+    play_pairs: Callable[[Any], Any] | None = None
+    """The game's own player of a chunk of paired games, a module-level function run on the executors (Knizia's
+    game plays on its fast engine and keeps its own records, ``samurai.knizia.records``); None: the games are played
+    through the protocol (``samurai.runs.matches.play_match``) and recorded as ``samurai.records`` records."""
+
+
+@attrs.frozen
+class GameDefinition:
+    """One game as the framework sees it, contributed by ``samurai_games()``.
+
+    The callables receive the loaded ``samurai.catalog.editions.Edition`` (its manifest,
+    plugin manager and board), so a game reads its rulings from the edition's
+    options and its board from the edition's board file.
+    """
+
+    name: str
+    """What a manifest's ``game`` key says, e.g. ``"daimyo"``."""
+    title: str
+    load_board: Callable[[str, str], Any]
+    """``(map entry, manifest path) -> board``: the manifest's ``map`` read as this game's board; ``DataError``
+    naming the file for a bad one."""
+    player_counts: Callable[[Edition], tuple[int, ...]]
+    """The player counts an edition of this game is for."""
+    start: Callable[[Edition, int, int, Mapping[str, Any] | None], GameState]
+    """``(edition, players, seed, options) -> GameState``: a new game on the protocol; ``DataError`` naming the
+    field for bad players, seed or options."""
+    render: Callable[[GameState, Mapping[str, Any]], str]
+    """``(state, view) -> SVG``: a seat's view (``GameState.view``) drawn; ``state`` supplies only what every
+    player knows (the board's geometry, the tile set)."""
+    check_manifest: Callable[[EditionManifest, Mapping[str, Any], str], None] = _no_keys
+    """``(manifest, merged data, text)``: the game's own checks of a manifest, beyond the common keys."""
+    manifest_keys: frozenset[str] = frozenset()
+    """Top-level manifest keys this game adds to the common ones."""
+    checks: Callable[[], Sequence[Any]] = _no_checks
+    """The game's own conformance checks (``samurai.kit.conformance.Check`` values): one named like a check of the
+    kit's ``PROTOCOL_CHECKS`` replaces it, the others run after them."""
+    tell: Callable[[GameState, Move, GameState], list[str]] | None = None
+    """``(before, action, after) -> lines``: what ``action`` caused, in words every seat may read (``samurai
+    replay`` prints them under the action); None: the action's description alone."""
+    web: Callable[[Sequence[str]], Any] | None = None
+    """``manifests -> samurai.web.games.GameDefinition``: how ``samurai serve`` offers this game, given the
+    manifest paths named on its command line that play it (besides the installed editions)."""
+    simulate: Callable[..., Any] | None = None
+    """The game's own batch runner for ``samurai simulate`` (Knizia's game: ``samurai.knizia.simulate.simulate``, which
+    reads that game's facts); None: games are played through the protocol (``samurai.runs.matches``)."""
+    measures: GameMeasures | None = None
+    """What ``samurai compare`` and ``samurai analyse`` measure in this game's games; None: what the protocol
+    shows of any game (``samurai.runs.compare.PROTOCOL_MEASURES``: wins by seat, draws, length, how games ended)."""
+    earlier_views: Sequence[Callable[[Mapping[str, Any]], Mapping[str, Any]]] = ()
+    """A seat's view as each earlier version of this game showed it: a record's ``check`` is a digest of the
+    views, so a record saved by an earlier version is checked against the views it was saved with."""
+    hook_arguments: Callable[[Edition, int, int], Mapping[str, Sequence[Mapping[str, Any]]]] | None = None
+    """``(edition, players, seed) -> {hook name: argument sets}``: how the conformance kit's first rule
+    (``samurai.kit.conformance.check_hook_results``) asks the game's hooks that take more than the edition's manifest,
+    the player count and the options (Knizia's game: a few captures to score); None: those three."""
+    check_hook_answer: Callable[[str, Any, Edition, int], None] | None = None
+    """``(hook name, answer, edition, players)``: what the kit tries with a hook's answer beyond its specification,
+    raising a ``samurai.errors.SamuraiError`` naming the plugin when it fails (Knizia's game: every contributed
+    metric gives a number); None: nothing more."""
+
+
+def games_of(pm: pluggy.PluginManager, *, source: str = "plugins") -> dict[str, GameDefinition]:
+    """The games contributed by the plugins of ``pm`` (the engine's first), by name; a contribution that is not a
+    list of ``GameDefinition`` is a ``DataError`` naming the plugin and ``source`` (the manifest that asked)."""
+    found: dict[str, GameDefinition] = {}
+    # Each contribution is checked (samurai.hooks.calls.HOOK_RESULTS); pluggy calls the last registered first.
+    for contributed in reversed(call_hook(pm.hook.samurai_games, source=source)):
+        for definition in contributed:
+            found.setdefault(definition.name, definition)
+    return found
+
+
+def game_of(pm: pluggy.PluginManager, name: str, *, source: str) -> GameDefinition:
+    """The game called ``name`` among those ``pm``'s plugins contribute; ``DataError`` naming the manifest
+    when none does."""
+    games = games_of(pm, source=source)
+    if name not in games:
+        raise DataError(f"no plugin of this edition plays game {name!r} (games: {', '.join(games)}); list the "
+                        f"plugin that contributes it in 'plugins'", source=source, key="game")
+    return games[name]

@@ -1,0 +1,114 @@
+"""Knizia's Samurai's greedy player: the tile and hex worth most right now.
+
+Worth = influence added to figures next to the hex, plus ``CAPTURE_VALUE``
+for each figure the tile wins (or minus for one it lets an opponent win) in a
+settlement that will resolve this turn. It keeps its strongest tiles as a
+starting hand and places figures at random. It reads only a seat's knowledge,
+so the ``greedy`` bot (``samurai.search.bots.GreedyBot``) and the searches' replies
+(``HexGameState.policy_action``) both use it without seeing hidden tiles.
+"""
+
+from __future__ import annotations
+
+import random
+
+from . import engine
+from .knowledge import SeatKnowledge
+from .maps import LAND
+from .state import EMPTY, FIGURES, HANDS
+
+__all__ = ["CAPTURE_VALUE", "GreedyPlayer", "greedy_action"]
+
+CAPTURE_VALUE = 10
+"""How many points of influence the greedy player trades for one figure captured now."""
+
+
+class GreedyPlayer:
+    """The greedy player as a bot whose ties are drawn from ``rng``: ``samurai.search.bots.GreedyBot`` seeds its own,
+    ``HexGameState.policy_action`` hands it the search's."""
+
+    name = "greedy"
+    trusted = True
+    """It picks among the engine's legal actions; simulations need not check them."""
+    games = ("knizia",)
+    """The games it plays (``samurai.runs.matches.check_bots_play`` refuses it for another): it reads Knizia's
+    hands, hexes and settlements."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def act(self, observation: SeatKnowledge) -> tuple[int, ...]:
+        """The tile and hex worth most now (``greedy_action``)."""
+        return greedy_action(observation, self.rng)
+
+
+def greedy_action(observation: SeatKnowledge, rng: random.Random) -> tuple[int, ...]:
+    """The action worth most now for the observation's seat (see the module); ties drawn from ``rng``."""
+    rules = observation.rules
+    if observation.phase == HANDS:
+        best = max(rules.tile_types[t].influence for t in observation.unchosen)
+        strongest = sorted({t for t in observation.unchosen if rules.tile_types[t].influence == best})
+        return engine.CHOOSE, strongest[int(rng.random() * len(strongest))]
+    if observation.phase == FIGURES:
+        return observation.sample_action(rng)
+    best_value, best_actions = None, []
+    board = observation.figures, observation.empty_around  # read once: the knowledge copies what is read
+    for action in observation.legal_actions():
+        if action[0] == engine.END:
+            value = 0
+        elif action[0] == engine.PLACE:
+            value = _worth(observation, board, action[1], action[2])
+        elif getattr(rules.behaviours[action[1]], "name", None) == "move":
+            source, target = action[2], action[3]
+            moved = observation.tile_type[source]
+            value = _worth(observation, board, moved, target) - _worth(observation, board, moved, source,
+                                                                      placed=True)
+        else:
+            value = -1  # other special tiles: keep them unless nothing else can be played
+        if best_value is None or value > best_value:
+            best_value, best_actions = value, [action]
+        elif value == best_value:
+            best_actions.append(action)
+    return best_actions[int(rng.random() * len(best_actions))]
+
+
+def _worth(obs: SeatKnowledge, lists: tuple[list[int], list[int]], tile: int, h: int, placed: bool = False) -> int:
+    """Influence the tile adds next to ``h`` plus captures it decides this turn (``lists``: figures and
+    empty land around each settlement)."""
+    rules = obs.rules
+    board = rules.board
+    value = rules.tile_value
+    figures, empty_around = lists
+    fills_land = board.terrain[h] == LAND and not placed
+    worth = 0
+    for s in board.adjacent_settlements[h]:
+        mask = figures[s]
+        if not mask:
+            continue
+        resolves = empty_around[s] - (1 if fills_land else 0) == 0
+        for caste in range(3):
+            if not mask >> caste & 1:
+                continue
+            worth += value[tile * 3 + caste]
+            if resolves:
+                worth += CAPTURE_VALUE * (_captures(obs, s, caste, tile, h, with_tile=True)
+                                          - _captures(obs, s, caste, tile, h, with_tile=False))
+    return worth
+
+
+def _captures(obs: SeatKnowledge, s: int, caste: int, tile: int, h: int, with_tile: bool) -> int:
+    """+1 if this seat would capture the figure, -1 if an opponent would, 0 on a tie."""
+    rules = obs.rules
+    influence = [0] * rules.players
+    owner, kind, value = obs.tile_owner, obs.tile_type, rules.tile_value
+    for n in rules.settlement_neighbours[s]:
+        if n == h:
+            continue
+        if owner[n] != EMPTY:
+            influence[owner[n]] += value[kind[n] * 3 + caste]
+    if with_tile:
+        influence[obs.seat] += value[tile * 3 + caste]
+    best = max(influence)
+    if influence.count(best) > 1:
+        return 0
+    return 1 if influence.index(best) == obs.seat else -1

@@ -1,0 +1,246 @@
+"""Knizia's Samurai behind the game protocol (``samurai.protocol``).
+
+``HexGameState`` wraps the compiled ``Rules`` and the fast ``State`` of one
+game and speaks the protocol's int-tuple actions (the engine's own, see
+``samurai.knizia.engine``), so search, tournaments and servers drive it without
+knowing the hex engine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..catalog.editions import Edition
+from ..catalog.games import KNIZIA, GameDefinition, GameMeasures
+from . import engine
+from .checks import CHECKS, check_hook_answer, hook_arguments
+from .evaluation import estimate_returns
+from .game import Game, action_of, check_seed, edition_of
+from .greedy import GreedyPlayer
+from .knowledge import LeftGame, SeatBot, SeatKnowledge, decide
+from .measures import play_pairs
+from .rules import Rules
+from .state import EMPTY, OVER, State
+from .views import seat_view
+
+__all__ = ["HexGameState", "start", "returns_of", "GAME", "MEASURES", "PANELS"]
+
+
+_SHAPES = {engine.CHOOSE: 2, engine.FIGURE: 3, engine.PLACE: 3, engine.END: 1, engine.SPECIAL: 0}
+"""The length of each kind of engine action (0: special tiles, whose behaviour checks its own targets)."""
+
+
+class HexGameState:
+    """One position of Knizia's Samurai on the protocol's fast path."""
+
+    __slots__ = ("rules", "state", "moves", "_left_game")
+
+    def __init__(self, rules: Rules, state: State, moves: int = 0) -> None:
+        self.rules = rules
+        self.state = state
+        self.moves = moves
+        self._left_game: LeftGame | None = None
+
+    @classmethod
+    def of_game(cls, game: Game) -> HexGameState:
+        """The position of a friendly ``Game`` (a copy: the game itself is not changed by play here)."""
+        return cls(game.rules, game.state.copy(), len(game.history))
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return self.rules.players
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or None once the game is over."""
+        return None if self.state.phase == OVER or self.state.current == EMPTY else self.state.current
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self.state.phase == OVER
+
+    @property
+    def move_number(self) -> int:
+        """How many actions have been applied since the start."""
+        return self.moves
+
+    def legal_actions(self) -> list[tuple[int, ...]]:
+        """Every legal engine action for the seat to act, in the engine's stable order."""
+        return engine.legal_actions(self.rules, self.state)
+
+    def check(self, action: tuple[int, ...]) -> str | None:
+        """Why ``action`` is illegal now, or None. Anything that is not an engine action is illegal."""
+        if not isinstance(action, tuple) or not action or not all(
+                isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in action):
+            return f"an action is a tuple of whole numbers >= 0, not {action!r}"
+        shape = _SHAPES.get(action[0])
+        if shape is None or (shape and len(action) != shape):
+            return f"{list(action)} is not an action of this game"
+        try:  # engine.check indexes tables by the action's numbers: one out of range is simply not legal
+            reason = engine.check(self.rules, self.state, action)
+        except (IndexError, ValueError, TypeError):
+            return f"{list(action)} names a tile, hex, caste or settlement this game does not have"
+        return reason
+
+    def apply(self, action: tuple[int, ...]) -> None:
+        """Play a legal action (not checked: see ``check``)."""
+        engine.apply(self.rules, self.state, action)
+        self.moves += 1
+
+    def sample_action(self, rng: random.Random) -> tuple[int, ...]:
+        """A random legal action (``samurai.knizia.engine.sample_action``)."""
+        return engine.sample_action(self.rules, self.state, rng)
+
+    def policy_action(self, rng: random.Random) -> tuple[int, ...]:
+        """What the greedy player (``samurai.knizia.greedy``) would play for the seat to act, on its knowledge only."""
+        seat = self.to_act
+        if seat is None:
+            raise ValueError("the game is over: no seat is to act")
+        return decide(GreedyPlayer(rng), self.rules, self.state, seat, self._left(), self.moves)
+
+    def returns(self) -> tuple[float, ...]:
+        """1 for a sole win, 1/k each for a win shared by k, 0 otherwise; all 0 while the game goes on."""
+        return returns_of(self.state, self.rules.players)
+
+    def evaluate(self) -> tuple[float, ...]:
+        """The returns once over; before that a cheap estimate (``samurai.knizia.evaluation.estimate_returns``)."""
+        if self.state.phase == OVER:
+            return self.returns()
+        return estimate_returns(self.rules, self.state)
+
+    def copy(self) -> HexGameState:
+        """An independent copy (its generator included)."""
+        return HexGameState(self.rules, self.state.copy(), self.moves)
+
+    def knowledge(self, seat: int) -> SeatKnowledge:
+        """What ``seat`` knows now (``samurai.knizia.knowledge.SeatKnowledge``), detached from this position."""
+        return SeatKnowledge(self.rules, self.state, seat, move_number=self.moves, left_game=self._left())
+
+    def determinize(self, seat: int, rng: random.Random) -> HexGameState:
+        """A position agreeing with all ``seat`` knows, the rest drawn from ``rng`` (``SeatKnowledge.determinize``)."""
+        return self.knowledge(seat).determinize(rng)
+
+    def ask(self, bot: SeatBot) -> tuple[int, ...]:
+        """The action ``bot`` picks for the seat to act, given that seat's knowledge only (not checked).
+
+        The knowledge is built for this one decision (``samurai.knizia.knowledge.decide``),
+        so asking a fast bot costs little.
+        """
+        seat = self.to_act
+        if seat is None:
+            raise ValueError("the game is over: no seat is to act")
+        return decide(bot, self.rules, self.state, seat, self._left(), self.moves)
+
+    def _left(self) -> LeftGame:
+        if self._left_game is None:
+            self._left_game = LeftGame()
+        return self._left_game
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may know, as JSON-ready dicts (``samurai.knizia.views.seat_view``)."""
+        return seat_view(self.rules, self.state, seat)
+
+    def describe(self, action: tuple[int, ...]) -> dict[str, Any]:
+        """The friendly action (``samurai.knizia.actions``) as a JSON-ready dict."""
+        return action_of(self.rules, action).to_dict()
+
+
+def returns_of(state: State, players: int) -> tuple[float, ...]:
+    """The protocol's returns for a finished engine state (all 0 before the end)."""
+    if state.result is None:
+        return (0.0,) * players
+    winners = state.result.winners
+    share = 1.0 / len(winners)
+    return tuple(share if seat in winners else 0.0 for seat in range(players))
+
+
+def start(edition: str | Edition, players: int, seed: int, *,
+          options: Mapping[str, Any] | None = None) -> HexGameState:
+    """A new game's position on the protocol: an edition (id or loaded), 2-4 players, a seed, options."""
+    check_seed(seed)
+    rules = edition_of(edition).rules(players, options)
+    return HexGameState(rules, engine.new_state(rules, seed))
+
+
+def _start_of(edition: Edition, players: int, seed: int, options: Mapping[str, Any] | None) -> HexGameState:
+    return start(edition, players, seed, options=options)
+
+
+def _render(state: Any, view: Mapping[str, Any]) -> str:
+    from .render import draw_view
+
+    if not isinstance(state, HexGameState):
+        raise TypeError(f"Knizia's game draws a HexGameState, not {type(state).__name__}")
+    return draw_view(view, state.rules)
+
+
+def _load_map(name: str, manifest: str) -> Any:
+    from ..catalog.editions import resolve_map
+
+    return resolve_map(name, relative_to=manifest)
+
+
+def _web(manifests: Sequence[str]) -> Any:
+    from .web import SamuraiDefinition
+
+    return SamuraiDefinition(manifests)
+
+
+def _checks() -> Any:
+    return CHECKS
+
+
+def _simulate(edition: Edition, players: int, games: int, seed: int, bots: Any, **kwargs: Any) -> Any:
+    from .simulate import simulate
+
+    return simulate(edition, players, games, seed, bots, **kwargs)
+
+
+def _facts_watch(edition: Edition, players: int) -> Any:
+    from .facts import FactsWatch
+
+    return FactsWatch(players)
+
+
+def _metrics(editions: Sequence[Edition], players: int, options: Sequence[Mapping[str, Any]], a: Sequence[Any],
+             b: Sequence[Any]) -> Any:
+    from .measures import knizia_metrics
+
+    return knizia_metrics(editions, players, options, a, b)
+
+
+PANELS = (
+    ("Who wins (share of games; first player's edge)", ("win_rate_seat_", "first_player_advantage",
+                                                         "shared_win_rate")),
+    ("How games end (share of games)", ("end_",)),
+    ("Game length (per game)", ("turns", "tiles_played")),
+    ("Figures (per game)", ("figures_captured", "figures_removed")),
+    ("Decisiveness and scoring (share)", ("decisiveness", "scoring_disagreement")),
+)
+"""What ``samurai compare --plot`` draws of Knizia's game: each panel's title and its metric names (or prefixes)."""
+
+MEASURES = GameMeasures(watch=_facts_watch, metrics=_metrics, panels=PANELS, play_pairs=play_pairs)
+"""What ``samurai compare`` measures in Knizia's game: its facts (``samurai.knizia.facts.FactsWatch``, on the engine's
+states), the engine's and the plugins' per-game metrics, decisiveness and scoring disagreement
+(``samurai.knizia.measures.knizia_metrics``); the paired games are played on the fast engine."""
+
+GAME = GameDefinition(
+    name=KNIZIA,
+    title="Samurai (Reiner Knizia): hex tile placement",
+    load_board=_load_map,
+    player_counts=lambda edition: tuple(edition.manifest.players),
+    start=_start_of,
+    render=_render,
+    manifest_keys=frozenset({"hand_size", "players", "tiles"}),
+    simulate=_simulate,
+    measures=MEASURES,
+    web=_web,
+    checks=_checks,
+    hook_arguments=hook_arguments,
+    check_hook_answer=check_hook_answer,
+)
+"""Knizia's game as the framework sees it (``samurai.catalog.games``), contributed by the engine's defaults."""

@@ -1,0 +1,339 @@
+"""Knizia's Samurai as the web layer sees it (a ``GameDefinition``): the one place the server knows this game.
+
+Positions are ``samurai.knizia.position.HexGameState`` (the game protocol); pictures
+come from ``samurai.knizia.render``; records from ``samurai.knizia.records``. Editions are
+the installed ones plus the manifests the person running the server named on
+its command line; a browser chooses among them by key and never names a path.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+from ..catalog.editions import Edition
+from ..catalog.games import KNIZIA
+from ..errors import DataError
+from ..protocol import GameState, Move
+from ..search.bots import BOTS, LEVELS, make_bot
+from ..web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions, shared_definition
+from . import engine
+from .game import check_seed
+from .position import HexGameState
+from .records import position_check, record_from_dict, record_of, record_to_dict, replay
+from .render import draw_view
+from .result import END_REASONS
+from .rules import Rules
+from .state import FIGURES, HANDS, OVER
+from .tiles import CASTES
+
+__all__ = ["SamuraiDefinition"]
+
+
+class SamuraiDefinition:
+    """Samurai for the web: installed editions and the manifests given to ``samurai serve --edition``."""
+
+    name = "samurai"
+    title = "Samurai"
+
+    def __init__(self, manifests: Sequence[str] = ()) -> None:
+        self._manifests = tuple(manifests)
+        self._editions: dict[str, Edition] = served_editions(KNIZIA, manifests)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its manifests, for the bots' worker processes (editions hold modules)."""
+        return shared_definition, (type(self), self._manifests)
+
+    # --- starting and bots -----------------------------------------------------------------
+
+    def editions(self) -> list[EditionChoice]:
+        """Every served edition, by id."""
+        return [EditionChoice(key, ed.manifest.name, ed.manifest.description, tuple(sorted(ed.manifest.players)))
+                for key, ed in self._editions.items()]
+
+    def bots(self) -> list[str]:
+        """The built-in bots' names: random, greedy and the MCTS levels."""
+        return [*BOTS, *LEVELS]
+
+    def start(self, setup: GameSetup) -> GameState:
+        """The first position of ``setup`` (events traced, so captures and removals can be told)."""
+        edition = self._edition(setup.edition)
+        if setup.players not in edition.manifest.players:
+            raise DataError(f"edition {setup.edition!r} is for {', '.join(map(str, sorted(edition.manifest.players)))} "
+                            f"players, not {setup.players!r}", source="players")
+        check_seed(setup.seed)
+        rules = edition.rules(setup.players, setup.options)
+        return cast(GameState, HexGameState(rules, engine.new_state(rules, setup.seed, trace=True)))
+
+    def bot_action(self, state: GameState, seat: int, bot: str, rng: random.Random) -> Move:
+        """The bot's move, chosen from ``seat``'s knowledge (``GameState.knowledge``) only: the bot is handed
+        that value, never the position."""
+        player = make_bot(bot, rng.getrandbits(63))
+        return tuple(player.act(_hex_state(state).knowledge(seat)))
+
+    # --- pictures and words ----------------------------------------------------------------
+
+    def render(self, state: GameState, view: Mapping[str, Any], last: Move | None) -> str:
+        """``samurai.knizia.render.draw_view`` of the view, the last action's hexes marked; figures get
+        ``data-piece`` (their caste) so the page can tell which one was clicked."""
+        rules = _rules(state)
+        marks = () if last is None or last[0] == engine.CHOOSE else _marks(rules, last)
+        svg = draw_view(view, rules, marks=marks)
+        for caste in CASTES:
+            svg = svg.replace(f'class="figure {caste}"', f'class="figure {caste}" data-piece="{caste}"')
+        return svg
+
+    def status(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """The phase, each seat's hand, stack and captures (as far as the view shows them), the result."""
+        phase = view["phase"]
+        headline = {"choose_hands": "Choosing starting hands", "place_figures": "Placing figures",
+                    "play": f"Turn {view['turn']}", "over": "Game over"}.get(phase, phase)
+        rows = []
+        for entry in view["seats"]:
+            captured = entry.get("captured")
+            rows.append([entry["hand_size"], entry["stack_size"],
+                         *(["hidden"] * 3 if captured is None else [captured[c] for c in CASTES])])
+        facts = [["Captured", "figures by caste (behind a screen: hidden)"],
+                 ["Removed by ties", ", ".join(f"{c} {view['removed'][c]}" for c in CASTES)]]
+        if phase in ("choose_hands", "place_figures"):
+            facts.append(["Figures to place", ", ".join(f"{c} {view['supply'][c]}" for c in CASTES)])
+        result = view.get("result")
+        return {"headline": headline, "phase": phase, "to_act": view.get("current_player"),
+                "columns": ["hand", "stack", *CASTES], "rows": rows, "facts": facts,
+                "result": None if not result else {"winners": result["winners"], "explanation": result["explanation"]}}
+
+    def controls(self, state: GameState, seat: int) -> Controls:
+        """The seat's hand (or unchosen tiles, or the figure supply) and the clicks of each legal action."""
+        hexes = _hex_state(state)
+        rules, st = hexes.rules, hexes.state
+        mine = st.current == seat and st.phase != OVER
+        if st.phase == HANDS:
+            title = f"Choose your starting hand ({len(st.hands[seat])} of {rules.hand_size} kept)"
+            tray = _tile_items(rules, st.pools[seat])
+        elif st.phase == FIGURES:
+            title = "Figures to place"
+            tray = tuple(TrayItem(f"caste:{c}", f"{c} figure", (c,), st.supply[i])
+                         for i, c in enumerate(CASTES) if st.supply[i])
+        else:
+            title = "Your hand"
+            tray = _tile_items(rules, st.hands[seat])
+        paths: list[tuple[Move, tuple[str, ...]]] = []
+        buttons: dict[str, str] = {}
+        hints: dict[str, str] = {}
+        if mine:
+            hints[""] = {HANDS: "Choose a tile to keep for your starting hand",
+                         FIGURES: "Choose a figure, then the settlement to put it in"}.get(
+                st.phase, "Play a tile from your hand" + (" or end your turn" if st.played else ""))
+            for number, action in enumerate(hexes.legal_actions()):
+                keys = _clicks(rules, action, number, buttons, hints)
+                for path in keys:
+                    paths.append((action, path))
+        return Controls(title, tray, tuple(paths), buttons, hints)
+
+    def log(self, before: GameState, action: Move, after: GameState, seat: int | None) -> list[str]:
+        """The action and what it caused, as ``seat`` may know it (a chosen starting tile and the captures
+        behind other seats' screens are not told)."""
+        rules, old, new = _rules(before), _hex_state(before).state, _hex_state(after).state
+        actor = old.current
+        who = "You" if actor == seat else f"Seat {actor}"
+        lines = [f"{who} {_action_words(rules, action, you=actor == seat, secret=seat is not None and actor != seat)}"]
+        public = rules.public_captures or new.phase == OVER
+        for event in (new.events or [])[len(old.events or []):]:
+            kind = event[0]
+            if kind in ("capture", "remove"):
+                place, caste = rules.board.settlements[event[1]].name, CASTES[event[2]]
+                if kind == "remove":
+                    lines.append(f"The {caste} figure in {place} is removed by a tie")
+                elif seat is None or public or event[3] == seat:
+                    taker = "You capture" if event[3] == seat else f"Seat {event[3]} captures"
+                    lines.append(f"{taker} the {caste} figure in {place}")
+                else:
+                    lines.append(f"The {caste} figure in {place} is captured (behind a screen)")
+            elif kind == "refill":
+                lines.append(f"{'You draw' if event[1] == seat else f'Seat {event[1]} draws'} "
+                             f"{event[2]} tile{'s' if event[2] != 1 else ''}")
+            elif kind == "pass":
+                lines.append(f"{'You' if event[1] == seat else f'Seat {event[1]}'} cannot play and pass"
+                             f"{'' if event[1] == seat else 'es'}")
+            elif kind == "end":
+                lines.append(f"The game ends: {END_REASONS.get(event[1], event[1])}")
+        return lines
+
+    # --- records ---------------------------------------------------------------------------
+
+    def record(self, setup: GameSetup, actions: Sequence[Move], final: GameState) -> dict[str, Any]:
+        """The game's ``samurai.knizia.records`` record as a dict (edition, version, options, seed, actions, check)."""
+        hexes = _hex_state(final)
+        return record_to_dict(record_of(hexes.rules, setup.seed, list(actions), final=hexes.state))
+
+    def open_record(self, data: Any, allowed: Sequence[str]) -> Opened:
+        """A record sent by a person, replayed and checked. It must name a served edition (by id, or by the
+        path of a manifest this server was started with) and the edition's own map; nothing else is read."""
+        if not isinstance(data, Mapping):
+            raise DataError(f"a record is a table of fields, not {type(data).__name__}", source="record")
+        key = self._key_of(data.get("edition"))
+        if key is None or key not in allowed:
+            raise DataError(f"edition {data.get('edition')!r} is not served here (served: {', '.join(allowed)})",
+                            source="record", key="edition")
+        if data.get("map") is not None:
+            raise DataError("records on another map than their edition's cannot be opened here", source="record",
+                            key="map")
+        record = record_from_dict(data, source="record")
+        edition = self._editions[key]
+        game = None
+        moves: list[Move] = []
+        start: HexGameState | None = None
+        for number, game in enumerate(replay(record, edition=edition)):
+            if number == 0:
+                start = HexGameState.of_game(game)
+            if number < len(record.actions):
+                moves.append(game.to_internal(record.actions[number]))
+        assert game is not None and start is not None
+        if record.check is not None and position_check(game.state) != record.check:
+            raise DataError("the actions replay to a different position than the one saved", source="record",
+                            key="check")
+        setup = GameSetup(self.name, key, record.players, record.seed, dict(record.options))
+        return Opened(setup, cast(GameState, start), tuple(moves))
+
+    def _key_of(self, reference: Any) -> str | None:
+        if not isinstance(reference, str):
+            return None
+        for key, edition in self._editions.items():
+            if reference in (key, edition.reference):
+                return key
+        return None
+
+    def _edition(self, key: Any) -> Edition:
+        if not isinstance(key, str) or key not in self._editions:
+            raise DataError(f"no edition {key!r} is served here; editions: {', '.join(self._editions)}",
+                            source="edition")
+        return self._editions[key]
+
+
+def _hex_state(state: GameState) -> HexGameState:
+    if not isinstance(state, HexGameState):
+        raise TypeError(f"the Samurai definition plays HexGameState positions, not {type(state).__name__}")
+    return state
+
+
+def _rules(state: GameState) -> Rules:
+    return _hex_state(state).rules
+
+
+def _coord(rules: Rules, h: int) -> str:
+    col, row = rules.board.coords[h]
+    return f"{col},{row}"
+
+
+def _tile_label(rules: Rules, tile: int) -> str:
+    kind = rules.tile_types[tile]
+    return kind.kind if kind.special or kind.kind == "ronin" else f"{kind.kind} {kind.influence}"
+
+
+def _tile_items(rules: Rules, tiles: Sequence[int]) -> tuple[TrayItem, ...]:
+    counts = Counter(tiles)
+    items = []
+    for tile in sorted(counts, key=lambda t: rules.tile_types[t].name):
+        kind = rules.tile_types[tile]
+        marks = (("fast",) if kind.fast else ()) + ((kind.special,) if kind.special else ()) + (
+            ("sea",) if kind.on == "sea" else ())
+        items.append(TrayItem(f"tile:{kind.name}", _tile_label(rules, tile), marks, counts[tile]))
+    return tuple(items)
+
+
+def _clicks(rules: Rules, action: Move, number: int, buttons: dict[str, str],
+            hints: dict[str, str]) -> list[tuple[str, ...]]:
+    """The click paths of one legal action (and the hints and buttons they need)."""
+    kind = action[0]
+    if kind == engine.END:
+        buttons["end"] = "End turn"
+        return [("end",)]
+    if kind == engine.CHOOSE:
+        return [(f"tile:{rules.tile_types[action[1]].name}",)]
+    if kind == engine.FIGURE:
+        caste = f"caste:{CASTES[action[1]]}"
+        hints[caste] = f"Click a highlighted settlement for the {CASTES[action[1]]} figure"
+        return [(caste, "hex:{},{}".format(*rules.board.settlements[action[2]].at))]
+    tile = f"tile:{rules.tile_types[action[1]].name}"
+    label = _tile_label(rules, action[1])
+    if kind == engine.PLACE:
+        hints[tile] = f"Click a highlighted hex for {label}"
+        return [(tile, f"hex:{_coord(rules, action[2])}")]
+    special = rules.tile_types[action[1]].special
+    if special == "move" and len(action) == 4:
+        source = f"hex:{_coord(rules, action[2])}"
+        hints[tile] = "Move: click one of your tiles placed on an earlier turn"
+        hints[f"{tile} {source}"] = "Move: click the empty land hex it goes to"
+        return [(tile, source, f"hex:{_coord(rules, action[3])}")]
+    if special == "switch" and len(action) == 6:
+        settlements = rules.board.settlements
+        first = "piece:{},{},{}".format(*settlements[action[2]].at, CASTES[action[3]])
+        second = "piece:{},{},{}".format(*settlements[action[4]].at, CASTES[action[5]])
+        hints[tile] = "Switch: click a figure"
+        hints[f"{tile} {first}"] = hints[f"{tile} {second}"] = "Switch: click the figure it changes places with"
+        return [(tile, first, second), (tile, second, first)]
+    # A special tile a plugin contributes: its targets are offered as buttons, described in the game's words.
+    key = f"action:{number}"
+    buttons[key] = _describe(rules, action)
+    hints[tile] = f"Choose what {label} does"
+    return [(tile, key)]
+
+
+def _marks(rules: Rules, action: Move) -> tuple[tuple[int, int], ...]:
+    board = rules.board
+    kind = action[0]
+    if kind == engine.PLACE:
+        return (board.coords[action[2]],)
+    if kind == engine.FIGURE:
+        return (board.settlements[action[2]].at,)
+    if kind == engine.SPECIAL:
+        special = rules.tile_types[action[1]].special
+        if special == "move":
+            return board.coords[action[2]], board.coords[action[3]]
+        if special == "switch":
+            return board.settlements[action[2]].at, board.settlements[action[4]].at
+    return ()
+
+
+def _near(rules: Rules, h: int) -> str:
+    names = [rules.board.settlements[s].name for s in rules.board.adjacent_settlements[h]]
+    if not names:
+        return ""
+    return " next to " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
+
+
+def _action_words(rules: Rules, action: Move, *, you: bool, secret: bool) -> str:
+    """An action in words after "You" (``you``) or "Seat k"; ``secret`` hides which starting tile was kept."""
+    def verb(word: str) -> str:
+        return word if you else word + "s"
+
+    kind = action[0]
+    if kind == engine.END:
+        return f"{verb('end')} the turn"
+    if kind == engine.CHOOSE:
+        kept = "a tile" if secret else _tile_label(rules, action[1])
+        return f"{verb('keep')} {kept} for the starting hand"
+    if kind == engine.FIGURE:
+        settlement = rules.board.settlements[action[2]]
+        return f"{verb('put')} a {CASTES[action[1]]} figure in {settlement.name}"
+    if kind == engine.PLACE:
+        return f"{verb('play')} {_tile_label(rules, action[1])}{_near(rules, action[2])}"
+    special = rules.tile_types[action[1]].special
+    if special == "move" and len(action) == 4:
+        return (f"{verb('play')} Move: the tile{_near(rules, action[2])} goes to a hex"
+                f"{_near(rules, action[3]) or ' away from any settlement'}")
+    if special == "switch" and len(action) == 6:
+        settlements = rules.board.settlements
+        return (f"{verb('play')} Switch: the {CASTES[action[3]]} figure in {settlements[action[2]].name} "
+                f"and the {CASTES[action[5]]} figure in {settlements[action[4]].name} change places")
+    return f"{verb('play')} {_describe(rules, action)}"
+
+
+def _describe(rules: Rules, action: Move) -> str:
+    from .game import action_of
+
+    fields = action_of(rules, action).to_dict()
+    name = fields.pop("action")
+    return f"{name} " + ", ".join(f"{k} {v}" for k, v in fields.items())

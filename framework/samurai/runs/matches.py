@@ -1,0 +1,214 @@
+"""Bots playing any game on the protocol: one game, or a seeded run of them summed up.
+
+Knizia's game has its own fast runner (``samurai.knizia.simulate``, which reads that
+game's facts: turns, tiles, captures); every other game is played here
+through the protocol only (``GameState.ask`` hands a bot its seat's
+knowledge, never the position). A bot made for one game (``greedy`` reads
+Knizia's hands and hexes) says so with a ``games`` attribute and is refused,
+in one line, for another; ``random`` and the MCTS bots play any game.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import attrs
+
+from ..catalog.cache import edition_named, keep_edition, loadable_name
+from ..catalog.editions import Edition
+from ..errors import DataError
+from ..protocol import Bot, GameState, Move
+from ..search.bots import make_bot, parse_bots
+from ..seeds import derive_seed
+from .executors import Executor, make_executor
+from .folders import batches_of
+from .summary import SummaryTable, share_rows
+
+if TYPE_CHECKING:
+    from ..records import PlayRecord
+
+__all__ = ["MAX_ACTIONS", "check_bots_play", "play_match", "MatchGame", "MatchSummary", "simulate_matches",
+           "result_reason"]
+
+MAX_ACTIONS = 100_000
+"""A game still going after this many actions is refused as endless (a game's own rulings must end it)."""
+
+
+def check_bots_play(game: str, bots: Sequence[str]) -> tuple[str, ...]:
+    """The bot names, checked to exist and to play ``game``; ``DataError`` naming ``--bots`` in one line."""
+    names = parse_bots(bots)
+    for name in names:
+        plays = getattr(make_bot(name, 0), "games", None)
+        if plays is not None and game not in plays:
+            raise DataError(f"bot {name!r} plays only {', '.join(plays)}, not {game!r}; random and the MCTS bots "
+                            f"(easy, medium, hard, mcts:N) play any game", source="--bots")
+    return names
+
+
+def result_reason(state: GameState) -> str:
+    """Why a finished game ended, as its views say (``result.reason`` or ``result.end_reason``), else ``"end"``."""
+    result = state.view(0).get("result")
+    if isinstance(result, Mapping):
+        for key in ("reason", "end_reason"):
+            if isinstance(result.get(key), str):
+                return str(result[key])
+    return "end"
+
+
+def play_match(edition: Edition, players: int, seed: int, bots: Sequence[str], *,
+               options: Mapping[str, Any] | None = None,
+               watch: Callable[[GameState], None] | None = None) -> tuple[GameState, list[Move]]:
+    """Play one game of ``edition`` between bots (seat ``k`` gets ``bots[k % len(bots)]``, seeded from ``seed``);
+    the final position and the actions played. ``watch(position)`` is called before the first action and after
+    each one (``samurai compare`` collects a game's facts so)."""
+    names = check_bots_play(edition.game.name, bots)
+    state = edition.start(players, seed, options)
+    if watch is not None:
+        watch(state)
+    # make_bot's bots are typed for Knizia's knowledge; random and MCTS use only the protocol's Knowledge.
+    seated = [cast(Bot, make_bot(names[seat % len(names)], derive_seed(seed, 1_000 + seat))) for seat in range(players)]
+    actions: list[Move] = []
+    while not state.is_over:
+        if len(actions) >= MAX_ACTIONS:
+            raise DataError(f"the game of seed {seed} has not ended after {MAX_ACTIONS} actions",
+                            source=edition.manifest.path, key="game")
+        seat = state.to_act
+        assert seat is not None
+        bot = seated[seat]
+        action = state.ask(bot)
+        if not getattr(bot, "trusted", False):
+            reason = state.check(action)
+            if reason is not None:
+                raise DataError(f"bot {bot.name!r} played {list(action)}: {reason}", source="--bots")
+        state.apply(action)
+        actions.append(action)
+        if watch is not None:
+            watch(state)
+    return state, actions
+
+
+@attrs.frozen
+class MatchGame:
+    """The numbers of one finished game of any game."""
+
+    seed: int
+    returns: tuple[float, ...]
+    reason: str
+    actions: int
+
+
+@attrs.frozen
+class MatchSummary:
+    """What a run showed: wins by seat, shared games (draws), lengths and end reasons."""
+
+    edition: str
+    game: str
+    players: int
+    seed: int
+    bots: tuple[str, ...]
+    games: tuple[MatchGame, ...]
+
+    def table(self) -> SummaryTable:
+        """What ``samurai simulate`` prints of this run (``samurai.runs.summary.print_summary``)."""
+        data = self.to_dict()
+        games = data["games"]
+        rows = tuple((str(seat["seat"]), seat["bot"], str(seat["wins"]), str(seat["shared_wins"]),
+                      f"{seat['win_rate']:.1%}", f"{seat['score']:g}") for seat in data["seats"])
+        actions = data["actions"]
+        figures = [("shared (drawn)", f"{data['shared_games']} games ({data['shared_games'] / games:.1%})"),
+                   ("actions", f"mean {actions['mean']:.1f} (min {actions['min']}, max {actions['max']})"),
+                   *share_rows("ended", {r.replace("_", " "): n for r, n in data["end_reasons"].items()}, games)]
+        return SummaryTable(f"{data['edition']} ({data['game']}): {data['players']} players, {games} games, "
+                            f"seed {data['seed']}", ("seat", "bot", "wins", "shared", "win rate", "score"), rows,
+                            tuple(figures))
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict of the summary (without the per-game list)."""
+        n = len(self.games)
+        wins = [sum(1 for g in self.games if g.returns[seat] == 1.0) for seat in range(self.players)]
+        shared = [sum(1 for g in self.games if 0.0 < g.returns[seat] < 1.0) for seat in range(self.players)]
+        lengths = [g.actions for g in self.games]
+        return {
+            "edition": self.edition, "game": self.game, "players": self.players, "games": n, "seed": self.seed,
+            "seats": [{"seat": seat, "bot": self.bots[seat], "wins": wins[seat], "shared_wins": shared[seat],
+                       "win_rate": wins[seat] / n if n else 0.0, "score": sum(g.returns[seat] for g in self.games)}
+                      for seat in range(self.players)],
+            "shared_games": sum(1 for g in self.games if max(g.returns) < 1.0),
+            "actions": {"mean": sum(lengths) / n if n else 0.0, "min": min(lengths, default=0),
+                        "max": max(lengths, default=0)},
+            "end_reasons": dict(Counter(g.reason for g in self.games).most_common()),
+        }
+
+
+def simulate_matches(edition: Edition, players: int, games: int, seed: int, bots: Sequence[str], *,
+                     options: Mapping[str, Any] | None = None, progress: Callable[[int], None] | None = None,
+                     save_dir: str | Path | None = None, workers: int = 1, backend: str = "local",
+                     scheduler: str | None = None, executor: Executor | None = None) -> MatchSummary:
+    """Play ``games`` seeded games of any game's edition and sum them up; ``progress(k)`` as games are done.
+
+    Game ``i`` uses ``derive_seed(seed, i)`` (as ``samurai simulate`` does for
+    every game). The games are played in batches (``samurai.runs.folders.batches_of``)
+    on the executor ``backend`` (``"local"`` worker processes, ``"dask"``, or one
+    a plugin contributes; see ``samurai.runs.executors``) with ``workers`` workers, or
+    on the Dask cluster at ``scheduler``; the summary is the same on every backend
+    and for any number of workers. ``executor`` (closed by the caller) plays on
+    workers already started instead. ``save_dir`` keeps each game's record as
+    ``DIR/game-NNNNN.json`` (``samurai replay`` and ``samurai render`` read them),
+    after ``DIR/run.json``, each batch's as it arrives: a run interrupted by
+    ``KeyboardInterrupt`` keeps its finished games and its workers are stopped.
+    """
+    from ..records import write_play_record
+    from .folders import collect_batches, write_run
+
+    if games < 1:
+        raise DataError(f"games must be at least 1, not {games}", source="--games")
+    if workers < 1:
+        raise DataError(f"workers must be at least 1, not {workers}", source="--workers")
+    names = check_bots_play(edition.game.name, bots)
+    edition.start(players, seed, options)  # bad players or options are refused before the first game
+    name = loadable_name(edition)
+    keep_edition(name, edition)  # this process plays with the edition it was given
+    chosen = dict(options or {})
+    batches = [_Batch(name, players, chosen, seed, names, indices, save_dir is not None)
+               for indices in batches_of(games)]
+    runner = make_executor(backend, workers=workers, scheduler=scheduler) if executor is None else executor
+    try:
+        if save_dir is not None:
+            write_run(save_dir, command="simulate", games=games, edition=edition.reference, players=players,
+                      seed=seed, bots=list(names), options=chosen)
+        played: list[MatchGame] = collect_batches(runner.map(_play_batch, batches), save_dir, write_play_record,
+                                                  progress)
+    finally:
+        if executor is None:  # an executor of the caller's stays theirs to close
+            runner.close()
+    return MatchSummary(edition.id, edition.game.name, players, seed,
+                        tuple(names[seat % len(names)] for seat in range(players)), tuple(played))
+
+
+@attrs.frozen
+class _Batch:
+    edition: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    bots: tuple[str, ...]
+    indices: tuple[int, ...]
+    keep_records: bool
+
+
+def _play_batch(batch: _Batch) -> list[tuple[int, MatchGame, PlayRecord | None]]:
+    """Play a batch of a run (in any process): each game's number, summary and record if kept."""
+    from ..records import play_record_of
+
+    edition = edition_named(batch.edition)
+    out: list[tuple[int, MatchGame, PlayRecord | None]] = []
+    for index in batch.indices:
+        game_seed = derive_seed(batch.seed, index)
+        state, actions = play_match(edition, batch.players, game_seed, batch.bots, options=batch.options)
+        record = (play_record_of(edition, batch.players, game_seed, batch.options, actions, state)
+                  if batch.keep_records else None)
+        out.append((index, MatchGame(game_seed, tuple(state.returns()), result_reason(state), len(actions)), record))
+    return out

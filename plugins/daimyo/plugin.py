@@ -1,0 +1,96 @@
+"""Daimyo and Shinobi on the framework (``samurai.catalog.games``): the game definition a manifest's
+``game = "daimyo"`` names, and the ``samurai_games`` hook that contributes it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from samurai.catalog.games import GameDefinition
+from samurai.errors import DataError
+from samurai.files.reading import key_line, table_line
+from samurai.hooks.specs import hookimpl
+from samurai.seeds import check_seed
+
+from .board import load_board
+from .checks import checks
+from .measures import MEASURES
+from .render import draw_daimyo_view
+from .rules import DEFAULT_OPTIONS, START_KEYS, Battlefield, DaimyoState, check_options, new_state, tell
+
+if TYPE_CHECKING:
+    from samurai.catalog.editions import Edition
+    from samurai.protocol import GameState
+
+__all__ = ["GAME", "samurai_games"]
+
+
+def _check_manifest(manifest: Any, data: Mapping[str, Any], text: str) -> None:
+    """The edition's options must be rulings this module plays (a misspelt one would be ignored), each default
+    and choice a value it can play."""
+    for name, spec in manifest.options.items():
+        if name not in DEFAULT_OPTIONS or name in START_KEYS:
+            known = ", ".join(n for n in DEFAULT_OPTIONS if n not in START_KEYS)
+            raise DataError(f"option {name!r} is not a ruling of this game (rulings: {known}); start squares "
+                            f"are the board's", source=manifest.path, line=key_line(text, name), key=f"options.{name}")
+        for value in (spec.default, *spec.choices):
+            try:
+                check_options({**DEFAULT_OPTIONS, name: value})
+            except DataError as error:
+                raise DataError(error.message, source=manifest.path, line=table_line(text, f"options.{name}"),
+                                key=f"options.{name}") from None
+
+
+def _start(edition: Edition, players: int, seed: int, options: Mapping[str, Any] | None) -> DaimyoState:
+    """A new game of ``edition``: the board's start squares and the edition's options (rulings) resolved."""
+    if players != 2 or isinstance(players, bool):
+        raise DataError(f"Daimyo and Shinobi is a game for 2 players, not {players!r}", source="players")
+    check_seed(seed)  # the range every record and the engine accept
+    board: Battlefield = edition.board
+    return new_state(seed, {**board.start, **edition.manifest.resolve_options(options)}, board)
+
+
+
+def _web(manifests: Sequence[str]) -> Any:
+    # The web face is imported when a server asks for it: it needs the web layer, which playing does not.
+    from .web import DaimyoDefinition
+
+    return DaimyoDefinition(manifests)
+
+
+def _render(state: GameState, view: Mapping[str, Any]) -> str:
+    return draw_daimyo_view(view)
+
+
+def _view_of_version_0_1(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A view as version 0.1 showed it (its records' checks were taken over these): no board size, the Heiya
+    removed counted as ``removed`` and the Engun tiles as ``gained``."""
+    earlier = {key: value for key, value in view.items() if key != "size"}
+    tiles = view["tiles"]
+    earlier["tiles"] = {"face_down": tiles["face_down"], "face_up": tiles["face_up"],
+                        "removed": tiles["heiya_removed"], "gained": tiles["engun_tiles"]}
+    return earlier
+
+
+GAME = GameDefinition(
+    name="daimyo",
+    title="Samurai: Daimyo and Shinobi (seed 004)",
+    load_board=load_board,
+    player_counts=lambda edition: (2,),
+    start=_start,
+    render=_render,
+    check_manifest=_check_manifest,
+    tell=tell,
+    measures=MEASURES,
+    web=_web,
+    checks=checks,
+    earlier_views=(_view_of_version_0_1,),
+)
+"""This game as the framework sees it (``samurai.catalog.games``): what ``game = "daimyo"`` in a manifest names."""
+
+
+@hookimpl
+def samurai_games() -> list[GameDefinition]:
+    """Contribute the game ``"daimyo"``."""
+    return [GAME]
+

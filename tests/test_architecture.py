@@ -1,0 +1,129 @@
+"""The import graph of the framework and the games, read statically (every import, those under TYPE_CHECKING and
+inside functions included), and what importing the framework loads (issue 21, point 3).
+
+The framework's floor (protocol, errors, seeds, statistics, files, processes, search) imports no game; Knizia's game
+(``samurai.knizia``) and Daimyo (``samurai_plugins.daimyo``) import nothing of each other; ``import samurai`` and
+``import samurai.protocol`` load no game module.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ((ROOT / "framework" / "samurai", "samurai"), (ROOT / "plugins", "samurai_plugins"))
+
+FLOOR = ("samurai.files.writing", "samurai.data", "samurai.errors", "samurai.interrupts", "samurai.lifelines",
+         "samurai.search.mcts", "samurai.protocol", "samurai.runs.ratings", "samurai.runs.folders", "samurai.seeds",
+         "samurai.runs.statistics",
+         "samurai.files.svg", "samurai.files.reading", "samurai.runs.workerpool")
+"""The framework modules below every game: none of them may reach a game's module through any chain of imports."""
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for base, package in PACKAGES:
+        for path in base.rglob("*.py"):
+            name = ".".join((package, *path.relative_to(base).with_suffix("").parts)).removesuffix(".__init__")
+            found[name] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """The project's modules ``name`` imports anywhere in its text (top level, functions, TYPE_CHECKING)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    named: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            named.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                parts = parts[:len(parts) - node.level + 1]
+                module = ".".join([*parts, *([node.module] if node.module else [])])
+            else:
+                module = node.module or ""
+            named.add(module)
+            named.update(f"{module}.{alias.name}" for alias in node.names)
+    found = set()
+    for module in named:
+        while module and module not in MODULES:
+            module = module.rpartition(".")[0]
+        if module and module != name:
+            found.add(module)
+    return found
+
+
+GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
+
+
+def _reached(start: str) -> set[str]:
+    seen, stack = {start}, [start]
+    while stack:
+        for module in GRAPH[stack.pop()] - seen:
+            seen.add(module)
+            stack.append(module)
+    return seen - {start}
+
+
+def _is_game(module: str) -> bool:
+    return module.startswith(("samurai.knizia", "samurai_plugins"))
+
+
+def test_the_static_reading_sees_deferred_and_type_checking_imports():
+    # conformance reads the match runner inside a function, and hookspecs its executors under TYPE_CHECKING.
+    assert "samurai.runs.matches" in GRAPH["samurai.kit.conformance"]
+    assert "samurai.runs.executors" in GRAPH["samurai.hooks.specs"]
+    assert "samurai.knizia.engine" in GRAPH["samurai.knizia.game"]
+
+
+def test_the_framework_floor_reaches_no_game_module():
+    for module in FLOOR:
+        assert module in MODULES, module
+        reached = sorted(m for m in _reached(module) if _is_game(m))
+        assert not reached, f"{module} reaches {reached}"
+
+
+def test_knizias_game_and_daimyo_import_nothing_of_each_other():
+    knizia = [m for m in MODULES if m.startswith("samurai.knizia")]
+    daimyo = [m for m in MODULES if m.startswith("samurai_plugins.daimyo")]
+    assert knizia and daimyo
+    for module in knizia:
+        assert not [m for m in _reached(module) if m.startswith("samurai_plugins")], module
+    for module in daimyo:
+        assert not [m for m in GRAPH[module] if m.startswith("samurai.knizia")], module
+
+
+def _loaded_after(statement: str) -> list[str]:
+    program = f"import json, sys\n{statement}\nprint(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120, check=True)
+    return list(json.loads(done.stdout))
+
+
+def test_importing_the_protocol_loads_no_game_module():
+    loaded = _loaded_after("import samurai.protocol")
+    assert "samurai.protocol" in loaded
+    assert not [m for m in loaded if _is_game(m)]
+
+
+def test_importing_samurai_loads_no_game_module_and_its_names_come_when_used():
+    assert not [m for m in _loaded_after("import samurai") if _is_game(m)]
+    loaded = _loaded_after("import samurai\nsamurai.new_game")
+    assert "samurai.knizia.game" in loaded
+
+
+def test_every_public_name_of_samurai_resolves_to_its_module():
+    import samurai
+
+    for name in samurai.__all__:
+        value = getattr(samurai, name)
+        assert value is not None, name
+    assert samurai.load_edition.__module__ == "samurai.catalog.editions"
+    assert samurai.play_bots.__module__ == "samurai.search.bots"
