@@ -1,7 +1,7 @@
 """Writing a whole file or nothing: the one atomic writer of records, pictures and run manifests.
 
 ``write_atomically`` writes into a hidden temporary file beside the target
-(``.NAME.XXXX.tmp``, so the rename stays on one file system), flushes it to
+(``.NAME.<random>.tmp``, so the rename stays on one file system), flushes it to
 disk, and renames it over the target in one step: a reader sees the old file
 or the new one, never half of one. The temporary file is removed whatever
 stops the write: an error, Ctrl-C, ``SystemExit``, or SIGTERM. Under

@@ -20,6 +20,7 @@ from ..catalog.editions import Edition
 from ..errors import DataError, IllegalAction
 from ..runs.executors import Executor, make_executor
 from ..runs.folders import batches_of, collect_batches, write_run
+from ..runs.matches import Batch
 from ..runs.summary import SummaryTable, share_rows
 from ..search.bots import BOTS, RandomBot, make_bot, parse_bots
 from ..seeds import check_seed, derive_seed
@@ -215,7 +216,7 @@ def simulate(edition: Edition, players: int, games: int, seed: int, bots: Sequen
     chosen = dict(options or {})
     keep_edition(name, edition)  # this process plays with the edition it was given (and its compiled rules)
     keep_records = save_dir is not None
-    batches = [_Batch(name, players, chosen, seed, bots, indices, keep_records) for indices in batches_of(games)]
+    batches = [Batch(name, players, chosen, seed, bots, indices, keep_records) for indices in batches_of(games)]
     runner = make_executor(backend, workers=workers, scheduler=scheduler) if executor is None else executor
     try:
         if save_dir is not None:
@@ -230,18 +231,7 @@ def simulate(edition: Edition, players: int, games: int, seed: int, bots: Sequen
                              tuple(summaries))
 
 
-@attrs.frozen
-class _Batch:
-    edition: str
-    players: int
-    options: dict[str, Any]
-    seed: int
-    bots: tuple[str, ...]
-    indices: tuple[int, ...]
-    keep_records: bool
-
-
-def _play_batch(batch: _Batch) -> list[tuple[int, GameSummary, GameRecord | None]]:
+def _play_batch(batch: Batch) -> list[tuple[int, GameSummary, GameRecord | None]]:
     """Play a batch of a ``simulate`` run (in any process): each game's number, summary and record if kept."""
     rules = cached_rules(batch.edition, batch.players, batch.options)
     out: list[tuple[int, GameSummary, GameRecord | None]] = []

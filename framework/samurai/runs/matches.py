@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from ..records import PlayRecord
 
 __all__ = ["MAX_ACTIONS", "check_bots_play", "play_match", "MatchGame", "MatchSummary", "simulate_matches",
-           "result_reason"]
+           "result_reason", "Batch"]
 
 MAX_ACTIONS = 100_000
 """A game still going after this many actions is refused as endless (a game's own rulings must end it)."""
@@ -172,7 +172,7 @@ def simulate_matches(edition: Edition, players: int, games: int, seed: int, bots
     name = loadable_name(edition)
     keep_edition(name, edition)  # this process plays with the edition it was given
     chosen = dict(options or {})
-    batches = [_Batch(name, players, chosen, seed, names, indices, save_dir is not None)
+    batches = [Batch(name, players, chosen, seed, names, indices, save_dir is not None)
                for indices in batches_of(games)]
     runner = make_executor(backend, workers=workers, scheduler=scheduler) if executor is None else executor
     try:
@@ -189,7 +189,11 @@ def simulate_matches(edition: Edition, players: int, games: int, seed: int, bots
 
 
 @attrs.frozen
-class _Batch:
+class Batch:
+    """A share of a run's games for one worker: the edition (its key or manifest path), players, options, the
+    run's seed, the bots, the games' numbers and whether to keep their records. Knizia's fast runner plays the
+    same batches."""
+
     edition: str
     players: int
     options: dict[str, Any]
@@ -199,7 +203,7 @@ class _Batch:
     keep_records: bool
 
 
-def _play_batch(batch: _Batch) -> list[tuple[int, MatchGame, PlayRecord | None]]:
+def _play_batch(batch: Batch) -> list[tuple[int, MatchGame, PlayRecord | None]]:
     """Play a batch of a run (in any process): each game's number, summary and record if kept."""
     from ..records import play_record_of
 
