@@ -15,6 +15,7 @@ installed game whose definition says it is the default (``default_game``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -137,7 +138,7 @@ class GameDefinition:
     plugins: Sequence[tuple[str, Any]] = ()
     """The core plugins (name, module) registered in each edition's plugin manager before the manifest's own: the
     game's answers to its own hooks (Knizia's: ``samurai.knizia.defaults``, ``samurai.knizia.special_tiles``)."""
-    hook_results: Mapping[str, HookResult] = attrs.field(factory=dict)
+    hook_results: Mapping[str, HookResult] = MappingProxyType({})
     """What each of this game's own hooks must return, by hook name (``samurai.hooks.calls.HookResult``), held
     against every answer where the hook is called; the framework's hooks are checked against
     ``samurai.hooks.calls.HOOK_RESULTS``."""
