@@ -126,4 +126,4 @@ def test_every_public_name_of_samurai_resolves_to_its_module():
         value = getattr(samurai, name)
         assert value is not None, name
     assert samurai.load_edition.__module__ == "samurai.catalog.editions"
-    assert samurai.play_bots.__module__ == "samurai.search.bots"
+    assert samurai.play_bots.__module__ == "samurai.knizia.bots"  # Knizia's Game only

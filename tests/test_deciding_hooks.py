@@ -11,6 +11,7 @@ import pytest
 
 import samurai
 from samurai.catalog.editions import Edition, make_plugin_manager, register_plugin
+from samurai.knizia.editions import KniziaEdition
 from samurai.hooks.specs import hookimpl
 from samurai.knizia.setup_rules import SetupProcedure
 
@@ -22,7 +23,7 @@ def with_plugin(base: Edition, name: str, *hooks) -> Edition:
         setattr(module, hook.__name__, hookimpl(hook))
     pm = make_plugin_manager(("ffg2015",))
     register_plugin(pm, module, name)
-    return Edition(base.manifest, pm, base.map)
+    return KniziaEdition(base.manifest, pm, base.map)
 
 
 def samurai_resolution_timing(edition, options):

@@ -11,7 +11,8 @@ import pytest
 import samurai
 from samurai import DataError
 from samurai.catalog.editions import available_editions, installed_plugins, make_plugin_manager, register_plugin
-from samurai.hooks import specs as hookspecs
+from samurai.hooks import specs as framework_hookspecs
+from samurai.knizia import hookspecs as knizia_hookspecs
 from samurai.hooks.specs import hookimpl
 
 from helpers import ROOT
@@ -25,10 +26,15 @@ CONTRIBUTING = {"samurai_edition_manifests", "samurai_tile_behaviours", "samurai
 # --- hooks -----------------------------------------------------------------------------
 
 def test_every_hook_is_specified_and_documented():
-    specs = {name for name, obj in inspect.getmembers(hookspecs, inspect.isfunction) if name.startswith("samurai_")}
-    assert specs == DECIDING | CONTRIBUTING
-    for name in specs:
-        assert (getattr(hookspecs, name).__doc__ or "").strip(), name
+    # The framework's hooks and Knizia's game's (the only game with hooks of its own).
+    for hookspecs in (framework_hookspecs, knizia_hookspecs):
+        names = {name for name, obj in inspect.getmembers(hookspecs, inspect.isfunction) if name.startswith("samurai_")}
+        for name in names:
+            assert (getattr(hookspecs, name).__doc__ or "").strip(), name
+    framework = {name for name in dir(framework_hookspecs) if name.startswith("samurai_")}
+    knizia = {name for name in dir(knizia_hookspecs) if name.startswith("samurai_")}
+    assert framework | knizia == DECIDING | CONTRIBUTING and not framework & knizia
+    assert framework == {"samurai_edition_manifests", "samurai_executors", "samurai_games"}
 
 
 def test_deciding_hooks_are_firstresult_and_contributing_hooks_collect():
@@ -41,7 +47,7 @@ def test_deciding_hooks_are_firstresult_and_contributing_hooks_collect():
 
 def test_the_engine_registers_its_defaults_through_the_same_hooks_as_trylast():
     pm = make_plugin_manager(())
-    defaults = pm.get_plugin("samurai.defaults")
+    defaults = pm.get_plugin("samurai.knizia.defaults")  # Knizia's game's answers, through its game definition
     for name in DECIDING:
         impls = [i for i in getattr(pm.hook, name).get_hookimpls() if i.plugin is defaults]
         assert impls and impls[0].trylast, name
@@ -92,6 +98,16 @@ def test_a_hook_that_does_not_exist_is_refused():
     bad.samurai_scroe = samurai_scroe
     with pytest.raises(DataError, match="samurai_scroe is not a samurai hook \\(did you mean samurai_score\\?\\)"):
         register_plugin(make_plugin_manager(()), bad, "typo")
+
+
+def test_a_misspelt_hook_in_a_knizia_editions_plugin_file_is_refused_with_the_nearest_hook_of_its_game(tmp_path):
+    (tmp_path / "variant.py").write_text("from samurai.hooks.specs import hookimpl\n\n\n@hookimpl\n"
+                                         "def samurai_public_capture(edition, players, options):\n    return True\n")
+    manifest = write(tmp_path, 'id = "typo"\nname = "typo"\nversion = "1"\nextends = "ffg2015"\n'
+                               'plugins = ["variant.py"]\n')
+    with pytest.raises(DataError, match=r"variant.py:4: samurai_public_capture is not a samurai hook \(did you mean "
+                                        r"samurai_public_captures\?\)"):
+        samurai.load_edition(manifest)
 
 
 def test_hookimpl_marker_is_the_samurai_project():

@@ -6,11 +6,20 @@ from pathlib import Path
 
 import pytest
 
+import attrs
+import pluggy
+
+import samurai
+import samurai.catalog.editions
 from samurai import DataError
-from samurai.catalog.editions import available_editions, load_edition
-from samurai.catalog.games import KNIZIA, GameDefinition
+from samurai.catalog.editions import available_editions, installed_games, installed_plugins, load_edition
+from samurai.catalog.games import GameDefinition
 from samurai.cli import main
-from samurai.knizia.position import HexGameState
+from samurai.hooks import specs as hookspecs
+from samurai.knizia import hookspecs as knizia_hookspecs
+from samurai.knizia.editions import knizia_edition
+from samurai.knizia.position import GAME as KNIZIA_GAME
+from samurai.knizia.position import KNIZIA, HexGameState
 from samurai_plugins import daimyo
 
 from helpers import ROOT
@@ -82,7 +91,6 @@ def test_a_bad_board_file_is_refused_naming_the_file_and_key(tmp_path: Path, old
 
 @pytest.mark.parametrize("old, new, message", [
     ('game = "daimyo"', 'game = "chess"', r"no plugin of this edition plays game 'chess'"),
-    ('plugins = ["daimyo"]', "plugins = []", r"no plugin of this edition plays game 'daimyo'"),
     ('map = "battlefield"', 'map = "battlefield"\nhand_size = 5', r"unknown key 'hand_size'"),
     ("[options.nobori]", "[options.noboru]", r"option 'noboru' is not a ruling of this game"),
 ])
@@ -109,19 +117,58 @@ def test_starting_a_daimyo_game_refuses_bad_players_seed_and_options():
 
 def test_a_daimyo_edition_has_no_hex_rules_and_says_so_in_one_line():
     edition = load_edition("daimyo")
+    assert not hasattr(edition, "rules") and not hasattr(edition, "map")  # Knizia's editions hold those
     with pytest.raises(DataError, match="plays 'daimyo', not Knizia's game"):
-        edition.rules(2)
-    with pytest.raises(DataError, match="has no hex map"):
-        edition.map  # noqa: B018
+        samurai.new_game(edition, players=2)
+    with pytest.raises(DataError, match="plays 'daimyo', not Knizia's game"):
+        knizia_edition(edition)
 
 
-def test_games_are_contributed_through_the_hook_the_engine_included():
-    knizia = load_edition("original").plugin_manager.hook.samurai_games()
-    assert [definition.name for contributed in knizia for definition in contributed] == [KNIZIA]
+def test_games_are_contributed_through_the_entry_points_of_their_plugins():
+    games = installed_games()
+    assert list(games) == [KNIZIA, "daimyo"]  # the default game first
+    assert games[KNIZIA] is KNIZIA_GAME and games["daimyo"] is daimyo.GAME
+    assert installed_plugins()["knizia"].module == "samurai.knizia.plugin"
+    assert all(isinstance(d, GameDefinition) for d in games.values())
+    # A Daimyo edition's plugins contribute Daimyo only: Knizia's game is no plugin of it.
     both = load_edition("daimyo").plugin_manager.hook.samurai_games()
-    names = sorted(definition.name for contributed in both for definition in contributed)
-    assert names == ["daimyo", KNIZIA]
-    assert all(isinstance(d, GameDefinition) for contributed in both for d in contributed)
+    assert [definition.name for contributed in both for definition in contributed] == ["daimyo"]
+
+
+def test_a_daimyo_manifest_without_its_plugin_still_plays_the_installed_game(tmp_path: Path):
+    manifest = (ROOT / "editions" / "daimyo.toml").read_text().replace('id = "daimyo"', 'id = "daimyo-x"')
+    assert 'plugins = ["daimyo"]' in manifest
+    (tmp_path / "x.toml").write_text(manifest.replace('plugins = ["daimyo"]', "plugins = []"))
+    edition = load_edition(str(tmp_path / "x.toml"))
+    assert edition.game is daimyo.GAME and isinstance(edition.start(2, 0), daimyo.DaimyoState)
+
+
+def test_a_manifest_without_a_game_plays_the_game_that_says_it_is_the_default(tmp_path: Path, monkeypatch):
+    edition = load_edition(str(ROOT / "tests" / "data" / "tiny-core.toml"))
+    assert edition.manifest.game == KNIZIA and edition.game is KNIZIA_GAME and KNIZIA_GAME.default_game
+    assert not daimyo.GAME.default_game
+    two = {KNIZIA: KNIZIA_GAME, "daimyo": attrs.evolve(daimyo.GAME, default_game=True)}
+    monkeypatch.setattr(samurai.catalog.editions, "installed_games", lambda: two)
+    with pytest.raises(DataError, match=r"tiny-core.toml \[game\]: games 'knizia' and 'daimyo' both say it is the "
+                                        r"default game"):
+        load_edition(str(ROOT / "tests" / "data" / "tiny-core.toml"))
+    none = {KNIZIA: attrs.evolve(KNIZIA_GAME, default_game=False), "daimyo": daimyo.GAME}
+    monkeypatch.setattr(samurai.catalog.editions, "installed_games", lambda: none)
+    with pytest.raises(DataError, match="no installed game says it is the default game"):
+        load_edition(str(ROOT / "tests" / "data" / "tiny-core.toml"))
+    assert load_edition("daimyo").game is daimyo.GAME  # a manifest that names its game needs no default
+
+
+def test_a_daimyo_editions_plugin_manager_holds_none_of_knizias_hooks():
+    knizia_hooks = {name for name in dir(knizia_hookspecs) if name.startswith("samurai_")}
+    daimyo_hooks = {name for name, caller in vars(load_edition("daimyo").plugin_manager.hook).items()
+                    if isinstance(caller, pluggy.HookCaller)}
+    assert knizia_hooks and not knizia_hooks & daimyo_hooks
+    assert daimyo_hooks == {name for name in dir(hookspecs) if name.startswith("samurai_")}
+    ffg = load_edition("ffg2015").plugin_manager
+    assert knizia_hooks <= {name for name, caller in vars(ffg.hook).items() if isinstance(caller, pluggy.HookCaller)}
+    assert [name for name, _ in KNIZIA_GAME.plugins] == ["samurai.knizia.defaults", "samurai.knizia.special_tiles"]
+    assert all(ffg.get_plugin(name) is module for name, module in KNIZIA_GAME.plugins)
 
 
 def test_samurai_editions_lists_the_daimyo_editions_with_their_game(capsys: pytest.CaptureFixture[str]):

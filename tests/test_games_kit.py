@@ -45,8 +45,7 @@ def edition_playing(state_class: type[daimyo.DaimyoState]) -> Edition:
             setattr(broken, name, getattr(state, name))
         return broken
 
-    return Edition(base.manifest, base.plugin_manager, None, game=attrs.evolve(daimyo.GAME, start=start),
-                   board=base.board)
+    return Edition(base.manifest, base.plugin_manager, base.board, game=attrs.evolve(daimyo.GAME, start=start))
 
 
 class Peeking(daimyo.DaimyoState):

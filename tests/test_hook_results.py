@@ -323,20 +323,25 @@ def test_correct_answers_pass_everywhere_and_none_leaves_the_decision_to_the_nex
 
 
 def test_every_hook_has_a_specification_and_the_kit_calls_it_for_every_game():
+    from samurai.catalog.editions import installed_games
     from samurai.hooks import specs as hookspecs
 
     assert set(HOOK_RESULTS) == {name for name in dir(hookspecs) if name.startswith("samurai_")}
+    for game in installed_games().values():  # each game's own hooks have their checkers in its definition
+        own = {name for specs in game.hookspecs for name in dir(specs) if name.startswith("samurai_")}
+        assert set(game.hook_results) == own and not own & set(HOOK_RESULTS), game.name
     assert PROTOCOL_CHECKS[0].check is check_hook_results and PROTOCOL_CHECKS[0].rule == CHECKS[0].rule
 
 
 def test_a_daimyo_edition_with_a_wrong_answer_fails_the_kits_first_rule(tmp_path):
-    (tmp_path / "variant.py").write_text(HEAD + PUBLIC.format("'yes'"), encoding="utf-8")
+    # A Daimyo edition's plugin manager holds the framework's hooks only (Knizia's are its game's own).
+    (tmp_path / "variant.py").write_text(HEAD + MANIFESTS.format("'yes'"), encoding="utf-8")
     manifest = tmp_path / "wrong-daimyo.toml"
     manifest.write_text('id = "wrong-daimyo"\nname = "wrong"\nversion = "1"\nextends = "daimyo"\n'
                         'plugins = ["variant.py"]\n', encoding="utf-8")
     edition = samurai.load_edition(str(manifest))
-    with pytest.raises(AssertionError, match=re.escape(f"{tmp_path / 'variant.py'}: samurai_public_captures "
-                                                       "returned 'yes', not True or False")):
+    with pytest.raises(AssertionError, match=re.escape(f"{tmp_path / 'variant.py'}: samurai_edition_manifests "
+                                                       "returned 'yes', not a list of manifest paths")):
         PROTOCOL_CHECKS[0].run(edition, 2, 0, 1)
     failures = run_checks(edition, games=1)
     assert [failure.rule for failure in failures] == [MANIFEST_RULE]

@@ -11,7 +11,7 @@ import math
 import pytest
 
 from samurai import EndTurn, PlaceTile
-from samurai.hooks.defaults import most_figures_wins
+from samurai.knizia.defaults import most_figures_wins
 from samurai.knizia.facts import GameFacts
 from samurai.knizia.measures import compare_metrics, game_facts, scoring_disagreement
 from samurai.knizia.records import from_record, to_record

@@ -19,6 +19,7 @@ import pytest
 import samurai
 from samurai import ChooseTile, DataError, EndTurn, IllegalAction, PlaceFigure, PlaceTile
 from samurai.catalog.editions import Edition, make_plugin_manager, register_plugin
+from samurai.knizia.editions import KniziaEdition
 from samurai.hooks.specs import hookimpl
 from samurai.knizia import engine
 from samurai.knizia.setup_rules import SetupProcedure
@@ -36,7 +37,7 @@ def with_plugin(base: Edition, base_plugins: tuple[str, ...], name: str, **hooks
         setattr(module, hook_name, hookimpl(hook))
     pm = make_plugin_manager(base_plugins)
     register_plugin(pm, module, name)
-    return Edition(base.manifest, pm, base.map)
+    return KniziaEdition(base.manifest, pm, base.map)
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,8 @@ import pytest
 
 import samurai
 from samurai import DataError
-from samurai.catalog.editions import Edition, make_plugin_manager, register_plugin
+from samurai.catalog.editions import make_plugin_manager, register_plugin
+from samurai.knizia.editions import KniziaEdition
 from samurai.cli import EXIT_INTERRUPTED, main
 from samurai.files.reading import INT_HIGH, whole_number
 from samurai.files.writing import new_file_mode, write_atomically
@@ -81,7 +82,7 @@ def test_where_the_edition_ends_the_game_when_the_seat_to_act_cannot_play_such_a
     module.samurai_cannot_play = hookimpl(lambda edition, options: "end")
     manager = make_plugin_manager(("ffg2015",))
     register_plugin(manager, module, "end-when-stuck")
-    stuck = Edition(tiny.manifest, manager, tiny.map)
+    stuck = KniziaEdition(tiny.manifest, manager, tiny.map)
     scenario = load_scenario(_scenario_copy(tmp_path, EMPTY_HANDS[1], EMPTY_HANDS[2]))
     with pytest.raises(DataError, match=r"\[seats\].*already over \(no tiles\): seat 1, the seat to act, can play"):
         scenario_state(stuck.rules(2), scenario, 0)

@@ -14,6 +14,10 @@ Embed a game in a few lines::
 Everything listed in ``__all__`` is the stable public API (docs/embedding.md). The names are loaded when first
 used (PEP 562), so ``import samurai`` and ``import samurai.protocol`` load no game: the names of Knizia's game
 come from its package, ``samurai.knizia``.
+
+This module is the distribution's front door, and the one module of the framework allowed to name the reference
+game: it re-exports Knizia's public names. No framework package (``catalog``, ``hooks``, ``runs``, ...) names or
+imports a game; Knizia's game plugs in through its entry point (``samurai.knizia.plugin``) as Daimyo does.
 """
 
 from __future__ import annotations
@@ -25,13 +29,13 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers and reader
     from .catalog.editions import Edition, available_editions, load_edition
     from .errors import DataError, IllegalAction, SamuraiError
     from .knizia.actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
+    from .knizia.bots import play_bots
     from .knizia.game import Game, new_game, score
     from .knizia.hexgrid import Coord
     from .knizia.records import GameRecord, from_record, load, save, to_record
     from .knizia.result import END_REASONS, Result
     from .knizia.special_tiles import MoveTile, SwitchFigures
     from .knizia.tiles import CASTES
-    from .search.bots import play_bots
 
 __version__ = "0.1.0"
 
@@ -45,7 +49,7 @@ __all__ = [
 
 _HOMES = {
     **dict.fromkeys(("Action", "ChooseTile", "EndTurn", "PlaceFigure", "PlaceTile"), ".knizia.actions"),
-    "play_bots": ".search.bots",
+    "play_bots": ".knizia.bots",
     **dict.fromkeys(("DataError", "IllegalAction", "SamuraiError"), ".errors"),
     **dict.fromkeys(("Game", "new_game", "score"), ".knizia.game"),
     "Coord": ".knizia.hexgrid",

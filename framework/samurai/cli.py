@@ -365,6 +365,7 @@ def _options(pairs: Sequence[str]) -> dict[str, Any]:
 
 def _simulate(args: argparse.Namespace) -> int:
     from .catalog.editions import load_edition
+    from .knizia.editions import knizia_edition
     from .search.bots import parse_bots
 
     edition = load_edition(args.edition)
@@ -372,7 +373,7 @@ def _simulate(args: argparse.Namespace) -> int:
         return _simulate_through_protocol(args, edition)
     bots = parse_bots(args.bots)
     options = _options(args.option)
-    edition.rules(args.players, options)  # refuse bad players or options before the progress bar starts
+    knizia_edition(edition).rules(args.players, options)  # refuse bad players or options before the progress bar starts
     simulate = edition.game.simulate  # Knizia's: samurai.knizia.simulate
     summary = _simulating(args, lambda advance, executor: simulate(
         edition, args.players, args.games, args.seed, bots, options=options, progress=advance,
@@ -811,6 +812,7 @@ def _json_argument(text: str, flag: str) -> Any:
 
 def _editions(args: argparse.Namespace) -> int:
     from .catalog.editions import available_editions, installed_plugins, is_plugin_file, load_edition, plugin_hooks
+    from .knizia.editions import KniziaEdition
 
     plugins = installed_plugins()
     for ident in args.edition or available_editions():
@@ -823,7 +825,7 @@ def _editions(args: argparse.Namespace) -> int:
         board = getattr(edition.board, "name", manifest.map)
         print(f"  players: {', '.join(map(str, edition.player_counts))}; map: {board}")
         pm = edition.plugin_manager
-        for name in ("samurai.defaults", "samurai.knizia.special_tiles", *manifest.plugins):
+        for name in ("samurai.defaults", *(core for core, _ in edition.game.plugins), *manifest.plugins):
             plugin = pm.get_plugin(name)
             info = plugins.get(name)
             origin = f"{info.package} {info.version}" if info else "file" if is_plugin_file(name) else "engine"
@@ -832,7 +834,7 @@ def _editions(args: argparse.Namespace) -> int:
             print(f"  option {option.name} = {option.default!r}: {option.description}")
         for players in edition.player_counts:
             edition.start(players, 0)  # a game that cannot start is caught when its edition is listed
-        if manifest.players:  # Knizia's hooks that run only at a game's end
+        if isinstance(edition, KniziaEdition):  # Knizia's hooks that run only at a game's end
             _try_play_time_hooks(edition)
     return 0
 
@@ -870,19 +872,21 @@ def _new_edition(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from .catalog.editions import load_edition
     from .knizia.bench import run_bench, time_compare, time_paths
+    from .knizia.editions import knizia_edition
 
     parts = args.players.split(",")
     if not all(p.isascii() and p.isdigit() and len(p) < 3 for p in parts):
         raise DataError(f"expected player counts like 2,3,4, got {args.players!r}", source="--players")
     counts = [int(p) for p in parts]
-    edition = load_edition(args.edition)
+    edition = knizia_edition(load_edition(args.edition))
     for count in counts:
         edition.rules(count)
     if args.mcts:
         return _bench_mcts(args, edition, counts)
     compare_players = 3 if 3 in edition.manifest.players else min(edition.manifest.players)
     if args.compare_games:
-        load_edition(args.compare_with).rules(compare_players)  # refuse a bad edition B before the timings
+        # refuse a bad edition B before the timings
+        knizia_edition(load_edition(args.compare_with)).rules(compare_players)
     print(f"{'players':>7} {'games':>6} {'seconds':>8} {'games/s':>9} {'games/cpu-s':>12}")
     for figure in run_bench(edition, counts, args.games, args.seed):
         print(f"{figure.players:>7} {figure.games:>6} {figure.seconds:>8.2f} {figure.games_per_second:>9.0f} "

@@ -33,8 +33,8 @@ from typing import Any
 
 import attrs
 
-from .catalog.editions import Edition
-from .catalog.games import KNIZIA
+from .catalog.editions import Edition, installed_games
+from .catalog.games import default_game
 from .catalog.trust import Trust, TrustLike
 from .errors import DataError
 from .files.reading import INT_HIGH, check_plain, read_data, whole_number
@@ -103,9 +103,10 @@ def play_record_to_dict(record: PlayRecord) -> dict[str, Any]:
 
 
 def is_play_record(data: Any) -> bool:
-    """Whether a record's data names a game other than Knizia's (those are read here, not by
-    ``samurai.knizia.records``)."""
-    return isinstance(data, Mapping) and "game" in data and data["game"] != KNIZIA
+    """Whether a record's data names a game other than the default game (Knizia's, whose records
+    ``samurai.knizia.records`` reads)."""
+    return (isinstance(data, Mapping) and "game" in data
+            and data["game"] != default_game(installed_games(), source="record").name)
 
 
 def play_record_from_dict(data: Any, *, source: str = "record") -> PlayRecord:

@@ -3,9 +3,10 @@
 Installed packages register plugin modules under the ``samurai`` entry-point
 group. ``available_editions()`` collects every edition manifest they (and the
 engine) contribute; ``load_edition(id)`` reads one, merges what it extends,
-and builds a pluggy ``PluginManager`` that holds the engine's defaults and
-exactly the plugins the manifest names. Nothing is global: each ``Edition``
-owns its manager, and compiled ``Rules`` are cached on the ``Edition``.
+and builds a pluggy ``PluginManager`` that holds the framework's hooks and defaults, the hooks and core plugins
+of the edition's game (``GameDefinition.hookspecs`` and ``plugins``), and exactly the plugins the manifest names.
+Nothing is global: each ``Edition`` owns its manager. The games are those the installed plugins contribute
+(``installed_games``, asked once per set of installed plugins) and those a manifest's own plugins contribute.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import importlib.util
 import inspect
 import os
 import traceback
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
@@ -27,25 +28,24 @@ import pluggy
 
 from ..data import bundled_maps
 from ..errors import DataError
-from ..files.reading import is_file, key_line, read_toml, table_line
+from ..files.reading import is_file, key_line, read_toml
 from ..hooks import defaults
 from ..hooks import specs as hookspecs
 from ..hooks.calls import PLUGIN_FILE_MODULE_PREFIX, call_hook
-from ..knizia import special_tiles
-from ..knizia.maps import GameMap, load_map
-from ..knizia.rules import Rules, compile_rules
-from .games import KNIZIA, GameDefinition, game_of
-from .manifests import EditionManifest, merge_manifests, parse_manifest
+from .games import GameDefinition, default_game, game_of, games_of
+from .manifests import EditionManifest, manifest_game, merge_manifests, parse_manifest
 
 if TYPE_CHECKING:
     from ..protocol import GameState
 
 __all__ = ["ENTRY_POINT_GROUP", "PluginInfo", "Edition", "installed_plugins", "available_editions",
            "load_edition", "load_plugin", "load_plugin_file", "is_plugin_file", "check_plugin_order",
-           "make_plugin_manager", "register_plugin", "resolve_map", "resolve_board", "plugin_hooks"]
+           "make_plugin_manager", "register_plugin", "resolve_board", "inside_folder", "plugin_hooks",
+           "installed_games", "FRAMEWORK_DEFAULTS"]
 
 ENTRY_POINT_GROUP = "samurai"
-_CORE_PLUGINS = (("samurai.defaults", defaults), ("samurai.knizia.special_tiles", special_tiles))
+FRAMEWORK_DEFAULTS = "samurai.defaults"
+"""The name the framework's own answers (``samurai.hooks.defaults``) are registered under in every manager."""
 
 
 @attrs.frozen
@@ -113,19 +113,70 @@ def is_plugin_file(name: str) -> bool:
     return name.endswith(".py")
 
 
-def make_plugin_manager(plugin_names: tuple[str, ...], *, source: str = "plugins") -> pluggy.PluginManager:
-    """A manager with the engine's defaults and the named plugins, validated against the specs.
+def make_plugin_manager(plugin_names: tuple[str, ...], *, source: str = "plugins",
+                        games: Sequence[GameDefinition] | None = None) -> pluggy.PluginManager:
+    """A manager with the framework's hooks and defaults, the hooks and core plugins of ``games`` (default: every
+    installed game, as for the manager of all installed plugins), and the named plugins, validated against the
+    specs.
 
     A name ending in ``.py`` is a plugin file (see ``load_plugin_file``); any
     other name is an installed plugin's entry-point name.
     """
+    modules = [(name, _plugin_module(name, source=source)) for name in plugin_names]
+    return _plugin_manager(modules, list(installed_games().values()) if games is None else games)
+
+
+def _plugin_module(name: str, *, source: str) -> ModuleType:
+    return load_plugin_file(name, source=source) if is_plugin_file(name) else load_plugin(name, source=source)
+
+
+def _plugin_manager(modules: Sequence[tuple[str, ModuleType]], games: Sequence[GameDefinition]) -> pluggy.PluginManager:
     pm = pluggy.PluginManager(ENTRY_POINT_GROUP)
     pm.add_hookspecs(hookspecs)
-    for name, module in _CORE_PLUGINS:
-        pm.register(module, name=name)
-    for name in plugin_names:
-        module = load_plugin_file(name, source=source) if is_plugin_file(name) else load_plugin(name, source=source)
+    pm.register(defaults, name=FRAMEWORK_DEFAULTS)
+    for game in games:
+        for specs in game.hookspecs:
+            pm.add_hookspecs(specs)
+    for game in games:
+        for name, module in game.plugins:
+            if not pm.has_plugin(name) and not pm.is_registered(module):
+                pm.register(module, name=name)
+    for name, module in modules:
+        if pm.has_plugin(name) or pm.is_registered(module):
+            continue  # a game's own plugin the manifest lists too is registered once
         register_plugin(pm, module, name)
+    return pm
+
+
+_installed_games: dict[tuple[PluginInfo, ...], dict[str, GameDefinition]] = {}
+
+
+def installed_games() -> dict[str, GameDefinition]:
+    """The games the installed plugins contribute (``samurai_games``), by name: asked once for each set of
+    installed plugins, each contribution checked (``samurai.hooks.calls.HOOK_RESULTS``)."""
+    plugins = installed_plugins()
+    key = tuple(plugins.values())
+    if key not in _installed_games:
+        modules = [(name, load_plugin(name, source="installed plugins")) for name in plugins]
+        _installed_games[key] = games_of(_game_finder(modules, source="installed plugins"),
+                                         source="installed plugins")
+    return _installed_games[key]
+
+
+def _game_finder(modules: Sequence[tuple[str, ModuleType]], *, source: str) -> pluggy.PluginManager:
+    """A manager holding the framework's hooks and ``modules``, to ask which games they contribute before the
+    hooks of those games are known (a hook no specification names yet is checked by the edition's manager)."""
+    pm = pluggy.PluginManager(ENTRY_POINT_GROUP)
+    pm.add_hookspecs(hookspecs)
+    for name, module in modules:
+        if pm.has_plugin(name) or pm.is_registered(module):
+            continue
+        try:
+            pm.register(module, name=name)
+        except pluggy.PluginValidationError as exc:
+            detail = " ".join(str(exc).split())
+            raise DataError(f"plugin {name!r} does not fit the hook specifications: {detail}",
+                            source=getattr(module, "__file__", None) or source) from None
     return pm
 
 
@@ -163,7 +214,8 @@ def register_plugin(pm: pluggy.PluginManager, module: ModuleType, name: str) -> 
         line = getattr(getattr(function, "__code__", None), "co_firstlineno", None)
         caller = getattr(pm.hook, attr, None)
         if caller is None or caller.spec is None:
-            hooks = [n for n in dir(hookspecs) if n.startswith("samurai_")]
+            # The hooks of this manager: the framework's and those of the edition's game.
+            hooks = sorted(n for n, c in vars(pm.hook).items() if isinstance(c, pluggy.HookCaller) and c.spec)
             near = difflib.get_close_matches(attr, hooks, n=1)
             hint = f" (did you mean {near[0]}?)" if near else f"; hooks are: {', '.join(hooks)}"
             raise DataError(f"{attr} is not a samurai hook{hint}", source=where, line=line)
@@ -203,32 +255,11 @@ def available_editions() -> dict[str, Path | Any]:
     return dict(sorted(found.items()))
 
 
-def resolve_map(name: str, *, relative_to: str | None = None) -> GameMap:
-    """Load a map by bundled name (``"japan"``) or by path.
-
-    With ``relative_to`` (a manifest), a path is relative to that file's folder
-    and must stay inside it; without, it is the caller's own path.
-    """
-    if name.endswith(".toml"):
-        path = Path(name)
-        if relative_to:
-            path = _inside_folder(name, relative_to, what="map file", key="map")
-        elif not is_file(path):
-            raise DataError(f"map file {name} not found", source="map", key="map")
-        return load_map(path.absolute())
-    for candidate in bundled_maps():
-        if candidate.name == f"{name}.toml":
-            return load_map(candidate)
-    known = ", ".join(m.name.removesuffix(".toml") for m in bundled_maps())
-    raise DataError(f"no map named {name!r} (bundled maps: {known}; or give a path to a .toml file)",
-                    source=relative_to or "map", key="map")
-
-
 def resolve_board(name: str, relative_to: str) -> Path | Any:
     """The board file a manifest's ``map`` names, for a game's ``load_board``: a bundled board by name
     (``"battlefield"``), or a ``.toml`` path relative to the manifest that must stay in its folder."""
     if name.endswith(".toml"):
-        return _inside_folder(name, relative_to, what="map file", key="map")
+        return inside_folder(name, relative_to, what="map file", key="map")
     for candidate in bundled_maps():
         if candidate.name == f"{name}.toml":
             return candidate
@@ -237,7 +268,7 @@ def resolve_board(name: str, relative_to: str) -> Path | Any:
                     source=relative_to, key="map")
 
 
-def _inside_folder(entry: str, manifest: str, *, what: str, key: str) -> Path:
+def inside_folder(entry: str, manifest: str, *, what: str, key: str) -> Path:
     """The file a manifest names, relative to its folder; refused when it lies outside (``..``, absolute, a link)."""
     folder = Path(manifest).parent
     path = Path(entry)
@@ -258,38 +289,27 @@ def _inside_folder(entry: str, manifest: str, *, what: str, key: str) -> Path:
 class Edition:
     """An edition ready to play: its manifest, its own plugin manager, its game and its board.
 
-    ``rules(players, options, map)`` compiles (and caches) the rules for a
-    game of Knizia's; many games share one ``Rules``. Every game starts through
-    ``start(players, seed, options)`` on the game protocol.
+    Every game starts through ``start(players, seed, options)`` on the game protocol. A game may open its
+    editions as a subclass with more (``GameDefinition.open_edition``: Knizia's ``samurai.knizia.editions
+    .KniziaEdition`` compiles its rules and holds its hex map).
     """
 
-    def __init__(self, manifest: EditionManifest, plugin_manager: pluggy.PluginManager, game_map: GameMap | None, *,
-                 reference: str | None = None, game: GameDefinition | None = None, board: Any = None) -> None:
+    def __init__(self, manifest: EditionManifest, plugin_manager: pluggy.PluginManager, board: Any = None, *,
+                 reference: str | None = None, game: GameDefinition | None = None) -> None:
         self.manifest = manifest
         self.plugin_manager = plugin_manager
-        self._map = game_map
-        self.board: Any = game_map if board is None else board
-        """The edition's board as its game reads it (a ``GameMap`` for Knizia's game)."""
+        self.board: Any = board
+        """The edition's board as its game reads it (``GameDefinition.load_board``)."""
         self.reference = reference or manifest.id
         """How records name this edition: its id (a manifest's id must be vouched for to load a record)."""
-        self.game: GameDefinition = game if game is not None else game_of(plugin_manager, manifest.game,
-                                                                          source=manifest.path)
+        self.game: GameDefinition = game if game is not None else game_of(
+            plugin_manager, manifest.game, source=manifest.path, installed=installed_games())
         """The game this edition plays (``samurai.catalog.games.GameDefinition``)."""
-        self._rules: dict[tuple[Any, ...], Rules] = {}
-        self._maps: dict[str, GameMap] = {}
 
     @property
     def id(self) -> str:
         """The edition's id, e.g. ``"ffg2015"``."""
         return self.manifest.id
-
-    @property
-    def map(self) -> GameMap:
-        """The hex map of an edition of Knizia's game; ``DataError`` for another game's edition."""
-        if self._map is None:
-            raise DataError(f"edition {self.id!r} plays {self.manifest.game!r}, which has no hex map",
-                            source=self.manifest.path, key="map")
-        return self._map
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -299,27 +319,6 @@ class Edition:
     def start(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> GameState:
         """A new game of this edition on the game protocol (``samurai.protocol.GameState``)."""
         return self.game.start(self, players, seed, options)
-
-    def rules(self, players: int, options: Mapping[str, Any] | None = None, game_map: GameMap | None = None) -> Rules:
-        """The compiled rules for ``players`` with ``options`` (checked against the manifest)."""
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise DataError(f"players must be a whole number, not {players!r}", source="players")
-        if self._map is None:
-            raise DataError(f"edition {self.id!r} plays {self.manifest.game!r}, not Knizia's game, which this needs "
-                            f"(a game of any edition starts with Edition.start)", source=self.manifest.path, key="game")
-        values = self.manifest.resolve_options(options)
-        chosen_map = game_map or self.map
-        key = (players, tuple(sorted(values.items())), id(chosen_map))
-        if key not in self._rules:
-            self._rules[key] = compile_rules(self.manifest, self.plugin_manager.hook, chosen_map, players, values)
-            self._rules[key].reference = self.reference
-        return self._rules[key]
-
-    def map_named(self, name: str) -> GameMap:
-        """A map by bundled name or path (see ``resolve_map``), loaded once per edition."""
-        if name not in self._maps:
-            self._maps[name] = resolve_map(name)
-        return self._maps[name]
 
     def __repr__(self) -> str:
         return f"<Edition {self.id} {self.manifest.version}>"
@@ -345,40 +344,45 @@ def load_edition(name: str | os.PathLike[str]) -> Edition:
     else:
         raise DataError(f"no edition named {name!r}; installed editions: {', '.join(catalog) or 'none'}",
                         source="edition")
-    data, text, levels = _merged_manifest_data(path, catalog, seen=())
-    game_name = data.get("game", KNIZIA)
-    if game_name != KNIZIA and isinstance(game_name, str):
-        # Another game: its plugins say which keys its manifest may add, and how to read its board.
-        pm = make_plugin_manager(tuple(data.get("plugins", [])), source=str(path))
-        definition = game_of(pm, game_name, source=str(path))
-        manifest = parse_manifest(data, path=str(path), text=text, game_keys=definition.manifest_keys)
-        for level_path, level_plugins in levels:
-            check_plugin_order(pm, level_plugins, source=level_path)
-        definition.check_manifest(manifest, data, text)
-        board = definition.load_board(manifest.map, str(path))
-        return Edition(manifest, pm, None, reference=manifest.id, game=definition, board=board)
-    manifest = parse_manifest(data, path=str(path), text=text)
-    pm = make_plugin_manager(manifest.plugins, source=str(path))
+    source = str(path)
+    data, text, levels, extensions = _merged_manifest_data(path, catalog, seen=())
+    installed = installed_games()
+    game_name = manifest_game(data, path=source, text=text)
+    if game_name is None:
+        game_name = default_game(installed, source=source).name
+    modules: list[tuple[str, ModuleType]] | None = None
+    definition = installed.get(game_name)
+    if definition is None:  # a game the manifest's own plugins contribute
+        modules = [(plugin, _plugin_module(plugin, source=source)) for plugin in data.get("plugins", [])]
+        definition = game_of(_game_finder(modules, source=source), game_name, source=source, installed=installed)
+    if definition.check_extends is not None:
+        for child, parent, level_path, level_text in extensions:
+            definition.check_extends(child, parent, level_path, level_text)
+    manifest = parse_manifest(data, path=source, text=text, game=game_name, game_keys=definition.manifest_keys)
+    if definition.read_manifest is not None:
+        manifest = definition.read_manifest(manifest, data, text)
+    if modules is None:
+        modules = [(plugin, _plugin_module(plugin, source=source)) for plugin in manifest.plugins]
+    pm = _plugin_manager(modules, [definition])
+    games_of(pm, source=source)  # each game the edition's own plugins contribute is checked
     for level_path, level_plugins in levels:
         check_plugin_order(pm, level_plugins, source=level_path)
-    game_map = resolve_map(manifest.map, relative_to=str(path))
+    definition.check_manifest(manifest, data, text)
+    board = definition.load_board(manifest.map, source)
     # Records name the edition by id: an installed one loads by it, a manifest's must be vouched for.
-    edition = Edition(manifest, pm, game_map, reference=manifest.id)
-    for players in manifest.players:
-        try:
-            edition.rules(players)  # refuse a manifest whose player counts do not fit its map now, not mid-game
-        except DataError as exc:
-            if exc.key != "pieces" or exc.source != game_map.source:
-                raise
-            # The manifest asked for the piece the map lacks: name the manifest's field, not the map.
-            raise DataError(exc.message, source=str(path), line=key_line(text, "pieces"),
-                            key=f"players.{players}.pieces") from None
-    return edition
+    if definition.open_edition is not None:
+        return definition.open_edition(definition, manifest, pm, board, text)
+    return Edition(manifest, pm, board, reference=manifest.id, game=definition)
 
 
-def _merged_manifest_data(path: Any, catalog: Mapping[str, Any],
-                          seen: tuple[str, ...]) -> tuple[dict[str, Any], str, list[tuple[str, tuple[str, ...]]]]:
-    """The manifest merged with what it extends, its text, and each level's own plugins (base first)."""
+_Extension = tuple[dict[str, Any], dict[str, Any], str, str]
+"""One ``extends`` step: the child's own data, the parent's merged data, the child's path and text."""
+
+
+def _merged_manifest_data(path: Any, catalog: Mapping[str, Any], seen: tuple[str, ...]
+                          ) -> tuple[dict[str, Any], str, list[tuple[str, tuple[str, ...]]], list[_Extension]]:
+    """The manifest merged with what it extends, its text, each level's own plugins (base first), and each
+    ``extends`` step (base first, for the game's ``check_extends``)."""
     data, text = read_toml(path)
     own_plugins = data.get("plugins")
     if own_plugins is not None and not (isinstance(own_plugins, list) and all(isinstance(p, str) for p in own_plugins)):
@@ -390,33 +394,20 @@ def _merged_manifest_data(path: Any, catalog: Mapping[str, Any],
     level = (str(path), tuple(p for p in own_plugins or [] if isinstance(p, str)))
     parent_id = data.get("extends")
     if parent_id is None:
-        return data, text, [level]
+        return data, text, [level], []
     if not isinstance(parent_id, str) or parent_id not in catalog:
         raise DataError(f"extends {parent_id!r}, which is not an installed edition "
                         f"({', '.join(catalog) or 'none'})", source=str(path), key="extends")
     if parent_id in seen or str(catalog[parent_id]) == str(path):
         raise DataError(f"extends {parent_id!r}, which extends this edition again (a cycle)",
                         source=str(path), key="extends")
-    parent, _, levels = _merged_manifest_data(catalog[parent_id], catalog, seen + (data.get("id", "?"),))
+    parent, _, levels, extensions = _merged_manifest_data(catalog[parent_id], catalog, seen + (data.get("id", "?"),))
     parent.pop("id", None)
-    _check_new_tile_kinds(data, parent, str(path), text)
-    return merge_manifests(parent, data), text, [*levels, level]
-
-
-def _check_new_tile_kinds(child: Mapping[str, Any], parent: Mapping[str, Any], path: str, text: str) -> None:
-    """A tile table the base lacks must describe a whole new kind, or it is a misspelt one."""
-    tiles, known = child.get("tiles"), parent.get("tiles")
-    if not isinstance(tiles, dict) or not isinstance(known, dict):
-        return
-    for kind, entry in tiles.items():
-        if kind not in known and not (isinstance(entry, dict) and {"influence", "counts_for"} <= entry.keys()):
-            raise DataError(f"unknown tile kind {kind!r}: the base edition's kinds are {', '.join(known)}; "
-                            f"a new kind must give both influence and counts_for",
-                            source=path, line=table_line(text, f"tiles.{kind}"), key=f"tiles.{kind}")
+    return merge_manifests(parent, data), text, [*levels, level], [*extensions, (data, parent, str(path), text)]
 
 
 def _plugin_path(entry: Any, manifest: Any) -> Any:
     """A plugin file is named relative to its manifest and must lie in the manifest's folder."""
     if isinstance(entry, str) and is_plugin_file(entry):
-        return str(_inside_folder(entry, str(manifest), what="plugin file", key="plugins"))
+        return str(inside_folder(entry, str(manifest), what="plugin file", key="plugins"))
     return entry

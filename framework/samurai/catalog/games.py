@@ -4,17 +4,18 @@ A ``GameDefinition`` is everything the layers above the games (records,
 ``simulate``, ``compare``, the conformance kit, ``render``) need from one game
 beyond the game protocol (``samurai.protocol``): how its manifests and boards
 are checked, how a position starts, how a seat's view is drawn, how
-``samurai serve`` offers it, what ``samurai compare`` measures in it (``GameMeasures``), and the game's own
-conformance checks. The engine contributes Knizia's
-hex tile-placement game (``KNIZIA``, the game of every manifest without a
-``game`` key); a plugin contributes another by returning its definition from
-``samurai_games()`` (``samurai_plugins.daimyo`` is the worked example, see
-docs/designing-games.md).
+``samurai serve`` offers it, what ``samurai compare`` measures in it (``GameMeasures``), the game's own
+conformance checks, and the hooks and core plugins its editions' plugin managers get. Every game is contributed
+by a plugin returning its definition from ``samurai_games()``, registered under the ``samurai`` entry-point
+group (``samurai.knizia.plugin`` and ``samurai_plugins.daimyo``; see docs/designing-games.md); a manifest's own
+plugins may contribute one too. The framework names no game: a manifest without a ``game`` key plays the one
+installed game whose definition says it is the default (``default_game``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -23,16 +24,16 @@ from ..errors import DataError
 from ..hooks.calls import call_hook
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     import pluggy
 
+    from ..hooks.calls import HookResult
     from ..protocol import GameState, Move
     from .editions import Edition
     from .manifests import EditionManifest
 
-__all__ = ["KNIZIA", "GameDefinition", "GameMeasures", "game_of", "games_of"]
-
-KNIZIA = "knizia"
-"""The name of Knizia's hex tile-placement game: the game of a manifest that names none."""
+__all__ = ["GameDefinition", "GameMeasures", "game_of", "games_of", "default_game"]
 
 
 def _no_checks() -> Sequence[Any]:
@@ -127,23 +128,63 @@ class GameDefinition:
     """``(hook name, answer, edition, players)``: what the kit tries with a hook's answer beyond its specification,
     raising a ``samurai.errors.SamuraiError`` naming the plugin when it fails (Knizia's game: every contributed
     metric gives a number); None: nothing more."""
+    default_game: bool = False
+    """Whether this is the game of a manifest (or a record) that names none: True for exactly one installed game
+    (Knizia's); none or two is a ``DataError`` when such a manifest loads."""
+    hookspecs: Sequence[ModuleType] = ()
+    """The modules of hook specifications the plugin manager of each edition of this game gets beside the
+    framework's (``samurai.hooks.specs``): the hooks its editions decide through (Knizia's:
+    ``samurai.knizia.hookspecs``)."""
+    plugins: Sequence[tuple[str, Any]] = ()
+    """The core plugins (name, module) registered in each edition's plugin manager before the manifest's own: the
+    game's answers to its own hooks (Knizia's: ``samurai.knizia.defaults``, ``samurai.knizia.special_tiles``)."""
+    hook_results: Mapping[str, HookResult] = MappingProxyType({})
+    """What each of this game's own hooks must return, by hook name (``samurai.hooks.calls.HookResult``), held
+    against every answer where the hook is called; the framework's hooks are checked against
+    ``samurai.hooks.calls.HOOK_RESULTS``."""
+    read_manifest: Callable[[EditionManifest, Mapping[str, Any], str], EditionManifest] | None = None
+    """``(common manifest, merged data, text) -> manifest``: the game's own keys (``manifest_keys``) read into a
+    subclass of ``EditionManifest`` (Knizia's: ``samurai.knizia.manifests.KniziaManifest``); None: the common
+    manifest is the edition's."""
+    check_extends: Callable[[Mapping[str, Any], Mapping[str, Any], str, str], None] | None = None
+    """``(child data, parent's merged data, child path, child text)``: the game's check of one ``extends`` step,
+    before the two are merged (Knizia's: a tile table the base lacks describes a whole new kind); None: none."""
+    open_edition: Callable[[GameDefinition, EditionManifest, pluggy.PluginManager, Any, str], Edition] | None = None
+    """``(this definition, manifest, plugin manager, board, manifest text) -> edition``: the game's own edition
+    object, a subclass of ``samurai.catalog.editions.Edition``, checked as it loads (Knizia's:
+    ``samurai.knizia.editions.open_edition`` compiles its rules for every player count); None: a plain
+    ``Edition``."""
+
+
+def default_game(games: Mapping[str, GameDefinition], *, source: str) -> GameDefinition:
+    """The one game of ``games`` whose definition says it is the default (the game of a manifest or record without
+    ``game``); ``DataError`` naming ``source`` when none or more than one says so."""
+    defaults = [definition for definition in games.values() if definition.default_game]
+    if len(defaults) != 1:
+        found = "no installed game says" if not defaults else \
+            f"games {' and '.join(repr(d.name) for d in defaults)} both say"
+        raise DataError(f"{found} it is the default game, the game of a manifest without 'game' (installed games: "
+                        f"{', '.join(games) or 'none'}); name the game: game = \"NAME\"", source=source, key="game")
+    return defaults[0]
 
 
 def games_of(pm: pluggy.PluginManager, *, source: str = "plugins") -> dict[str, GameDefinition]:
-    """The games contributed by the plugins of ``pm`` (the engine's first), by name; a contribution that is not a
-    list of ``GameDefinition`` is a ``DataError`` naming the plugin and ``source`` (the manifest that asked)."""
+    """The games contributed by the plugins of ``pm``, by name: the default game first, then in the order the
+    plugins were registered; a contribution that is not a list of ``GameDefinition`` is a ``DataError`` naming the
+    plugin and ``source`` (the manifest that asked)."""
     found: dict[str, GameDefinition] = {}
     # Each contribution is checked (samurai.hooks.calls.HOOK_RESULTS); pluggy calls the last registered first.
     for contributed in reversed(call_hook(pm.hook.samurai_games, source=source)):
         for definition in contributed:
             found.setdefault(definition.name, definition)
-    return found
+    return dict(sorted(found.items(), key=lambda item: not item[1].default_game))
 
 
-def game_of(pm: pluggy.PluginManager, name: str, *, source: str) -> GameDefinition:
-    """The game called ``name`` among those ``pm``'s plugins contribute; ``DataError`` naming the manifest
-    when none does."""
-    games = games_of(pm, source=source)
+def game_of(pm: pluggy.PluginManager, name: str, *, source: str,
+            installed: Mapping[str, GameDefinition] | None = None) -> GameDefinition:
+    """The game called ``name`` among the ``installed`` games and those ``pm``'s plugins contribute (installed ones
+    first); ``DataError`` naming the manifest when none does."""
+    games = {**games_of(pm, source=source), **(installed or {})}
     if name not in games:
         raise DataError(f"no plugin of this edition plays game {name!r} (games: {', '.join(games)}); list the "
                         f"plugin that contributes it in 'plugins'", source=source, key="game")

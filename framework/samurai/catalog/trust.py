@@ -32,17 +32,23 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Protocol, Union
 
 from ..errors import DataError
 from ..files.reading import is_file, read_toml
-from ..knizia.maps import GameMap
 from .editions import Edition, available_editions, load_edition
 
-__all__ = ["Trust", "TrustLike", "names_edition", "how_to_trust"]
+__all__ = ["Trust", "TrustLike", "BoardsByName", "names_edition", "how_to_trust"]
 
 TrustLike = Union["Trust", Iterable[Union[str, "os.PathLike[str]", Edition]], None]
 """What a ``trust=`` argument takes: manifest or map paths and loaded ``Edition`` values (or a ``Trust``)."""
+
+
+class BoardsByName(Protocol):
+    """An edition whose game names boards in its data files (Knizia's: ``KniziaEdition.map_named``)."""
+
+    def map_named(self, name: str) -> Any:
+        """The board ``name`` (a bundled board's name or a file's path), loaded once per edition."""
 
 
 def how_to_trust(path: str) -> str:
@@ -122,9 +128,10 @@ class Trust:
             self._installed[name] = load_edition(name)
         return self._installed[name]
 
-    def game_map(self, name: Any, edition: Edition, *, source: str, key: str = "map",
-                 folder: Path | None = None) -> str | GameMap:
-        """The map a data file names: a bundled map's name (checked), or the map file beside it, loaded.
+    def game_map(self, name: Any, edition: BoardsByName, *, source: str, key: str = "map",
+                 folder: Path | None = None) -> Any:
+        """The map a data file names: a bundled map's name (checked), or the map file beside it, loaded (by the
+        edition's ``map_named``).
 
         A map file elsewhere is used only when it was vouched for. A map file
         that was not is reported without quoting its content.

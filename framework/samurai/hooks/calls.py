@@ -10,9 +10,11 @@ as usual and, only when something went wrong, asks here which plugin it was.
 A wrong answer is refused as firmly as a failure: ``"no"`` or ``1`` where a
 hook must say ``True`` or ``False`` would otherwise be read as true and
 silently flip a rule. ``check_hook_result`` holds each answer against the
-hook's entry in ``HOOK_RESULTS`` where the engine uses it, once, when an
-edition is compiled or a game starts (the scoring hook, called once a game,
-is checked by ``samurai.knizia.rules`` on its own fast path with the same words).
+hook's entry in ``HOOK_RESULTS`` (the framework's hooks) or in its game's
+``GameDefinition.hook_results`` (a game's own hooks) where the engine uses it.
+The helpers a game builds its checkers from (``HookResult``, ``one_of``,
+``list_of``, ``bool_problem``, ``field_problem``, ...) are here, so every
+refusal reads alike.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from ..errors import DataError
 
 __all__ = ["PLUGIN_FAILURES", "plugin_location", "hook_failure", "wrong_hook_result", "deciding_plugin",
            "guarded", "plugin_failure", "PLUGIN_FILE_MODULE_PREFIX", "HookResult", "HOOK_RESULTS",
-           "check_hook_result", "call_hook", "refused_hook_result"]
+           "check_hook_result", "call_hook", "refused_hook_result", "short", "not_expected", "is_sequence",
+           "is_text", "is_whole", "one_of", "bool_problem", "list_of", "field_problem"]
 
 PLUGIN_FAILURES: tuple[type[BaseException], ...] = (Exception, SystemExit)
 """What a failing hook may raise and still be reported as the plugin's failure.
@@ -103,7 +106,7 @@ def wrong_hook_result(caller: pluggy.HookCaller, returned: Any, expected: str, *
                       culprit: Callable[[Any], bool] = lambda returned: returned is not None) -> DataError:
     """The ``DataError`` for hook ``caller`` that returned ``returned`` instead of ``expected``."""
     return DataError(f"plugin {deciding_plugin(caller, arguments, culprit)}: {caller.name} returned "
-                     f"{_short(returned)}, not {expected}", source=source)
+                     f"{short(returned)}, not {expected}", source=source)
 
 
 def guarded(function: Callable[[Any], Any], what: str, *, source: str,
@@ -131,7 +134,7 @@ def guarded(function: Callable[[Any], Any], what: str, *, source: str,
             detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
             raise DataError(f"plugin {where(exc)}: {what} failed: {detail}", source=source) from None
         if not check(returned):
-            raise DataError(f"plugin {where(None)}: {what} returned {_short(returned)}, not {expected}",
+            raise DataError(f"plugin {where(None)}: {what} returned {short(returned)}, not {expected}",
                             source=source)
         return returned
 
@@ -162,7 +165,8 @@ def plugin_failure(exc: BaseException) -> DataError | None:
     return DataError(f"plugin {code.co_filename}:{deepest.tb_lineno}: {code.co_name} failed: {detail}")
 
 
-def _short(value: Any) -> str:
+def short(value: Any) -> str:
+    """``repr(value)``, cut to 80 characters, as a refusal quotes a value."""
     try:
         shown = repr(value)
     except PLUGIN_FAILURES:  # a plugin's object whose repr fails (a Result whose explanation function breaks)
@@ -188,43 +192,48 @@ class HookResult:
     be), or None when the answer is right. ``arguments`` are those the hook was called with."""
 
 
-def _not(value: Any, expected: str) -> str:
-    return f"{_short(value)}, not {expected}"
+def not_expected(value: Any, expected: str) -> str:
+    """``<value>, not <expected>``: what a refusal says after "returned"."""
+    return f"{short(value)}, not {expected}"
 
 
-def _sequence(value: Any) -> bool:
+def is_sequence(value: Any) -> bool:
     """A list or tuple: the sequences a hook returns (a string or a mapping is not one)."""
     return isinstance(value, (list, tuple))
 
 
-def _text(value: Any) -> bool:
+def is_text(value: Any) -> bool:
+    """A non-blank text."""
     return isinstance(value, str) and bool(value.strip())
 
 
-def _whole(value: Any) -> bool:
+def is_whole(value: Any) -> bool:
+    """A whole number (not a bool)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _one_of(*allowed: str) -> HookResult:
+def one_of(*allowed: str) -> HookResult:
+    """A deciding hook whose answer is one of the texts ``allowed``."""
     expected = "one of " + ", ".join(map(repr, allowed))
 
     def problem(value: Any, arguments: Mapping[str, Any]) -> str | None:
-        return None if isinstance(value, str) and value in allowed else _not(value, expected)
+        return None if isinstance(value, str) and value in allowed else not_expected(value, expected)
 
     return HookResult(expected, problem)
 
 
-def _bool_problem(value: Any, arguments: Mapping[str, Any]) -> str | None:
-    return None if value is True or value is False else _not(value, "True or False")
+def bool_problem(value: Any, arguments: Mapping[str, Any]) -> str | None:
+    """What is wrong with an answer that must be exactly ``True`` or ``False``, or None."""
+    return None if value is True or value is False else not_expected(value, "True or False")
 
 
-def _list_of(kind: str, item_problem: Callable[[Any], str | None]) -> HookResult:
+def list_of(kind: str, item_problem: Callable[[Any], str | None]) -> HookResult:
     """A contributing hook's answer: a list of ``kind``, each item as ``item_problem`` (a phrase, or None) says."""
     expected = f"a list of {kind}"
 
     def problem(value: Any, arguments: Mapping[str, Any]) -> str | None:
-        if not _sequence(value):
-            return _not(value, expected)
+        if not is_sequence(value):
+            return not_expected(value, expected)
         for item in value:
             wrong = item_problem(item)
             if wrong is not None:
@@ -234,176 +243,69 @@ def _list_of(kind: str, item_problem: Callable[[Any], str | None]) -> HookResult
     return HookResult(expected, problem)
 
 
-def _field(kind: str, name: str, value: Any, expected: str) -> str:
-    return f"a {kind} whose {name} is {_not(value, expected)}"
-
-
-def _settlement_kinds_problem(kinds: Any) -> str | None:
-    from ..knizia.maps import SETTLEMENT_CAPACITY
-
-    if _sequence(kinds) and all(isinstance(kind, str) and kind in SETTLEMENT_CAPACITY for kind in kinds):
-        return None
-    return f"a list of settlement kinds ({', '.join(map(repr, SETTLEMENT_CAPACITY))})"
-
-
-def _setup_problem(value: Any, arguments: Mapping[str, Any]) -> str | None:
-    from ..knizia.setup_rules import SETUP_PHASES, SetupProcedure
-
-    if not isinstance(value, SetupProcedure):
-        return _not(value, "a SetupProcedure")
-    kind, phases = "SetupProcedure", tuple(SETUP_PHASES)
-    order = value.order
-    if not (_sequence(order) and all(isinstance(p, str) for p in order) and sorted(order) == sorted(phases)):
-        return _field(kind, "order", order, f"each of {', '.join(map(repr, phases))} once")
-    for name in ("hands", "figures"):
-        chosen = getattr(value, name)
-        if not (isinstance(chosen, str) and chosen in ("choose", "random")):
-            return _field(kind, name, chosen, "'choose' or 'random'")
-    stages = value.figure_stages
-    if not _sequence(stages) or any(_settlement_kinds_problem(stage) for stage in stages):
-        return _field(kind, "figure_stages", stages, "a list of stages, each a list of settlement kinds")
-    wrong = _settlement_kinds_problem(value.prefilled)
-    if wrong is not None:
-        return _field(kind, "prefilled", value.prefilled, wrong)
-    players = arguments["players"]
-    if not (_whole(value.first_player) and 0 <= value.first_player < players):
-        return (f"a {kind} whose first_player {_short(value.first_player)} is not a seat of a {players}-player game "
-                f"(0 to {players - 1})")
-    if value.figures_must_fit is not True and value.figures_must_fit is not False:
-        return _field(kind, "figures_must_fit", value.figures_must_fit, "True or False")
-    return None
-
-
-def score_problem(value: Any, arguments: Mapping[str, Any]) -> str | None:
-    """What is wrong with a scoring hook's answer for the ``captured`` it was given, or None (see ``HOOK_RESULTS``).
-
-    ``samurai.knizia.rules`` checks every game's result on a faster path and asks here only for the words.
-    """
-    from ..knizia.result import END_REASONS, Result
-
-    expected = "a Result naming winning seats"
-    if not isinstance(value, Result):
-        return _not(value, expected)
-    seats = arguments["captured"]
-    winners = value.winners
-    if not isinstance(winners, tuple) or not winners:
-        return f"{_not(value, expected)}: winners must be a tuple of one seat or more"
-    for seat in winners:
-        if not _whole(seat) or seat not in seats:
-            return f"{_not(value, expected)}: {_short(seat)} is not a seat of the {len(seats)} scored"
-    if len(set(winners)) != len(winners):
-        return f"{_not(value, expected)}: a seat is named twice among the winners"
-    if not _text(value.reason):
-        return f"{_not(value, expected)}: reason must be a short code (text), not {_short(value.reason)}"
-    explanation = value._explanation
-    if not (isinstance(explanation, str) or callable(explanation)):
-        return f"{_not(value, expected)}: the explanation must be text or a function writing it"
-    if value.end_reason is not None and value.end_reason not in END_REASONS:
-        return (f"{_not(value, expected)}: end_reason is the engine's to fill in: None or one of "
-                f"{', '.join(map(repr, END_REASONS))}")
-    return None
+def field_problem(kind: str, name: str, value: Any, expected: str) -> str:
+    """``a <kind> whose <name> is <value>, not <expected>``: a refusal of one field of an answer."""
+    return f"a {kind} whose {name} is {not_expected(value, expected)}"
 
 
 def _manifest_problem(item: Any) -> str | None:
     if isinstance(item, (str, os.PathLike, Traversable)):
         return None
-    return _not(item, "a manifest path or importlib Traversable")
-
-
-def _behaviour_problem(item: Any) -> str | None:
-    from ..knizia.actions import Action
-
-    name = getattr(item, "name", None)
-    if not _text(name):
-        return _field("tile behaviour", "name", name, "a text naming the behaviour")
-    try:
-        action_type = item.action_type
-    except PLUGIN_FAILURES as exc:
-        return f"a tile behaviour {name!r} whose action_type fails ({type(exc).__name__})"
-    if not (isinstance(action_type, type) and issubclass(action_type, Action)):
-        return _field(f"tile behaviour {name!r},", "action_type", action_type, "a samurai.knizia.actions.Action class")
-    for method in ("can_play", "legal", "check", "sample", "apply", "to_action", "from_action", "parameter_ranges"):
-        if not callable(getattr(item, method, None)):
-            return (f"a tile behaviour {name!r} without the method {method} "
-                    f"(see samurai.knizia.special_tiles.TileBehaviour)")
-    return None
-
-
-def _metric_problem(item: Any) -> str | None:
-    from ..runs.statistics import GameMetric
-
-    if not isinstance(item, GameMetric):
-        return _not(item, "a GameMetric")
-    if not _text(item.name):
-        return _field("GameMetric", "name", item.name, "a text")
-    kind = f"GameMetric {item.name!r},"
-    if not isinstance(item.label, str):
-        return _field(kind, "label", item.label, "a text")
-    if not (isinstance(item.kind, str) and item.kind in ("rate", "mean")):
-        return _field(kind, "kind", item.kind, "'rate' or 'mean'")
-    if not callable(item.value):
-        return _field(kind, "value", item.value, "a function of one game's facts")
-    return None
+    return not_expected(item, "a manifest path or importlib Traversable")
 
 
 def _executor_problem(item: Any) -> str | None:
     from ..runs.executors import ExecutorFactory
 
     if not isinstance(item, ExecutorFactory):
-        return _not(item, "an ExecutorFactory")
-    if not _text(item.name):
-        return _field("ExecutorFactory", "name", item.name, "a text (what --backend names)")
+        return not_expected(item, "an ExecutorFactory")
+    if not is_text(item.name):
+        return field_problem("ExecutorFactory", "name", item.name, "a text (what --backend names)")
     kind = f"ExecutorFactory {item.name!r},"
     if not isinstance(item.description, str):
-        return _field(kind, "description", item.description, "a text")
+        return field_problem(kind, "description", item.description, "a text")
     if not callable(item.make):
-        return _field(kind, "make", item.make, "a function of (workers, scheduler)")
+        return field_problem(kind, "make", item.make, "a function of (workers, scheduler)")
     return None
 
 
 _GAME_FUNCTIONS = ("load_board", "player_counts", "start", "render", "check_manifest", "checks")
-_GAME_OPTIONAL_FUNCTIONS = ("tell", "web", "simulate", "hook_arguments", "check_hook_answer")
+_GAME_OPTIONAL_FUNCTIONS = ("tell", "web", "simulate", "hook_arguments", "check_hook_answer", "read_manifest",
+                            "open_edition")
 
 
 def _game_problem(item: Any) -> str | None:
     from ..catalog.games import GameDefinition, GameMeasures
 
     if not isinstance(item, GameDefinition):
-        return _not(item, "a GameDefinition")
-    if not _text(item.name):
-        return _field("GameDefinition", "name", item.name, "a text (what a manifest's game key says)")
+        return not_expected(item, "a GameDefinition")
+    if not is_text(item.name):
+        return field_problem("GameDefinition", "name", item.name, "a text (what a manifest's game key says)")
     kind = f"GameDefinition {item.name!r},"
     if not isinstance(item.title, str):
-        return _field(kind, "title", item.title, "a text")
+        return field_problem(kind, "title", item.title, "a text")
     for name in _GAME_FUNCTIONS:
         if not callable(getattr(item, name)):
-            return _field(kind, name, getattr(item, name), "a function")
+            return field_problem(kind, name, getattr(item, name), "a function")
     for name in _GAME_OPTIONAL_FUNCTIONS:
         function = getattr(item, name)
         if function is not None and not callable(function):
-            return _field(kind, name, function, "a function or None")
+            return field_problem(kind, name, function, "a function or None")
     keys = item.manifest_keys
     if not (isinstance(keys, frozenset) and all(isinstance(key, str) for key in keys)):
-        return _field(kind, "manifest_keys", keys, "a frozenset of key names")
+        return field_problem(kind, "manifest_keys", keys, "a frozenset of key names")
     if item.measures is not None and not isinstance(item.measures, GameMeasures):
-        return _field(kind, "measures", item.measures, "a GameMeasures or None")
+        return field_problem(kind, "measures", item.measures, "a GameMeasures or None")
     return None
 
 
 HOOK_RESULTS: dict[str, HookResult] = {
-    "samurai_edition_manifests": _list_of("manifest paths", _manifest_problem),
-    "samurai_setup_procedure": HookResult("a SetupProcedure", _setup_problem),
-    "samurai_resolution_timing": _one_of("end_of_turn", "each_tile"),
-    "samurai_end_check_timing": _one_of("end_of_turn", "immediate"),
-    "samurai_cannot_play": _one_of("pass", "end"),
-    "samurai_tile_behaviours": _list_of("TileBehaviour", _behaviour_problem),
-    "samurai_public_captures": HookResult("True or False", _bool_problem),
-    "samurai_score": HookResult("a Result naming winning seats", score_problem),
-    "samurai_game_metrics": _list_of("GameMetric", _metric_problem),
-    "samurai_executors": _list_of("ExecutorFactory", _executor_problem),
-    "samurai_games": _list_of("GameDefinition", _game_problem),
+    "samurai_edition_manifests": list_of("manifest paths", _manifest_problem),
+    "samurai_executors": list_of("ExecutorFactory", _executor_problem),
+    "samurai_games": list_of("GameDefinition", _game_problem),
 }
-"""What every hook of ``samurai.hooks.specs`` must return, by hook name (docs/designing-editions.md lists them).
+"""What every hook of ``samurai.hooks.specs`` (the framework's) must return, by hook name; each game's own hooks
+are checked against its ``GameDefinition.hook_results`` (docs/designing-editions.md lists Knizia's).
 
 A deciding hook's answer is checked as a whole (None is pluggy's "no answer", and the engine's defaults
 always answer); a contributing hook's list of answers is checked plugin by plugin. Bools must be ``True`` or
@@ -419,15 +321,16 @@ def refused_hook_result(caller: pluggy.HookCaller, problem: str, *, source: str,
                      source=source)
 
 
-def check_hook_result(caller: pluggy.HookCaller, returned: Any, *, source: str,
-                      arguments: Mapping[str, Any]) -> None:
-    """Refuse an answer of hook ``caller`` (for ``arguments``) that its ``HOOK_RESULTS`` entry does not allow.
+def check_hook_result(caller: pluggy.HookCaller, returned: Any, *, source: str, arguments: Mapping[str, Any],
+                      hook_results: Mapping[str, HookResult] | None = None) -> None:
+    """Refuse an answer of hook ``caller`` (for ``arguments``) that its entry does not allow: in ``hook_results``
+    (a game's checkers, ``GameDefinition.hook_results``) or else in the framework's ``HOOK_RESULTS``.
 
     ``returned`` is what pluggy's call gave: a deciding hook's answer, or a contributing hook's list of
     contributions. The ``DataError`` names the plugin file, the hook and the value; ``source`` is the
     edition manifest (or what else asked).
     """
-    spec = HOOK_RESULTS[caller.name]
+    spec = (hook_results or {}).get(caller.name) or HOOK_RESULTS[caller.name]
     if caller.spec is not None and caller.spec.opts.get("firstresult"):
         problem = spec.problem(returned, arguments)
         if problem is not None:
@@ -441,8 +344,10 @@ def check_hook_result(caller: pluggy.HookCaller, returned: Any, *, source: str,
                                       and spec.problem(answer, arguments) is not None)
 
 
-def call_hook(caller: pluggy.HookCaller, *, source: str, context: str = "", **arguments: Any) -> Any:
-    """Call hook ``caller`` through pluggy with ``arguments`` and check its result (``check_hook_result``).
+def call_hook(caller: pluggy.HookCaller, *, source: str, context: str = "",
+              hook_results: Mapping[str, HookResult] | None = None, **arguments: Any) -> Any:
+    """Call hook ``caller`` through pluggy with ``arguments`` and check its result (``check_hook_result``; a game's
+    own hook against ``hook_results``, its ``GameDefinition.hook_results``).
 
     A plugin that raises is reported by ``hook_failure`` (``context`` says what it was asked); a
     ``DataError`` a plugin raises on purpose passes through unchanged.
@@ -453,5 +358,5 @@ def call_hook(caller: pluggy.HookCaller, *, source: str, context: str = "", **ar
         raise
     except PLUGIN_FAILURES as exc:
         raise hook_failure(caller, exc, source=source, context=context) from None
-    check_hook_result(caller, returned, source=source, arguments=arguments)
+    check_hook_result(caller, returned, source=source, arguments=arguments, hook_results=hook_results)
     return returned

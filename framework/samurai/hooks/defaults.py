@@ -1,97 +1,22 @@
-"""The engine's own answers to the deciding hooks, registered ``trylast``.
+"""The framework's own answers to its hooks, registered ``trylast`` in every plugin manager as ``samurai.defaults``.
 
-An edition plugin overrides any of them by implementing the same hook. They
-describe the plainest game: choose hands, place figures anywhere, resolve and
-check the end at the end of the turn, captures hidden, most figures wins.
+They name no game: the manifests shipped in the distribution's ``editions/`` folder (whatever games they play).
+Each game's own answers to its hooks are that game's core plugins (``GameDefinition.plugins``: Knizia's are
+``samurai.knizia.defaults`` and ``samurai.knizia.special_tiles``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from ..catalog.manifests import EditionManifest
 from ..data import bundled_editions
-from ..knizia.facts import core_game_metrics
-from ..knizia.result import Result, seats_text
-from ..knizia.setup_rules import SetupProcedure
-from ..runs.statistics import GameMetric
 from .specs import hookimpl
 
-__all__ = ["most_figures_wins"]
+__all__: list[str] = []
 
 
 @hookimpl(trylast=True)
 def samurai_edition_manifests() -> Sequence[Any]:
     """The manifests shipped in the engine's ``editions/`` folder."""
     return bundled_editions()
-
-
-@hookimpl(trylast=True)
-def samurai_games() -> Sequence[Any]:
-    """Knizia's hex tile-placement game (``samurai.knizia.position.GAME``): the game of a manifest without ``game``."""
-    from ..knizia.position import GAME
-
-    return [GAME]
-
-
-@hookimpl(trylast=True)
-def samurai_setup_procedure(edition: EditionManifest, players: int, options: Mapping[str, Any]) -> SetupProcedure:
-    """Choose hands, then place figures in any settlement; capitals start with one of each caste."""
-    return SetupProcedure(first_player=int(options.get("first_player", 0)))
-
-
-@hookimpl(trylast=True)
-def samurai_resolution_timing(edition: EditionManifest, options: Mapping[str, Any]) -> str:
-    """Resolve surrounded settlements at the end of the turn."""
-    return "end_of_turn"
-
-
-@hookimpl(trylast=True)
-def samurai_end_check_timing(edition: EditionManifest, options: Mapping[str, Any]) -> str:
-    """Check the end after the whole turn."""
-    return "end_of_turn"
-
-
-@hookimpl(trylast=True)
-def samurai_cannot_play(edition: EditionManifest, options: Mapping[str, Any]) -> str:
-    """A seat that cannot play passes; the game ends when no seat can (RULES.md "End", ruling)."""
-    return "pass"
-
-
-@hookimpl(trylast=True)
-def samurai_public_captures(edition: EditionManifest, players: int, options: Mapping[str, Any]) -> bool:
-    """Captured figures are hidden behind each player's screen."""
-    return False
-
-
-@hookimpl(trylast=True)
-def samurai_game_metrics(players: int, first_player: int) -> Sequence[GameMetric]:
-    """The engine's own comparison metrics (``samurai.knizia.facts.core_game_metrics``)."""
-    return core_game_metrics(players, first_player)
-
-
-@hookimpl(trylast=True)
-def samurai_score(edition: EditionManifest, captured: Mapping[int, Mapping[str, int]],
-                  options: Mapping[str, Any]) -> Result:
-    """Most captured figures in total wins; a tie is shared."""
-    return most_figures_wins(captured)
-
-
-def most_figures_wins(captured: Mapping[int, Mapping[str, int]], seats: Sequence[int] | None = None) -> Result:
-    """Among ``seats`` (default: all), most figures in total wins; a tie is a shared win."""
-    seats = list(captured) if seats is None else list(seats)
-    totals = {seat: sum(captured[seat].values()) for seat in seats}
-    best = max(totals.values())
-    winners = tuple(seat for seat in seats if totals[seat] == best)
-
-    def listing() -> str:  # the explanation is written only when read
-        return ", ".join(f"seat {seat} {totals[seat]}" for seat in seats)
-
-    if len(winners) == 1:
-        return Result(winners, "most_figures", lambda: f"Figures in total: {listing()}. Seat {winners[0]} has the "
-                                                       f"most and wins.")
-    return Result(winners, "shared_most_figures",
-                  lambda: f"Figures in total: {listing()}. Seats {seats_text(winners)} tie with {best} and share "
-                          f"the win.")
-

@@ -105,7 +105,8 @@ def _option_sets(edition: Edition) -> list[dict[str, Any]]:
 
 def check_hook_results(edition: Edition, players: int, seed: int, games: int) -> None:
     """Every hook the edition's own plugins implement answers as its specification says
-    (``samurai.hooks.calls.HOOK_RESULTS``), asked with the default options and each listed choice of every option.
+    (``samurai.hooks.calls.HOOK_RESULTS``, and the game's ``GameDefinition.hook_results`` for its own hooks), asked
+    with the default options and each listed choice of every option.
 
     A hook is asked with the edition's manifest, the player count and the options; the hooks of a game that take
     more are asked as the game's ``GameDefinition.hook_arguments`` says (Knizia's game scores a few captures), and
@@ -127,7 +128,8 @@ def check_hook_results(edition: Edition, players: int, seed: int, games: int) ->
                     if missing:
                         raise broken_rule(rule, edition, players, f"the kit cannot ask {caller.name}: the game "
                                           f"{game.name!r} does not say what to give for {', '.join(missing)}")
-                    answer = call_hook(caller, source=manifest.path, **{name: arguments[name] for name in argnames})
+                    answer = call_hook(caller, source=manifest.path, hook_results=game.hook_results,
+                                       **{name: arguments[name] for name in argnames})
                     if game.check_hook_answer is not None:
                         game.check_hook_answer(caller.name, answer, edition, players)
     except SamuraiError as exc:

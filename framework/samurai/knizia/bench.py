@@ -23,6 +23,7 @@ from ..catalog.editions import Edition
 from ..runs.compare import compare
 from ..search.mcts import MCTSBot
 from ..seeds import derive_seed
+from .editions import knizia_edition
 from .engine import new_state
 from .game import Game, new_game
 from .position import HexGameState
@@ -60,7 +61,7 @@ def run_bench(edition: Edition, players: Sequence[int] = (2, 3, 4), games: int =
     """Play ``games`` random games for each player count and time them."""
     figures = []
     for count in players:
-        rules = edition.rules(count)
+        rules = knizia_edition(edition).rules(count)
         play_game(rules, seed, ("random",))  # warm up caches before timing
         wall, cpu = time.perf_counter(), time.process_time()
         for index in range(games):
@@ -164,7 +165,7 @@ class MCTSFigure:
 
 def _bench_position(edition: Edition, players: int, seed: int, position: str) -> HexGameState:
     """A position of a random game at the start of a turn of play: the first, or once half the tiles are down."""
-    rules = edition.rules(players)
+    rules = knizia_edition(edition).rules(players)
     half = players * len(rules.player_tiles) // 2
     rng = random.Random(seed)
     while True:  # a random game that ends before half its tiles are down is rare: try the next seed

@@ -18,8 +18,9 @@ from ..errors import SamuraiError
 from ..hooks.calls import guarded
 from ..kit.conformance import MAX_ACTIONS, Check, broken_rule, check_hook_results, game_seeds
 from ..runs.statistics import is_metric_value
-from ..search.bots import play_bots
 from . import engine
+from .bots import play_bots
+from .editions import knizia_edition
 from .facts import GameFacts
 from .game import Game, new_game
 from .records import from_record, record_from_dict, record_to_dict, to_record
@@ -81,7 +82,7 @@ def check_manifest_and_hooks(edition: Edition, players: int, seed: int, games: i
     rule = "the manifest and its hooks are valid"
     check_hook_results(edition, players, seed, games)
     try:
-        rules = edition.rules(players)
+        rules = knizia_edition(edition).rules(players)
         result = rules.score([0] * (3 * players))
     except SamuraiError as exc:
         raise broken_rule(rule, edition, players, str(exc)) from None
@@ -108,7 +109,7 @@ def check_games_end(edition: Edition, players: int, seed: int, games: int) -> No
 def _random_play(edition: Edition, players: int, game_seed: int) -> Iterator[tuple[int, Rules, State]]:
     """A game of random legal actions: yields (actions so far, rules, position) before each action and at the end."""
     rng = random.Random(game_seed)
-    rules = edition.rules(players)
+    rules = knizia_edition(edition).rules(players)
     st = engine.new_state(rules, game_seed)
     for step in range(MAX_ACTIONS):
         yield step, rules, st

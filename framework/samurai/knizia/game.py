@@ -18,13 +18,14 @@ from typing import Any
 import attrs
 
 from ..catalog.editions import Edition, load_edition
-from ..catalog.manifests import EditionManifest
 from ..catalog.trust import Trust, TrustLike, names_edition
 from ..errors import DataError, IllegalAction
 from ..seeds import MAX_SEED, check_seed
 from . import engine
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
+from .editions import KniziaEdition, knizia_edition
 from .hexgrid import Coord
+from .manifests import KniziaManifest
 from .maps import GameMap
 from .result import Result
 from .rules import Rules
@@ -301,14 +302,15 @@ def describe_event(rules: Rules, event: tuple[Any, ...]) -> dict[str, Any]:
     return {"event": kind, "reason": event[1]}
 
 
-def edition_of(edition: str | Edition) -> Edition:
-    """An ``Edition`` from an id or manifest path (an ``Edition`` is returned as is)."""
+def edition_of(edition: str | Edition) -> KniziaEdition:
+    """An edition of Knizia's game from an id or manifest path (a loaded one is returned as is); ``DataError`` for
+    an edition of another game."""
     if isinstance(edition, Edition):
-        return edition
+        return knizia_edition(edition)
     if not isinstance(edition, (str, os.PathLike)):
         raise TypeError(f"edition must be an edition id, a manifest path or an Edition, not "
                         f"{type(edition).__name__} {edition!r:.80}")
-    return load_edition(edition)
+    return knizia_edition(load_edition(edition))
 
 
 def new_game(edition: str | Edition | None = None, players: int | None = None, seed: int = 0, *,
@@ -354,7 +356,7 @@ def new_game(edition: str | Edition | None = None, players: int | None = None, s
                             key="players")
         players = setup.players
         if ed is None and setup.edition is not None:
-            ed = vouched.edition(setup.edition, source=setup.source, key="edition", folder=folder)
+            ed = knizia_edition(vouched.edition(setup.edition, source=setup.source, key="edition", folder=folder))
         elif ed is not None and setup.edition is not None and not names_edition(setup.edition, ed, folder):
             raise DataError(f"the scenario is a position of edition {setup.edition!r}, not {ed.id!r}: a scenario "
                             f"is played only under its own edition", source=setup.source, key="edition")
@@ -385,7 +387,7 @@ def new_game(edition: str | Edition | None = None, players: int | None = None, s
     return Game(rules, seed, trace=trace, map_name=map_name, scenario=setup)
 
 
-def _same_map(given: str | GameMap, named: str | GameMap, edition: Edition) -> bool:
+def _same_map(given: str | GameMap, named: str | GameMap, edition: KniziaEdition) -> bool:
     """Whether the map given to ``new_game`` is the one the scenario names."""
     first = edition.map_named(given) if isinstance(given, str) else given
     second = edition.map_named(named) if isinstance(named, str) else named
@@ -410,7 +412,7 @@ def score(edition: str | Edition, captured: Mapping[Any, Mapping[str, int]]) -> 
     return ed.rules(len(checked)).scorer(checked)  # the compiled scorer reports a failing scoring plugin
 
 
-def _checked_captures(captured: Any, manifest: EditionManifest) -> dict[int, dict[str, int]]:
+def _checked_captures(captured: Any, manifest: KniziaManifest) -> dict[int, dict[str, int]]:
     """``captured`` as ``{seat: {caste: count}}`` for every seat and caste, or a ``DataError`` naming the field."""
     if not isinstance(captured, Mapping) or not captured:
         raise DataError("captured figures must be a non-empty mapping of seat to {caste: count}", source="captured")

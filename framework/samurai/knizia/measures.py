@@ -28,7 +28,9 @@ from ..runs.statistics import (
     wilson_interval,
 )
 from ..seeds import derive_seed
+from .editions import knizia_edition
 from .facts import FactsWatch, GameFacts, core_game_metrics
+from .hook_results import KNIZIA_HOOK_RESULTS
 from .records import GameRecord, record_of, replay
 from .result import Result
 from .simulate import cached_rules, play_game
@@ -109,7 +111,8 @@ def knizia_metrics(editions: Sequence[Edition], players: int, options: Sequence[
                    a: Sequence[GameFacts], b: Sequence[GameFacts]) -> list[Metric]:
     """The metrics of Knizia's game (its ``GameMeasures.metrics``): the engine's per-game metrics and those the
     editions' plugins contribute (``contributed_metrics``), then decisiveness and scoring disagreement."""
-    rules_a, rules_b = (edition.rules(players, chosen) for edition, chosen in zip(editions, options, strict=True))
+    rules_a, rules_b = (knizia_edition(edition).rules(players, chosen)
+                        for edition, chosen in zip(editions, options, strict=True))
     return compare_metrics(list(a), list(b), score_a=rules_a.scorer, score_b=rules_b.scorer,
                            game_metrics=contributed_metrics(editions, players, rules_a.setup.first_player))
 
@@ -119,9 +122,9 @@ def contributed_metrics(editions: Sequence[Edition], players: int, first_player:
     chosen: dict[str, GameMetric] = {}
     for edition in editions:
         source = edition.manifest.path
-        # Each contribution is checked (samurai.hooks.calls.HOOK_RESULTS): a list of well-formed GameMetric.
+        # Each contribution is checked (samurai.knizia.hook_results): a list of well-formed GameMetric.
         contributions = call_hook(edition.plugin_manager.hook.samurai_game_metrics, source=source, players=players,
-                                  first_player=first_player)
+                                  first_player=first_player, hook_results=KNIZIA_HOOK_RESULTS)
         for metrics in reversed(contributions):  # pluggy calls the trylast engine defaults last
             for metric in metrics:
                 value = guarded(metric.value, f"samurai_game_metrics metric {metric.name!r}", source=source,

@@ -13,19 +13,26 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..catalog.editions import Edition
-from ..catalog.games import KNIZIA, GameDefinition, GameMeasures
-from . import engine
+from ..catalog.games import GameDefinition, GameMeasures
+from . import defaults, engine, hookspecs, special_tiles
 from .checks import CHECKS, check_hook_answer, hook_arguments
+from .editions import knizia_edition, open_edition, resolve_map
 from .evaluation import estimate_returns
 from .game import Game, action_of, check_seed, edition_of
 from .greedy import GreedyPlayer
+from .hook_results import KNIZIA_HOOK_RESULTS
 from .knowledge import LeftGame, SeatBot, SeatKnowledge, decide
+from .manifests import MANIFEST_KEYS, check_extends, read_manifest
 from .measures import play_pairs
 from .rules import Rules
 from .state import EMPTY, OVER, State
 from .views import seat_view
 
-__all__ = ["HexGameState", "start", "returns_of", "GAME", "MEASURES", "PANELS"]
+__all__ = ["HexGameState", "start", "returns_of", "GAME", "MEASURES", "PANELS", "KNIZIA"]
+
+KNIZIA = "knizia"
+"""The name of Knizia's hex tile-placement game, what a manifest's ``game`` key says for it (the default game: a
+manifest that names none plays it)."""
 
 
 _SHAPES = {engine.CHOOSE: 2, engine.FIGURE: 3, engine.PLACE: 3, engine.END: 1, engine.SPECIAL: 0}
@@ -179,8 +186,6 @@ def _render(state: Any, view: Mapping[str, Any]) -> str:
 
 
 def _load_map(name: str, manifest: str) -> Any:
-    from ..catalog.editions import resolve_map
-
     return resolve_map(name, relative_to=manifest)
 
 
@@ -232,15 +237,23 @@ GAME = GameDefinition(
     name=KNIZIA,
     title="Samurai (Reiner Knizia): hex tile placement",
     load_board=_load_map,
-    player_counts=lambda edition: tuple(edition.manifest.players),
+    player_counts=lambda edition: tuple(knizia_edition(edition).manifest.players),
     start=_start_of,
     render=_render,
-    manifest_keys=frozenset({"hand_size", "players", "tiles"}),
+    manifest_keys=MANIFEST_KEYS,
     simulate=_simulate,
     measures=MEASURES,
     web=_web,
     checks=_checks,
     hook_arguments=hook_arguments,
     check_hook_answer=check_hook_answer,
+    default_game=True,
+    hookspecs=(hookspecs,),
+    plugins=(("samurai.knizia.defaults", defaults), ("samurai.knizia.special_tiles", special_tiles)),
+    hook_results=KNIZIA_HOOK_RESULTS,
+    read_manifest=read_manifest,
+    check_extends=check_extends,
+    open_edition=open_edition,
 )
-"""Knizia's game as the framework sees it (``samurai.catalog.games``), contributed by the engine's defaults."""
+"""Knizia's game as the framework sees it (``samurai.catalog.games``), contributed by its plugin
+(``samurai.knizia.plugin``): the default game, of every manifest without a ``game`` key."""

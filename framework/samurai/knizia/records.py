@@ -36,6 +36,7 @@ from ..errors import DataError, IllegalAction
 from ..files.reading import INT_HIGH, INT_LOW, check_plain, read_data, whole_number
 from ..files.writing import write_atomically
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
+from .editions import knizia_edition
 from .game import MAX_SEED, Game, action_of, check_seed, new_game
 from .rules import Rules
 from .state import State
@@ -191,7 +192,8 @@ def _start(record: GameRecord, edition: Edition | None, source: str, trace: bool
                         f"{ed.manifest.version} is installed", source=source, key="edition_version")
     try:
         check_seed(record.seed, source="seed")
-        game_map = None if record.map is None else trust.game_map(record.map, ed, source=source, folder=folder)
+        game_map = None if record.map is None else trust.game_map(record.map, knizia_edition(ed), source=source,
+                                                                             folder=folder)
         return new_game(ed, players=record.players, seed=record.seed, options=record.options, map=game_map,
                         trace=trace, scenario=record.scenario)
     except DataError as exc:  # a scenario, option, player count or map that does not fit the edition

@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from ..catalog.manifests import EditionManifest
 from ..errors import DataError
-from ..hooks.calls import PLUGIN_FAILURES, call_hook, hook_failure, refused_hook_result, score_problem
+from ..hooks.calls import PLUGIN_FAILURES, call_hook, hook_failure, refused_hook_result
+from .hook_results import KNIZIA_HOOK_RESULTS, score_problem
+from .manifests import KniziaManifest
 from .maps import Board, GameMap, build_board
 from .result import END_REASONS, Result
 from .setup_rules import SetupProcedure, initial_state
@@ -38,7 +39,7 @@ class Rules:
                  "resolve_each_tile", "end_immediate", "pass_when_unable", "removed_limit", "public_captures",
                  "settlement_neighbours", "scorer", "template", "reference")
 
-    edition: EditionManifest
+    edition: KniziaManifest
     players: int
     options: Mapping[str, Any]
     board: Board
@@ -95,7 +96,7 @@ class Rules:
         return self
 
 
-def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, players: int,
+def compile_rules(manifest: KniziaManifest, hook: Any, game_map: GameMap, players: int,
                   options: Mapping[str, Any]) -> Rules:
     """Ask the hooks and build the tables for a game of ``players`` on ``game_map``."""
     if players not in manifest.players:
@@ -135,7 +136,7 @@ def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, playe
                         f"{slots + 3 * len(rules.prefilled)} figure slots of pieces "
                         f"{', '.join(setup_for.pieces)}", source=manifest.path, key=f"players.{players}")
 
-    # Each answer is checked against its hook's specification (samurai.hooks.calls.HOOK_RESULTS) as it is asked.
+    # Each answer is checked against its hook's specification (samurai.knizia.hook_results) as it is asked.
     rules.resolve_each_tile = _ask(manifest, hook, "samurai_resolution_timing", options=rules.options) == "each_tile"
     rules.end_immediate = _ask(manifest, hook, "samurai_end_check_timing", options=rules.options) == "immediate"
     rules.pass_when_unable = _ask(manifest, hook, "samurai_cannot_play", options=rules.options) == "pass"
@@ -181,10 +182,10 @@ def compile_rules(manifest: EditionManifest, hook: Any, game_map: GameMap, playe
     return rules
 
 
-def _ask(manifest: EditionManifest, hook: Any, name: str, **arguments: Any) -> Any:
+def _ask(manifest: KniziaManifest, hook: Any, name: str, **arguments: Any) -> Any:
     """Call a deciding hook while compiling and check its answer; a plugin that fails or answers what its hook
     does not allow is reported as one line naming the plugin, not a traceback or a silently flipped rule."""
-    return call_hook(getattr(hook, name), source=manifest.path,
+    return call_hook(getattr(hook, name), source=manifest.path, hook_results=KNIZIA_HOOK_RESULTS,
                      context=f" for options {dict(arguments.get('options', {}))}", edition=manifest, **arguments)
 
 
@@ -208,7 +209,7 @@ def _plain_first_result_calls(caller: Any, names: tuple[str, ...]) -> tuple[list
 
 
 def _is_result(result: Any, captured: Mapping[int, Any]) -> bool:
-    """Whether a scoring hook returned a ``Result`` as ``samurai.hooks.calls.score_problem`` allows: winners
+    """Whether a scoring hook returned a ``Result`` as ``samurai.knizia.hook_results.score_problem`` allows: winners
     distinct seats of the scored game, a reason, an explanation, no end reason of its own invention.
 
     The explanation must be text or a function writing it; reading ``explanation`` here would write
@@ -226,9 +227,10 @@ def _is_result(result: Any, captured: Mapping[int, Any]) -> bool:
     return len(winners) == 1 or len(set(winners)) == len(winners)
 
 
-def _compile_tiles(rules: Rules, manifest: EditionManifest, hook: Any) -> None:
+def _compile_tiles(rules: Rules, manifest: KniziaManifest, hook: Any) -> None:
     behaviours: dict[str, TileBehaviour] = {}
-    for contributed in call_hook(hook.samurai_tile_behaviours, source=manifest.path):
+    for contributed in call_hook(hook.samurai_tile_behaviours, source=manifest.path,
+                                 hook_results=KNIZIA_HOOK_RESULTS):
         for behaviour in contributed:
             behaviours.setdefault(behaviour.name, behaviour)
     types: list[TileType] = []

@@ -25,6 +25,7 @@ from ..runs.summary import SummaryTable, share_rows
 from ..search.bots import BOTS, RandomBot, make_bot, parse_bots
 from ..seeds import check_seed, derive_seed
 from . import engine
+from .editions import knizia_edition
 from .knowledge import LeftGame, decide
 from .records import GameRecord, record_of, write_record
 from .result import END_REASONS
@@ -210,7 +211,8 @@ def simulate(edition: Edition, players: int, games: int, seed: int, bots: Sequen
     if workers < 1:
         raise DataError(f"workers must be at least 1, not {workers}", source="--workers")
     check_seed(seed, source="--seed")
-    edition.rules(players, options)  # compiled here: bad options are refused before any game is sent off
+    # compiled here: bad options are refused before any game is sent off
+    knizia_edition(edition).rules(players, options)
     bots = parse_bots(bots)
     name = loadable_name(edition)
     chosen = dict(options or {})
@@ -248,4 +250,4 @@ def cached_rules(name: str, players: int, options: Mapping[str, Any]) -> Rules:
     """The rules of edition ``name`` (an id or a manifest path) for ``players`` and ``options``, compiled once per
     process (the edition is loaded once, ``samurai.catalog.cache``, and keeps the rules it compiled): what a batch
     plays with, wherever it runs."""
-    return edition_named(name).rules(players, options)
+    return knizia_edition(edition_named(name)).rules(players, options)

@@ -14,14 +14,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from ..catalog.editions import Edition
-from ..catalog.games import KNIZIA
 from ..errors import DataError
 from ..protocol import GameState, Move
 from ..search.bots import BOTS, LEVELS, make_bot
 from ..web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions, shared_definition
 from . import engine
+from .editions import knizia_edition
 from .game import check_seed
-from .position import HexGameState
+from .position import KNIZIA, HexGameState
 from .records import position_check, record_from_dict, record_of, record_to_dict, replay
 from .render import draw_view
 from .result import END_REASONS
@@ -51,7 +51,7 @@ class SamuraiDefinition:
     def editions(self) -> list[EditionChoice]:
         """Every served edition, by id."""
         return [EditionChoice(key, ed.manifest.name, ed.manifest.description, tuple(sorted(ed.manifest.players)))
-                for key, ed in self._editions.items()]
+                for key, ed in ((key, knizia_edition(ed)) for key, ed in self._editions.items())]
 
     def bots(self) -> list[str]:
         """The built-in bots' names: random, greedy and the MCTS levels."""
@@ -59,7 +59,7 @@ class SamuraiDefinition:
 
     def start(self, setup: GameSetup) -> GameState:
         """The first position of ``setup`` (events traced, so captures and removals can be told)."""
-        edition = self._edition(setup.edition)
+        edition = knizia_edition(self._edition(setup.edition))
         if setup.players not in edition.manifest.players:
             raise DataError(f"edition {setup.edition!r} is for {', '.join(map(str, sorted(edition.manifest.players)))} "
                             f"players, not {setup.players!r}", source="players")

@@ -13,20 +13,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import attrs
 
 from ..errors import DataError
 from ..knizia.greedy import GreedyPlayer
-from ..knizia.knowledge import LeftGame, SeatBot, SeatKnowledge, decide
+from ..knizia.knowledge import SeatBot, SeatKnowledge
 from .mcts import MCTSBot
 
-if TYPE_CHECKING:
-    from ..knizia.game import Game
-
 __all__ = ["parse_bots", "Bot", "Observation", "RandomBot", "GreedyBot", "MCTSBot", "BOTS", "Search", "SEARCHES",
-           "REPLY_WORLDS", "LEVELS", "BOT_NAMES", "make_bot", "play_bots"]
+           "REPLY_WORLDS", "LEVELS", "BOT_NAMES", "make_bot"]
 
 Bot = SeatBot
 """Anything that picks an action for its seat from the seat's knowledge (``samurai.knizia.knowledge.SeatBot``)."""
@@ -150,38 +146,6 @@ def _mcts(name: str, budget: str, search: Search, seed: int, label: str | None) 
                          f"{prefix}Xs seconds (more than 0, at most 3600), e.g. {prefix}2000 or {prefix}1.5s") from None
     return MCTSBot(seed, simulations=simulations, seconds=seconds, playout=search.playout, replies=search.replies,
                    worlds=search.worlds, name=label or name)
-
-
-def play_bots(game: Game, bots: Sequence[str], *, seed: int = 0, actions: int | None = None) -> None:
-    """Let built-in bots play ``game`` through ``Game.apply`` (so its history can be saved).
-
-    Seat ``k`` gets ``bots[k % len(bots)]``, seeded from ``seed``; play stops
-    when the game is over or after ``actions`` actions.
-    """
-    from ..errors import DataError
-    from ..knizia.game import Game, check_seed
-
-    if not isinstance(game, Game):
-        raise TypeError(f"play_bots plays a Game, not {type(game).__name__}")
-    if isinstance(bots, str) or not isinstance(bots, Sequence) or not bots:
-        raise DataError(f"bots must be a non-empty list of bot names ({', '.join(BOT_NAMES)}), not {bots!r:.80}",
-                        source="bots")
-    for name in bots:
-        try:
-            make_bot(name, 0)
-        except (TypeError, ValueError) as refused:
-            raise DataError(str(refused), source="bots") from None
-    check_seed(seed)
-    if actions is not None and (isinstance(actions, bool) or not isinstance(actions, int) or actions < 0):
-        raise DataError(f"actions must be a whole number from 0 or None, not {actions!r:.40}", source="actions")
-    players = [make_bot(bots[seat % len(bots)], seed * 1_000_003 + seat) for seat in range(game.players)]
-    left_game = LeftGame()
-    played = 0
-    while not game.is_over and (actions is None or played < actions):
-        seat = game.state.current
-        action = decide(players[seat], game.rules, game.state, seat, left_game, len(game.history))
-        game.apply(game.to_action(action))
-        played += 1
 
 
 def parse_bots(text: str | Sequence[str]) -> tuple[str, ...]:
