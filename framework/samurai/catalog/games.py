@@ -15,6 +15,7 @@ docs/designing-games.md).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -25,7 +26,7 @@ from ..hooks.calls import call_hook
 if TYPE_CHECKING:
     import pluggy
 
-    from ..protocol import GameState, Move
+    from ..protocol import Bot, GameState, Move
     from .editions import Edition
     from .manifests import EditionManifest
 
@@ -37,6 +38,10 @@ KNIZIA = "knizia"
 
 def _no_checks() -> Sequence[Any]:
     return ()
+
+
+_NO_BOTS: Mapping[str, Any] = MappingProxyType({})
+"""A game without bots of its own (one shared, read-only mapping)."""
 
 
 def _no_keys(manifest: EditionManifest, data: Mapping[str, Any], text: str) -> None:
@@ -127,6 +132,10 @@ class GameDefinition:
     """``(hook name, answer, edition, players)``: what the kit tries with a hook's answer beyond its specification,
     raising a ``samurai.errors.SamuraiError`` naming the plugin when it fails (Knizia's game: every contributed
     metric gives a number); None: nothing more."""
+    bots: Mapping[str, Callable[[int], Bot]] = attrs.field(default=_NO_BOTS, hash=False)
+    """The game's own bots without a budget, by name, each made from a seed (Knizia's game: ``greedy``), offered
+    beside the framework's (``random`` and the MCTS bots, ``samurai.search.bots``) wherever this game's bots are
+    named; empty: the framework's alone."""
 
 
 def games_of(pm: pluggy.PluginManager, *, source: str = "plugins") -> dict[str, GameDefinition]:

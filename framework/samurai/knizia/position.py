@@ -22,6 +22,7 @@ from .greedy import GreedyPlayer
 from .knowledge import LeftGame, SeatBot, SeatKnowledge, decide
 from .measures import play_pairs
 from .rules import Rules
+from .seat_bots import GAME_BOTS
 from .state import EMPTY, OVER, State
 from .views import seat_view
 
@@ -242,5 +243,6 @@ GAME = GameDefinition(
     checks=_checks,
     hook_arguments=hook_arguments,
     check_hook_answer=check_hook_answer,
+    bots=GAME_BOTS,
 )
 """Knizia's game as the framework sees it (``samurai.catalog.games``), contributed by the engine's defaults."""
