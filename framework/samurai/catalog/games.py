@@ -136,6 +136,13 @@ class GameDefinition:
     """The game's own bots without a budget, by name, each made from a seed (Knizia's game: ``greedy``), offered
     beside the framework's (``random`` and the MCTS bots, ``samurai.search.bots``) wherever this game's bots are
     named; empty: the framework's alone."""
+    interop: Callable[[Edition, int, Mapping[str, Any] | None], Any] | None = None
+    """``(edition, players, options) -> samurai.interop.encoding.GameEncoding``: the game's fixed numbering of its
+    actions and a seat's observation as a tensor, from its view only, for that edition, player count and options;
+    with it the game is a PettingZoo and an OpenSpiel environment (``samurai.interop``). None: it is neither."""
+    interop_edition: str = ""
+    """The edition ``samurai.interop`` plays when none is named (OpenSpiel's ``edition`` parameter); empty with
+    ``interop`` None."""
 
 
 def games_of(pm: pluggy.PluginManager, *, source: str = "plugins") -> dict[str, GameDefinition]:

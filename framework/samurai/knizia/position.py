@@ -191,6 +191,13 @@ def _web(manifests: Sequence[str]) -> Any:
     return SamuraiDefinition(manifests)
 
 
+def _interop(edition: Edition, players: int, options: Mapping[str, Any] | None) -> Any:
+    # numpy comes with the interop extras only: the encoding is imported when an environment asks for it.
+    from .observation import encoding
+
+    return encoding(edition, players, options)
+
+
 def _checks() -> Any:
     return CHECKS
 
@@ -244,5 +251,7 @@ GAME = GameDefinition(
     hook_arguments=hook_arguments,
     check_hook_answer=check_hook_answer,
     bots=GAME_BOTS,
+    interop=_interop,
+    interop_edition="ffg2015",
 )
 """Knizia's game as the framework sees it (``samurai.catalog.games``), contributed by the engine's defaults."""
