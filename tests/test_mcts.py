@@ -12,7 +12,8 @@ from samurai import DataError
 from samurai.catalog.editions import load_edition
 from samurai.knizia.position import start
 from samurai.knizia.simulate import play_game
-from samurai.search.bots import LEVELS, REPLY_WORLDS, GreedyBot, MCTSBot, make_bot, parse_bots
+from samurai.knizia.seat_bots import GreedyBot, make_bot, parse_bots
+from samurai.search.bots import LEVELS, REPLY_WORLDS, MCTSBot
 
 from helpers import randomly_played
 

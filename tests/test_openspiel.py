@@ -1,4 +1,4 @@
-"""Samurai as an OpenSpiel Python game (samurai.openspiel_game).
+"""Samurai as an OpenSpiel Python game (samurai.interop.openspiel, registered as "knizia").
 
 OpenSpiel's own random simulation test passes; one of OpenSpiel's bots plays games to the end;
 what a seat observes is its view and nothing more.
@@ -11,9 +11,9 @@ import json
 import pyspiel
 import pytest
 
-import samurai.openspiel_game  # noqa: F401  (registers python_samurai)
+import samurai.interop.openspiel  # noqa: F401  (registers knizia)
 from samurai.knizia import engine
-from samurai.openspiel_game import SHORT_NAME
+from samurai.knizia.observation import SHORT_NAME
 
 
 @pytest.mark.parametrize("edition,players", [("ffg2015", 2), ("original", 3)])

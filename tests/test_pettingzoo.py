@@ -1,4 +1,5 @@
-"""Samurai as a PettingZoo AEC environment (samurai.pettingzoo_env) and its fixed action space.
+"""Samurai as a PettingZoo AEC environment (samurai.knizia.environment, over samurai.interop.pettingzoo) and its
+fixed action space.
 
 PettingZoo's own API and seed tests pass; the action numbering is a bijection that depends only
 on the rules; the mask is exactly the legal actions; observations come from the seat's view only.
@@ -16,8 +17,9 @@ from pettingzoo.test import api_test, seed_test
 import samurai
 from samurai.knizia import engine
 from samurai.knizia.action_space import ActionSpace
+from samurai.knizia.environment import SamuraiEnv
+from samurai.knizia.observation import observation_vector
 from samurai.knizia.views import seat_view
-from samurai.pettingzoo_env import SamuraiEnv, observation_vector
 
 # api_test warns that dict observations are unusual; they are PettingZoo's own convention for action masks.
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning:pettingzoo.test.api_test")

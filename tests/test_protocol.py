@@ -88,7 +88,7 @@ def test_the_protocol_is_what_hexgame_offers() -> None:
 
 
 def test_ask_hands_the_bot_the_same_knowledge_as_knowledge_does():
-    from samurai.search.bots import make_bot
+    from samurai.knizia.seat_bots import make_bot
 
     state = start("original", 3, seed=6)
     rng = random.Random(1)

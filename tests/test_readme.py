@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from samurai.cli import main
-from samurai.search.bots import BOT_NAMES, LEVELS
+from samurai.knizia.seat_bots import BOT_NAMES
+from samurai.search.bots import LEVELS
 
 from helpers import ROOT
 

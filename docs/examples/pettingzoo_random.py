@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from samurai.pettingzoo_env import SamuraiEnv
+from samurai.knizia.environment import SamuraiEnv
 
 
 def play(seed: int = 1, players: int = 3) -> dict[str, float]:

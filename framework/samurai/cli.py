@@ -371,7 +371,7 @@ def _simulate(args: argparse.Namespace) -> int:
     edition = load_edition(args.edition)
     if edition.game.simulate is None:  # a game without a runner of its own is played through the protocol
         return _simulate_through_protocol(args, edition)
-    bots = parse_bots(args.bots)
+    bots = parse_bots(args.bots, edition.game)
     options = _options(args.option)
     knizia_edition(edition).rules(args.players, options)  # refuse bad players or options before the progress bar starts
     simulate = edition.game.simulate  # Knizia's: samurai.knizia.simulate
@@ -530,7 +530,6 @@ def _tournament(args: argparse.Namespace) -> int:
     from .runs.compare import default_workers
     from .runs.matches import check_bots_play
     from .runs.tournament import print_tournament, schedule, tournament
-    from .search.bots import parse_bots
 
     _check_outputs([("--json", args.json), ("--csv", args.csv)], force=args.force)
     counts: list[int] = []
@@ -540,10 +539,9 @@ def _tournament(args: argparse.Namespace) -> int:
                 raise DataError(f"expected player counts like 2 or 3,4, got {text!r}", source="--players")
             if int(part) not in counts:
                 counts.append(int(part))
-    names = parse_bots(args.bots)
-    options = _options(args.option)
     edition = load_edition(args.edition)
-    check_bots_play(edition.game.name, names)  # a bot made for another game is refused in one line
+    names = check_bots_play(edition.game, args.bots)  # a bot made for another game is refused in one line
+    options = _options(args.option)
     for count in counts:
         edition.start(count, 0, options)  # refuse bad players or options before the progress bar starts
     total = len(schedule(names, counts, args.games)[1])  # and a schedule that cannot be balanced
@@ -636,8 +634,8 @@ def _play_scenario(args: argparse.Namespace) -> int:
     from .knizia.game import edition_of, new_game
     from .knizia.records import record_of, write_record
     from .knizia.replays import replay_lines
+    from .knizia.seat_bots import parse_bots
     from .knizia.simulate import play_out
-    from .search.bots import parse_bots
 
     bots = parse_bots(args.bots)
     if args.save:

@@ -10,6 +10,7 @@ Not Knizia's game: a two-player battlefield of face-down tiles, a memory element
 - ``checks``: the game's own conformance check;
 - ``render``: the picture of a seat's view (``draw_daimyo_view``);
 - ``web``: the game as the web layer serves it (``DaimyoDefinition``);
+- ``observation``: the game as numbers for PettingZoo and OpenSpiel (``DaimyoEncoding``, ``samurai.interop``);
 - ``plugin``: the game definition (``GAME``) and the ``samurai_games`` hook.
 
 The names below are the ones this game's users and tests reach for, re-exported from those modules.

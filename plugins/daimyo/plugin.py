@@ -58,6 +58,13 @@ def _web(manifests: Sequence[str]) -> Any:
     return DaimyoDefinition(manifests)
 
 
+def _interop(edition: Edition, players: int, options: Mapping[str, Any] | None) -> Any:
+    # numpy comes with the interop extras only: the encoding is imported when an environment asks for it.
+    from .observation import encoding
+
+    return encoding(edition, players, options)
+
+
 def _render(state: GameState, view: Mapping[str, Any]) -> str:
     return draw_daimyo_view(view)
 
@@ -85,6 +92,8 @@ GAME = GameDefinition(
     web=_web,
     checks=checks,
     earlier_views=(_view_of_version_0_1,),
+    interop=_interop,
+    interop_edition="daimyo",
 )
 """This game as the framework sees it (``samurai.catalog.games``): what ``game = "daimyo"`` in a manifest names."""
 

@@ -26,7 +26,7 @@ from samurai.records import (
     position_check_of,
     replay_play_record,
 )
-from samurai.search.bots import LEVELS, make_bot
+from samurai.search.bots import BOTS, LEVELS, make_bot
 from samurai.web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions, shared_definition
 
 from .render import draw_daimyo_view
@@ -66,8 +66,8 @@ class DaimyoDefinition:
                 for key, ed in self._editions.items()]
 
     def bots(self) -> list[str]:
-        """The bots that play any game: random and the MCTS levels."""
-        return ["random", *LEVELS]
+        """The bots that play any game (this game has none of its own): random and the MCTS levels."""
+        return [*BOTS, *LEVELS]
 
     def start(self, setup: GameSetup) -> GameState:
         """The first position of ``setup``."""
@@ -77,7 +77,7 @@ class DaimyoDefinition:
         """The bot's move, chosen from ``seat``'s knowledge only."""
         if bot not in self.bots():
             raise DataError(f"no bot {bot!r} plays this game; bots: {', '.join(self.bots())}", source="seats")
-        return tuple(make_bot(bot, rng.getrandbits(63)).act(cast(Any, _state(state).knowledge(seat))))
+        return tuple(make_bot(bot, rng.getrandbits(63)).act(_state(state).knowledge(seat)))
 
     # --- pictures and words ----------------------------------------------------------------
 

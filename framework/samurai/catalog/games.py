@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     import pluggy
 
     from ..hooks.calls import HookResult
-    from ..protocol import GameState, Move
+    from ..protocol import Bot, GameState, Move
     from .editions import Edition
     from .manifests import EditionManifest
 
@@ -38,6 +38,10 @@ __all__ = ["GameDefinition", "GameMeasures", "game_of", "games_of", "default_gam
 
 def _no_checks() -> Sequence[Any]:
     return ()
+
+
+_NO_BOTS: Mapping[str, Any] = MappingProxyType({})
+"""A game without bots of its own (one shared, read-only mapping)."""
 
 
 def _no_keys(manifest: EditionManifest, data: Mapping[str, Any], text: str) -> None:
@@ -154,6 +158,17 @@ class GameDefinition:
     object, a subclass of ``samurai.catalog.editions.Edition``, checked as it loads (Knizia's:
     ``samurai.knizia.editions.open_edition`` compiles its rules for every player count); None: a plain
     ``Edition``."""
+    bots: Mapping[str, Callable[[int], Bot]] = attrs.field(default=_NO_BOTS, hash=False)
+    """The game's own bots without a budget, by name, each made from a seed (Knizia's game: ``greedy``), offered
+    beside the framework's (``random`` and the MCTS bots, ``samurai.search.bots``) wherever this game's bots are
+    named; empty: the framework's alone."""
+    interop: Callable[[Edition, int, Mapping[str, Any] | None], Any] | None = None
+    """``(edition, players, options) -> samurai.interop.encoding.GameEncoding``: the game's fixed numbering of its
+    actions and a seat's observation as a tensor, from its view only, for that edition, player count and options;
+    with it the game is a PettingZoo and an OpenSpiel environment (``samurai.interop``). None: it is neither."""
+    interop_edition: str = ""
+    """The edition ``samurai.interop`` plays when none is named (OpenSpiel's ``edition`` parameter); empty with
+    ``interop`` None."""
 
 
 def default_game(games: Mapping[str, GameDefinition], *, source: str) -> GameDefinition:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import DataError
-from ..search.bots import BOT_NAMES, make_bot
 from .game import Game, check_seed
 from .knowledge import LeftGame, decide
+from .seat_bots import BOT_NAMES, make_bot  # this game's bots: greedy too
 
 __all__ = ["play_bots"]
 

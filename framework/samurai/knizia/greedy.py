@@ -4,7 +4,7 @@ Worth = influence added to figures next to the hex, plus ``CAPTURE_VALUE``
 for each figure the tile wins (or minus for one it lets an opponent win) in a
 settlement that will resolve this turn. It keeps its strongest tiles as a
 starting hand and places figures at random. It reads only a seat's knowledge,
-so the ``greedy`` bot (``samurai.search.bots.GreedyBot``) and the searches' replies
+so the ``greedy`` bot (``GreedyBot``, Knizia's own bot: ``samurai.knizia.seat_bots``) and the searches' replies
 (``HexGameState.policy_action``) both use it without seeing hidden tiles.
 """
 
@@ -17,22 +17,19 @@ from .knowledge import SeatKnowledge
 from .maps import LAND
 from .state import EMPTY, FIGURES, HANDS
 
-__all__ = ["CAPTURE_VALUE", "GreedyPlayer", "greedy_action"]
+__all__ = ["CAPTURE_VALUE", "GreedyPlayer", "GreedyBot", "greedy_action"]
 
 CAPTURE_VALUE = 10
 """How many points of influence the greedy player trades for one figure captured now."""
 
 
 class GreedyPlayer:
-    """The greedy player as a bot whose ties are drawn from ``rng``: ``samurai.search.bots.GreedyBot`` seeds its own,
+    """The greedy player as a bot whose ties are drawn from ``rng``: ``GreedyBot`` seeds its own,
     ``HexGameState.policy_action`` hands it the search's."""
 
     name = "greedy"
     trusted = True
     """It picks among the engine's legal actions; simulations need not check them."""
-    games = ("knizia",)
-    """The games it plays (``samurai.runs.matches.check_bots_play`` refuses it for another): it reads Knizia's
-    hands, hexes and settlements."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
@@ -40,6 +37,17 @@ class GreedyPlayer:
     def act(self, observation: SeatKnowledge) -> tuple[int, ...]:
         """The tile and hex worth most now (``greedy_action``)."""
         return greedy_action(observation, self.rng)
+
+
+class GreedyBot(GreedyPlayer):
+    """The ``greedy`` bot: plays the tile and hex worth most right now; ends the turn when nothing gains.
+
+    It keeps its strongest tiles as a starting hand and places figures at random; ties are drawn from its own
+    generator, seeded by ``seed``.
+    """
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(random.Random(seed))
 
 
 def greedy_action(observation: SeatKnowledge, rng: random.Random) -> tuple[int, ...]:

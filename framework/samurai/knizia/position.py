@@ -21,19 +21,16 @@ from .evaluation import estimate_returns
 from .game import Game, action_of, check_seed, edition_of
 from .greedy import GreedyPlayer
 from .hook_results import KNIZIA_HOOK_RESULTS
+from .identity import KNIZIA
 from .knowledge import LeftGame, SeatBot, SeatKnowledge, decide
 from .manifests import MANIFEST_KEYS, check_extends, read_manifest
 from .measures import play_pairs
 from .rules import Rules
+from .seat_bots import GAME_BOTS
 from .state import EMPTY, OVER, State
 from .views import seat_view
 
 __all__ = ["HexGameState", "start", "returns_of", "GAME", "MEASURES", "PANELS", "KNIZIA"]
-
-KNIZIA = "knizia"
-"""The name of Knizia's hex tile-placement game, what a manifest's ``game`` key says for it (the default game: a
-manifest that names none plays it)."""
-
 
 _SHAPES = {engine.CHOOSE: 2, engine.FIGURE: 3, engine.PLACE: 3, engine.END: 1, engine.SPECIAL: 0}
 """The length of each kind of engine action (0: special tiles, whose behaviour checks its own targets)."""
@@ -195,6 +192,13 @@ def _web(manifests: Sequence[str]) -> Any:
     return SamuraiDefinition(manifests)
 
 
+def _interop(edition: Edition, players: int, options: Mapping[str, Any] | None) -> Any:
+    # numpy comes with the interop extras only: the encoding is imported when an environment asks for it.
+    from .observation import encoding
+
+    return encoding(edition, players, options)
+
+
 def _checks() -> Any:
     return CHECKS
 
@@ -254,6 +258,9 @@ GAME = GameDefinition(
     read_manifest=read_manifest,
     check_extends=check_extends,
     open_edition=open_edition,
+    bots=GAME_BOTS,
+    interop=_interop,
+    interop_edition="ffg2015",
 )
 """Knizia's game as the framework sees it (``samurai.catalog.games``), contributed by its plugin
 (``samurai.knizia.plugin``): the default game, of every manifest without a ``game`` key."""

@@ -22,7 +22,7 @@ from ..runs.executors import Executor, make_executor
 from ..runs.folders import batches_of, collect_batches, write_run
 from ..runs.matches import Batch
 from ..runs.summary import SummaryTable, share_rows
-from ..search.bots import BOTS, RandomBot, make_bot, parse_bots
+from ..search.bots import BOTS, RandomBot
 from ..seeds import check_seed, derive_seed
 from . import engine
 from .editions import knizia_edition
@@ -30,6 +30,7 @@ from .knowledge import LeftGame, decide
 from .records import GameRecord, record_of, write_record
 from .result import END_REASONS
 from .rules import Rules
+from .seat_bots import make_bot, parse_bots
 from .state import OVER, State, seeded_random
 from .tiles import CASTES
 

@@ -16,7 +16,7 @@ from typing import Any, cast
 from ..catalog.editions import Edition
 from ..errors import DataError
 from ..protocol import GameState, Move
-from ..search.bots import BOTS, LEVELS, make_bot
+from ..search.bots import BOTS, LEVELS
 from ..web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions, shared_definition
 from . import engine
 from .editions import knizia_edition
@@ -26,6 +26,7 @@ from .records import position_check, record_from_dict, record_of, record_to_dict
 from .render import draw_view
 from .result import END_REASONS
 from .rules import Rules
+from .seat_bots import GAME_BOTS, make_bot
 from .state import FIGURES, HANDS, OVER
 from .tiles import CASTES
 
@@ -55,7 +56,7 @@ class SamuraiDefinition:
 
     def bots(self) -> list[str]:
         """The built-in bots' names: random, greedy and the MCTS levels."""
-        return [*BOTS, *LEVELS]
+        return [*BOTS, *GAME_BOTS, *LEVELS]
 
     def start(self, setup: GameSetup) -> GameState:
         """The first position of ``setup`` (events traced, so captures and removals can be told)."""

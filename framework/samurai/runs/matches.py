@@ -4,8 +4,8 @@ Knizia's game has its own fast runner (``samurai.knizia.simulate``, which reads 
 game's facts: turns, tiles, captures); every other game is played here
 through the protocol only (``GameState.ask`` hands a bot its seat's
 knowledge, never the position). A bot made for one game (``greedy`` reads
-Knizia's hands and hexes) says so with a ``games`` attribute and is refused,
-in one line, for another; ``random`` and the MCTS bots play any game.
+Knizia's hands and hexes) is that game's own (``GameDefinition.bots``) and is
+refused, in one line, for another; ``random`` and the MCTS bots play any game.
 """
 
 from __future__ import annotations
@@ -13,14 +13,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ..catalog.cache import edition_named, keep_edition, loadable_name
-from ..catalog.editions import Edition
+from ..catalog.editions import Edition, installed_plugins, make_plugin_manager
+from ..catalog.games import GameDefinition, games_of
 from ..errors import DataError
-from ..protocol import Bot, GameState, Move
+from ..protocol import GameState, Move
 from ..search.bots import make_bot, parse_bots
 from ..seeds import derive_seed
 from .executors import Executor, make_executor
@@ -37,15 +38,26 @@ MAX_ACTIONS = 100_000
 """A game still going after this many actions is refused as endless (a game's own rulings must end it)."""
 
 
-def check_bots_play(game: str, bots: Sequence[str]) -> tuple[str, ...]:
-    """The bot names, checked to exist and to play ``game``; ``DataError`` naming ``--bots`` in one line."""
-    names = parse_bots(bots)
-    for name in names:
-        plays = getattr(make_bot(name, 0), "games", None)
-        if plays is not None and game not in plays:
-            raise DataError(f"bot {name!r} plays only {', '.join(plays)}, not {game!r}; random and the MCTS bots "
-                            f"(easy, medium, hard, mcts:N) play any game", source="--bots")
-    return names
+def check_bots_play(game: str | GameDefinition, bots: Sequence[str]) -> tuple[str, ...]:
+    """The bot names, checked to exist and to play ``game`` (its definition, or its name among the installed
+    games); ``DataError`` naming ``--bots`` in one line, which for a bot of another game names the games it plays."""
+    definition = _installed_games().get(game) if isinstance(game, str) else game
+    name_of_game = game if isinstance(game, str) else game.name
+    try:
+        return parse_bots(bots, definition)
+    except DataError:
+        listed = bots.split(",") if isinstance(bots, str) else bots
+        for name in (n.strip() for n in listed if isinstance(n, str)):
+            plays = [other.name for other in _installed_games().values() if name in other.bots]
+            if plays and name_of_game not in plays:
+                raise DataError(f"bot {name!r} plays only {', '.join(plays)}, not {name_of_game!r}; random and the "
+                                f"MCTS bots (easy, medium, hard, mcts:N) play any game", source="--bots") from None
+        raise
+
+
+def _installed_games() -> dict[str, GameDefinition]:
+    """The games of every installed plugin, by name (where a bot's game is looked up by name)."""
+    return games_of(make_plugin_manager(tuple(installed_plugins()), source="installed plugins"))
 
 
 def result_reason(state: GameState) -> str:
@@ -64,12 +76,12 @@ def play_match(edition: Edition, players: int, seed: int, bots: Sequence[str], *
     """Play one game of ``edition`` between bots (seat ``k`` gets ``bots[k % len(bots)]``, seeded from ``seed``);
     the final position and the actions played. ``watch(position)`` is called before the first action and after
     each one (``samurai compare`` collects a game's facts so)."""
-    names = check_bots_play(edition.game.name, bots)
+    names = check_bots_play(edition.game, bots)
     state = edition.start(players, seed, options)
     if watch is not None:
         watch(state)
-    # make_bot's bots are typed for Knizia's knowledge; random and MCTS use only the protocol's Knowledge.
-    seated = [cast(Bot, make_bot(names[seat % len(names)], derive_seed(seed, 1_000 + seat))) for seat in range(players)]
+    seated = [make_bot(names[seat % len(names)], derive_seed(seed, 1_000 + seat), edition.game)
+              for seat in range(players)]
     actions: list[Move] = []
     while not state.is_over:
         if len(actions) >= MAX_ACTIONS:
@@ -167,7 +179,7 @@ def simulate_matches(edition: Edition, players: int, games: int, seed: int, bots
         raise DataError(f"games must be at least 1, not {games}", source="--games")
     if workers < 1:
         raise DataError(f"workers must be at least 1, not {workers}", source="--workers")
-    names = check_bots_play(edition.game.name, bots)
+    names = check_bots_play(edition.game, bots)
     edition.start(players, seed, options)  # bad players or options are refused before the first game
     name = loadable_name(edition)
     keep_edition(name, edition)  # this process plays with the edition it was given

@@ -16,7 +16,7 @@ Which games are played:
   be a multiple of the table's seat orders.
 - Round ``r`` (numbered across the whole tournament, in schedule order) is
   dealt with seed ``derive_seed(seed, r)``; the bot in seat ``s`` of a game is
-  ``make_bot(name, derive_seed(game seed, s))``. Games are numbered in
+  ``make_bot(name, derive_seed(game seed, s), game)``. Games are numbered in
   schedule order and results are kept in that order, so the numbers are the
   same for any number of worker processes. (Bots with a time budget,
   ``mcts:1.5s``, decide by the clock and so depend on the machine's load;
@@ -42,13 +42,13 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import attrs
 
 from ..catalog.editions import Edition, load_edition
 from ..errors import DataError, IllegalAction
-from ..search.bots import make_bot, parse_bots
+from ..search.bots import make_bot
 from ..seeds import derive_seed
 from .executors import Executor, make_executor
 from .folders import batches_of
@@ -281,13 +281,12 @@ def _play_tasks(tasks: list[_Task]) -> list[tuple[GameOutcome, float]]:
 def play_one(edition: Edition, options: Mapping[str, Any], seed: int, seating: Sequence[str]) -> tuple[float, ...]:
     """Play one game through the protocol between bots by seat; returns each seat's return."""
     state = edition.start(len(seating), seed, options)
-    bots = [make_bot(name, derive_seed(seed, seat)) for seat, name in enumerate(seating)]
+    bots = [make_bot(name, derive_seed(seed, seat), edition.game) for seat, name in enumerate(seating)]
     checked = [not getattr(bot, "trusted", False) for bot in bots]
     while not state.is_over:
         seat = state.to_act
         assert seat is not None  # a game that is not over has a seat to act
-        # make_bot's bots are typed for Knizia's knowledge; random and MCTS use only the protocol's Knowledge.
-        action = bots[seat].act(cast(Any, state.knowledge(seat)))
+        action = bots[seat].act(state.knowledge(seat))
         if checked[seat]:
             reason = state.check(action)
             if reason is not None:
@@ -303,7 +302,7 @@ def tournament(bots: Sequence[str], *, players: Sequence[int] = (2,), games: int
                executor: Executor | None = None) -> TournamentResult:
     """Play a seat-balanced tournament (see the module docstring) and rate the bots.
 
-    ``bots`` names bots as ``samurai.search.bots.make_bot`` knows them; ``games`` is
+    ``bots`` names bots as ``samurai.search.bots.make_bot`` knows them for the edition's game; ``games`` is
     games per table; ``anchor`` is the bot rated 0 (default: ``random`` when
     it plays, else the first bot). The games are played in batches
     (``samurai.runs.folders.batches_of``) on the executor ``backend`` (``"local"``
@@ -314,7 +313,7 @@ def tournament(bots: Sequence[str], *, players: Sequence[int] = (2,), games: int
     is told how many games are done. Ctrl-C stops the workers and raises
     ``KeyboardInterrupt``.
     """
-    names = parse_bots(bots)
+    names = check_bots_play(_edition(edition).game, bots)  # a bot made for another game is refused
     if workers < 1:
         raise DataError(f"workers must be at least 1, not {workers}", source="--workers")
     if bootstrap < 1:
@@ -323,7 +322,6 @@ def tournament(bots: Sequence[str], *, players: Sequence[int] = (2,), games: int
     if anchor not in names:
         raise DataError(f"the anchor {anchor!r} is not one of the bots ({', '.join(names)})", source="--anchor")
     chosen = dict(options or {})
-    check_bots_play(_edition(edition).game.name, names)  # a bot made for another game is refused
     for count in players:
         _edition(edition).start(count, 0, chosen)  # refuse a player count or option before any game
     tables, scheduled = schedule(names, players, games)

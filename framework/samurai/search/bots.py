@@ -1,38 +1,35 @@
-"""Bots: ``random``, ``greedy`` and ``mcts`` (levels ``easy``, ``medium``, ``hard``). A bot is handed
-its seat's knowledge, nothing more.
+"""Bots by name: ``random`` and the MCTS kinds (levels ``easy``, ``medium``, ``hard``), which play every game, and
+the bots a game adds of its own (``GameDefinition.bots``; Knizia's game adds ``greedy``). A bot is handed its
+seat's knowledge, nothing more.
 
 A bot is any object with ``name`` and ``act(knowledge) -> action tuple``
-(``samurai.protocol.Bot``; engine actions, see ``samurai.knizia.engine``). The
-knowledge (``samurai.knizia.knowledge.SeatKnowledge``) holds what the seat may know
-and no path to the real game. ``make_bot(name, seed)`` builds the built-in
-ones, each with its own seeded generator so a game's randomness and the bots'
-never mix.
+(``samurai.protocol.Bot``): the knowledge (``samurai.protocol.Knowledge``, what
+``GameState.knowledge(seat)`` returns) holds what the seat may know and no path
+to the real game. ``make_bot(name, seed, game)`` builds one, with its own
+seeded generator so a game's randomness and the bots' never mix; with a game,
+that game's own bots are offered too. The bots, the search and the levels:
+docs/bots.md; how strong they are: docs/strength.md.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 import attrs
 
 from ..errors import DataError
-from ..knizia.greedy import GreedyPlayer
-from ..knizia.knowledge import SeatBot, SeatKnowledge
+from ..protocol import Bot, Knowledge, Move
 from .mcts import MCTSBot
 
-__all__ = ["parse_bots", "Bot", "Observation", "RandomBot", "GreedyBot", "MCTSBot", "BOTS", "Search", "SEARCHES",
-           "REPLY_WORLDS", "LEVELS", "BOT_NAMES", "make_bot"]
-
-Bot = SeatBot
-"""Anything that picks an action for its seat from the seat's knowledge (``samurai.knizia.knowledge.SeatBot``)."""
-
-Observation = SeatKnowledge
-"""What a bot is handed: its seat's knowledge (``samurai.knizia.knowledge.SeatKnowledge``), never the game itself."""
+__all__ = ["parse_bots", "Bot", "RandomBot", "MCTSBot", "BOTS", "Search", "SEARCHES", "REPLY_WORLDS", "LEVELS",
+           "BOT_NAMES", "BUDGETED_NAMES", "GameBots", "OffersBots", "bot_names", "bots_of", "make_bot"]
 
 
 class RandomBot:
-    """Plays a random legal action: a random playable tile, then a random target."""
+    """Plays a random legal action: ``Knowledge.sample_action`` from its own generator (in Knizia's game a random
+    playable tile, then a random target)."""
 
     name = "random"
     trusted = True
@@ -43,27 +40,39 @@ class RandomBot:
 
     @property
     def samples_from(self) -> random.Random:
-        """Its action is exactly ``sample_action`` drawn from this generator (see
-        ``samurai.knizia.knowledge.decide``)."""
+        """Its action is exactly ``sample_action`` drawn from this generator, so a game may make that draw on the
+        position itself instead of building the knowledge (Knizia's ``samurai.knizia.knowledge.decide`` does)."""
         return self.rng
 
-    def act(self, knowledge: SeatKnowledge) -> tuple[int, ...]:
-        """A random legal action (``SeatKnowledge.sample_action``)."""
+    def act(self, knowledge: Knowledge) -> Move:
+        """A random legal action (``Knowledge.sample_action``)."""
         return knowledge.sample_action(self.rng)
 
 
-class GreedyBot(GreedyPlayer):
-    """Plays the tile and hex worth most right now; ends the turn when nothing gains (``samurai.knizia.greedy``).
+class OffersBots(Protocol):
+    """What ``make_bot`` reads of a game: its name and its own bots by name (a ``GameDefinition`` is one)."""
 
-    It keeps its strongest tiles as a starting hand and places figures at random.
-    """
+    @property
+    def name(self) -> str:
+        """The game's name, as a manifest's ``game`` key says it."""
 
-    def __init__(self, seed: int) -> None:
-        super().__init__(random.Random(seed))
+    @property
+    def bots(self) -> Mapping[str, Callable[[int], Bot]]:
+        """The game's own bots without a budget, by name: each made from a seed."""
 
 
-BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
-"""The built-in bots without a budget, by name (``BOT_NAMES`` lists every name ``make_bot`` takes)."""
+@attrs.frozen
+class GameBots:
+    """A game's name and its own bots (``OffersBots``), for a game's module that offers ``make_bot`` without its
+    whole definition at hand."""
+
+    name: str
+    bots: Mapping[str, Callable[[int], Bot]]
+
+
+BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot}
+"""The framework's bots without a budget, by name: they play every game (a game adds its own,
+``GameDefinition.bots``; ``bot_names`` lists every name ``make_bot`` takes)."""
 
 REPLY_WORLDS = 16
 """The ``worlds`` of ``mcts-replies`` bots: the root's actions are compared on 16 drawn positions
@@ -88,42 +97,60 @@ SEARCHES: dict[str, Search] = {
 estimate after the game's quick player has answered the leaf."""
 
 LEVELS: dict[str, str] = {"easy": "mcts:50", "medium": "mcts-replies:800", "hard": "mcts-replies:12000"}
-"""The levels, each the name of the MCTS bot it plays as: about 0.002 s, 0.25 s and 1 to 2 s a decision on
-one core (more with more players; README "Bots"). Counts of simulations, not seconds, so that a level plays
-the same game on any machine.
+"""The levels, each the name of the MCTS bot it plays as: in Knizia's game about 0.002 s, 0.25 s and 1 to 2 s a
+decision on one core (more with more players; docs/bots.md "The levels"). Counts of simulations, not seconds, so
+that a level plays the same game on any machine.
 
 ``easy`` is far below the 0.05 s first planned for it because without replies 800 simulations (0.05 s)
 played as well as 3,500; with fewer simulations than a turn has actions the search scores only a random part
-of them, which puts it between ``greedy`` and ``medium`` (the figures: README "Bots" and "Measured
-strength")."""
+of them, which puts it between ``greedy`` and ``medium`` (the figures: docs/bots.md and docs/strength.md)."""
 
-BOT_NAMES = ("random", "greedy", "easy", "medium", "hard", "mcts:SIMULATIONS", "mcts:SECONDSs",
-             "mcts-replies:SIMULATIONS", "mcts-replies:SECONDSs", "mcts-rollouts:SIMULATIONS",
-             "mcts-rollouts:SECONDSs")
-"""The bot names ``make_bot`` understands, as shown in help and error messages."""
+BUDGETED_NAMES = ("mcts:SIMULATIONS", "mcts:SECONDSs", "mcts-replies:SIMULATIONS", "mcts-replies:SECONDSs",
+                  "mcts-rollouts:SIMULATIONS", "mcts-rollouts:SECONDSs")
+"""The MCTS bots' names with a budget, as shown in help and error messages."""
 
 
-def make_bot(name: str, seed: int) -> Bot:
-    """A built-in bot by name, with its own generator seeded by ``seed``.
+def bots_of(game: OffersBots | None = None) -> dict[str, Callable[[int], Bot]]:
+    """The bots without a budget that play ``game``, by name: the framework's (``BOTS``), then the game's own."""
+    return {**BOTS, **(game.bots if game is not None else {})}
 
-    Names: ``random``, ``greedy``, the MCTS levels ``easy``, ``medium``, ``hard``
+
+def bot_names(game: OffersBots | None = None) -> tuple[str, ...]:
+    """Every bot name ``make_bot`` takes for ``game`` (the framework's alone without one), as shown in help and
+    error messages: the bots without a budget, the levels, then the MCTS names with a budget."""
+    return (*bots_of(game), *LEVELS, *BUDGETED_NAMES)
+
+
+BOT_NAMES = bot_names()
+"""The bot names ``make_bot`` understands for every game, as shown in help and error messages (a game's own bots
+come on top: ``bot_names(game)``)."""
+
+
+def make_bot(name: str, seed: int, game: OffersBots | None = None) -> Bot:
+    """A bot by name, with its own generator seeded by ``seed``; with ``game``, that game's own bots are offered too.
+
+    Names: ``random``, a game's own (Knizia's ``greedy``), the MCTS levels ``easy``, ``medium``, ``hard``
     (``LEVELS``), ``mcts:N`` (N simulations per decision: deterministic for the
     seed) and ``mcts:Xs`` (X seconds per decision: depends on the machine);
     ``mcts-replies:N`` and ``mcts-replies:Xs`` score each leaf after the game's
     quick player has answered it, on ``REPLY_WORLDS`` common drawn positions;
     ``mcts-rollouts:N`` and ``mcts-rollouts:Xs`` are the plain search that
     plays every simulation out to the end at random instead of taking the
-    game's estimate at the leaf (``samurai.search.mcts``).
+    game's estimate at the leaf (``samurai.search.mcts``). A name neither the
+    framework nor ``game`` has is a ``ValueError`` naming the game and the bots it has.
     """
     if not isinstance(name, str):
         raise TypeError(f"a bot is named by a string, not {name!r}")
-    if name in BOTS:
-        return BOTS[name](seed)
+    named = bots_of(game)
+    if name in named:
+        return named[name](seed)
     spec, label = (LEVELS[name], name) if name in LEVELS else (name, None)
     for prefix, search in SEARCHES.items():
         if spec.startswith(prefix):
             return _mcts(spec, spec[len(prefix):], search, seed, label)
-    raise ValueError(f"unknown bot {name!r}; bots are {', '.join(BOT_NAMES)}")
+    if game is None:
+        raise ValueError(f"unknown bot {name!r}; bots are {', '.join(BOT_NAMES)} (a game adds its own)")
+    raise ValueError(f"unknown bot {name!r} for game {game.name!r}; its bots are {', '.join(bot_names(game))}")
 
 
 def _mcts(name: str, budget: str, search: Search, seed: int, label: str | None) -> MCTSBot:
@@ -148,12 +175,13 @@ def _mcts(name: str, budget: str, search: Search, seed: int, label: str | None) 
                    worlds=search.worlds, name=label or name)
 
 
-def parse_bots(text: str | Sequence[str]) -> tuple[str, ...]:
-    """``"random,greedy,hard"`` as a tuple of known bot names (seats cycle through it; see ``bots.make_bot``)."""
+def parse_bots(text: str | Sequence[str], game: OffersBots | None = None) -> tuple[str, ...]:
+    """``"random,greedy,hard"`` as a tuple of bot names ``make_bot`` knows for ``game`` (seats cycle through it);
+    ``DataError`` naming ``--bots`` in one line for a name it does not know."""
     names = tuple(n.strip() if isinstance(n, str) else n for n in (text.split(",") if isinstance(text, str) else text))
     for name in names:
         try:
-            make_bot(name, 0)
+            make_bot(name, 0, game)
         except (ValueError, TypeError) as exc:
             raise DataError(str(exc), source="--bots") from None
     if not names:

@@ -20,7 +20,7 @@ every edition, and any other game behind the protocol too.
   the game's own estimate (``GameState.evaluate``), after ``playout`` random
   actions (0 by default), or, with ``playout=None``, played out to the end by
   the fast random policy (``sample_action``) and scored by its returns. In
-  Samurai the estimate wins far more often (README "Bots"): random play after
+  Samurai the estimate wins far more often (docs/strength.md): random play after
   the leaf drowns what one tile changes.
 - With ``replies``, the leaf is scored after the game's quick player
   (``GameState.policy_action``) has finished the searching seat's turn and
