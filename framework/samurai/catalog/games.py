@@ -14,7 +14,7 @@ docs/designing-games.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .editions import Edition
     from .manifests import EditionManifest
 
-__all__ = ["KNIZIA", "GameDefinition", "GameMeasures", "game_of", "games_of"]
+__all__ = ["KNIZIA", "GameDefinition", "GameMeasures", "game_of", "games_of", "GameCommands", "BenchRequest"]
 
 KNIZIA = "knizia"
 """The name of Knizia's hex tile-placement game: the game of a manifest that names none."""
@@ -127,6 +127,10 @@ class GameDefinition:
     """``(hook name, answer, edition, players)``: what the kit tries with a hook's answer beyond its specification,
     raising a ``samurai.errors.SamuraiError`` naming the plugin when it fails (Knizia's game: every contributed
     metric gives a number); None: nothing more."""
+    commands: GameCommands | None = None
+    """The work behind the commands only a game can do (``samurai score``, ``samurai render`` of a file that is not
+    a protocol record, ``samurai bench``, the end-of-game hooks ``samurai editions`` tries): see ``GameCommands``;
+    None: the game offers none of them, and each command says so in one line."""
 
 
 def games_of(pm: pluggy.PluginManager, *, source: str = "plugins") -> dict[str, GameDefinition]:
@@ -148,3 +152,55 @@ def game_of(pm: pluggy.PluginManager, name: str, *, source: str) -> GameDefiniti
         raise DataError(f"no plugin of this edition plays game {name!r} (games: {', '.join(games)}); list the "
                         f"plugin that contributes it in 'plugins'", source=source, key="game")
     return games[name]
+
+
+@attrs.frozen
+class BenchRequest:
+    """What ``samurai bench`` asks a game to time: its command-line arguments, each already read and checked."""
+
+    edition: str
+    """``--edition`` as given (an id or a manifest path): edition A of the compare timing, named as the user did."""
+    players: tuple[int, ...]
+    """The player counts of ``--players`` (default 2, 3 and 4)."""
+    players_given: bool
+    """Whether ``--players`` named other counts than the default (``--mcts`` times 2 players unless it did)."""
+    games: int
+    """``--games``: full games timed per player count."""
+    seed: int
+    """``--seed``: the seed the timed games and positions are dealt from."""
+    paths: bool
+    """False with ``--no-paths``: skip the timings of the paths search uses (a position copy, its legal actions)."""
+    compare_games: int
+    """``--compare-games``: paired games of the ``samurai compare`` timing; 0 skips it."""
+    compare_with: str
+    """``--compare-with``: edition B of the compare timing."""
+    mcts: bool
+    """``--mcts``: time the MCTS bot's simulations per second instead."""
+    simulations: int
+    """``--simulations``: with ``mcts``, simulations per decision."""
+    decisions: int
+    """``--decisions``: with ``mcts``, decisions timed per kind of position."""
+
+
+@attrs.frozen
+class GameCommands:
+    """The work behind the commands of ``samurai`` that only a game knows how to do (``GameDefinition.commands``).
+
+    The command line (``samurai.cli``) parses and checks the arguments, loads the edition and prints; a game
+    supplies what the command computes. A field left None is a command the game does not offer: the command
+    refuses it in one line (``samurai: error: ...``, exit code 2).
+    """
+
+    score: Callable[[Edition, Any], Mapping[str, Any]] | None = None
+    """``(edition, captured) -> {"winners", "reason", "explanation"}``, JSON-ready: ``samurai score``, the
+    edition's scoring of ``--captured`` (the JSON given; ``DataError`` with source ``"captured"`` for a bad one)."""
+    render_file: Callable[[str, int | None, int | None, int | None, Sequence[str]], str] | None = None
+    """``(file, to, seat, width, trust) -> SVG``: ``samurai render`` of a file of this game that is not a protocol
+    record (``samurai.records``), e.g. a record of the game's own or a scenario: the position after action ``to``
+    (None: the last) as ``seat`` may see it (None: a spectator), ``width`` pixels wide (None: its natural size),
+    with the manifests and maps of ``trust`` vouched for. Only the game of a file that names no game is asked."""
+    bench: Callable[[Edition, BenchRequest], Iterable[str]] | None = None
+    """``(edition, request) -> lines``: ``samurai bench``, the lines of its table as each figure is measured."""
+    try_end_of_game_hooks: Callable[[Edition], None] | None = None
+    """``(edition)``: call once per player count the hooks a game calls only at its end (scoring, metrics), so that
+    ``samurai editions`` catches a plugin failing there when it lists the edition rather than after a long run."""

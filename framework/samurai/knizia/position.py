@@ -16,6 +16,7 @@ from ..catalog.editions import Edition
 from ..catalog.games import KNIZIA, GameDefinition, GameMeasures
 from . import engine
 from .checks import CHECKS, check_hook_answer, hook_arguments
+from .commands import COMMANDS
 from .evaluation import estimate_returns
 from .game import Game, action_of, check_seed, edition_of
 from .greedy import GreedyPlayer
@@ -242,5 +243,6 @@ GAME = GameDefinition(
     checks=_checks,
     hook_arguments=hook_arguments,
     check_hook_answer=check_hook_answer,
+    commands=COMMANDS,
 )
 """Knizia's game as the framework sees it (``samurai.catalog.games``), contributed by the engine's defaults."""
