@@ -1,7 +1,7 @@
 """The ``samurai`` command line: a package of thin commands, each parsing its arguments, calling the layers below and
 printing. No game logic is here and no game is named.
 
-- ``main``: the parser, ``main(argv)`` and ``run()`` (the console script), and how errors end a command;
+- ``program``: the parser, ``main(argv)`` and ``run()`` (the console script), and how errors end a command;
 - ``arguments``, ``outputs``, ``progress``, ``common``: the argument groups and readers several commands share, the
   checks of output files, progress on stderr, the executor of a run and the way to a game's own work;
 - one module per command: ``simulate``, ``compare`` (with ``analyse``), ``tournament``, ``replay``, ``render``,
@@ -17,6 +17,6 @@ the same whichever games are installed and are read before any game is loaded; t
 
 from __future__ import annotations
 
-from .main import EXIT_INTERRUPTED, EXIT_USAGE, main, run
+from .program import EXIT_INTERRUPTED, EXIT_USAGE, main, run
 
 __all__ = ["main", "run", "EXIT_USAGE", "EXIT_INTERRUPTED"]

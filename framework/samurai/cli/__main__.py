@@ -1,5 +1,5 @@
 """``python -m samurai.cli`` runs the command line, as ``python -m samurai`` and the ``samurai`` script do."""
 
-from .main import run
+from .program import run
 
 run()
