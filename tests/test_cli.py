@@ -92,3 +92,51 @@ def test_the_console_script_is_installed():
     result = subprocess.run([str(script), "simulate", "--games", "3", "--players", "2", "--json"],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0 and json.loads(result.stdout)["games"] == 3
+
+
+@pytest.mark.parametrize("argv, message", [
+    ([], "the following arguments are required: COMMAND"),
+    (["serve", "--port", "x"], "argument --port: invalid int value: 'x'"),
+    (["render"], "the following arguments are required: FILE, -o/--output"),
+    (["simulate", "--games", "0"], "argument --games: must be at least 1, not 0"),
+    (["score", "--edition", "ffg2015"], "the following arguments are required: --captured"),
+    (["bench", "--mcts", "--simulations", "two"], "argument --simulations: 'two' is not a whole number"),
+    (["replay", "a.json", "--colour"], "unrecognized arguments: --colour"),
+])
+def test_every_argument_error_is_one_samurai_error_line_whichever_command_it_is_in(argv, message, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err == f"samurai: error: {message}\n"
+
+
+@pytest.mark.parametrize("argv, command", [
+    (["score", "--edition", "daimyo", "--captured", '{"0": {}, "1": {}}'], "score"),
+    (["bench", "--edition", "daimyo", "--games", "1"], "bench"),
+    (["bench", "--edition", "daimyo", "--mcts"], "bench"),
+])
+def test_a_command_the_editions_game_does_not_offer_is_refused_in_one_line(argv, command, capsys):
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert err == f"samurai: error: --edition: the game 'daimyo' of edition 'daimyo' does not offer samurai {command}\n"
+    assert out == ""
+
+
+def test_knizias_score_bench_and_render_come_from_its_game_definition():
+    from samurai.catalog.editions import load_edition
+    from samurai.knizia import commands
+
+    game = load_edition("ffg2015").game
+    assert game.commands is commands.COMMANDS
+    assert game.commands.score is commands.score_captured and game.commands.bench is commands.bench_lines
+    assert game.commands.render_file is commands.render_file
+    assert load_edition("daimyo").game.commands is None
+
+
+def test_reading_the_arguments_loads_no_game_module():
+    program = ("import json, sys\nimport samurai.cli.program as program\nprogram._build_parser().format_help()\n"
+               "print(json.dumps(sorted(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120, check=True)
+    loaded = json.loads(done.stdout)
+    assert "samurai.cli.bench" in loaded
+    assert not [name for name in loaded if name.startswith(("samurai.knizia", "samurai_plugins"))]

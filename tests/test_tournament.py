@@ -151,7 +151,7 @@ def test_bad_arguments_are_one_line_and_exit_2(argv, message, capsys):
 def test_progress_off_a_terminal_is_a_line_now_and_then_and_nothing_for_a_short_run():
     import io
 
-    from samurai.cli import _ProgressLines
+    from samurai.cli.progress import _ProgressLines
 
     now = [100.0]
     stream = io.StringIO()
@@ -167,9 +167,9 @@ def test_progress_off_a_terminal_is_a_line_now_and_then_and_nothing_for_a_short_
 
 
 def test_the_command_writes_progress_lines_to_a_log(monkeypatch, capsys):
-    import samurai.cli
+    import samurai.cli.progress
 
-    monkeypatch.setattr(samurai.cli, "_PROGRESS_LINE_SECONDS", 0.0)  # a line for every batch of games
+    monkeypatch.setattr(samurai.cli.progress, "_PROGRESS_LINE_SECONDS", 0.0)  # a line for every batch of games
     assert main(["tournament", "--bots", "random,greedy", "--players", "2", "--games", "4", "--workers", "1",
                  "--edition", TINY_EDITION, "--bootstrap", "20"]) == 0
     err = capsys.readouterr().err.splitlines()  # captured: not a terminal

@@ -14,7 +14,7 @@ installed game whose definition says it is the default (``default_game``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from .editions import Edition
     from .manifests import EditionManifest
 
-__all__ = ["GameDefinition", "GameMeasures", "game_of", "games_of", "default_game"]
+__all__ = ["GameDefinition", "GameMeasures", "game_of", "games_of", "default_game", "GameCommands", "BenchRequest"]
 
 
 def _no_checks() -> Sequence[Any]:
@@ -170,6 +170,11 @@ class GameDefinition:
     """The edition ``samurai.interop`` plays when none is named (OpenSpiel's ``edition`` parameter); empty with
     ``interop`` None."""
 
+    commands: GameCommands | None = None
+    """The work behind the commands only a game can do (``samurai score``, ``samurai render`` of a file that is not
+    a protocol record, ``samurai bench``, the end-of-game hooks ``samurai editions`` tries): see ``GameCommands``;
+    None: the game offers none of them, and each command says so in one line."""
+
 
 def default_game(games: Mapping[str, GameDefinition], *, source: str) -> GameDefinition:
     """The one game of ``games`` whose definition says it is the default (the game of a manifest or record without
@@ -204,3 +209,55 @@ def game_of(pm: pluggy.PluginManager, name: str, *, source: str,
         raise DataError(f"no plugin of this edition plays game {name!r} (games: {', '.join(games)}); list the "
                         f"plugin that contributes it in 'plugins'", source=source, key="game")
     return games[name]
+
+
+@attrs.frozen
+class BenchRequest:
+    """What ``samurai bench`` asks a game to time: its command-line arguments, each already read and checked."""
+
+    edition: str
+    """``--edition`` as given (an id or a manifest path): edition A of the compare timing, named as the user did."""
+    players: tuple[int, ...]
+    """The player counts of ``--players`` (default 2, 3 and 4)."""
+    players_given: bool
+    """Whether ``--players`` named other counts than the default (``--mcts`` times 2 players unless it did)."""
+    games: int
+    """``--games``: full games timed per player count."""
+    seed: int
+    """``--seed``: the seed the timed games and positions are dealt from."""
+    paths: bool
+    """False with ``--no-paths``: skip the timings of the paths search uses (a position copy, its legal actions)."""
+    compare_games: int
+    """``--compare-games``: paired games of the ``samurai compare`` timing; 0 skips it."""
+    compare_with: str
+    """``--compare-with``: edition B of the compare timing."""
+    mcts: bool
+    """``--mcts``: time the MCTS bot's simulations per second instead."""
+    simulations: int
+    """``--simulations``: with ``mcts``, simulations per decision."""
+    decisions: int
+    """``--decisions``: with ``mcts``, decisions timed per kind of position."""
+
+
+@attrs.frozen
+class GameCommands:
+    """The work behind the commands of ``samurai`` that only a game knows how to do (``GameDefinition.commands``).
+
+    The command line (``samurai.cli``) parses and checks the arguments, loads the edition and prints; a game
+    supplies what the command computes. A field left None is a command the game does not offer: the command
+    refuses it in one line (``samurai: error: ...``, exit code 2).
+    """
+
+    score: Callable[[Edition, Any], Mapping[str, Any]] | None = None
+    """``(edition, captured) -> {"winners", "reason", "explanation"}``, JSON-ready: ``samurai score``, the
+    edition's scoring of ``--captured`` (the JSON given; ``DataError`` with source ``"captured"`` for a bad one)."""
+    render_file: Callable[[str, int | None, int | None, int | None, Sequence[str]], str] | None = None
+    """``(file, to, seat, width, trust) -> SVG``: ``samurai render`` of a file of this game that is not a protocol
+    record (``samurai.records``), e.g. a record of the game's own or a scenario: the position after action ``to``
+    (None: the last) as ``seat`` may see it (None: a spectator), ``width`` pixels wide (None: its natural size),
+    with the manifests and maps of ``trust`` vouched for. Only the game of a file that names no game is asked."""
+    bench: Callable[[Edition, BenchRequest], Iterable[str]] | None = None
+    """``(edition, request) -> lines``: ``samurai bench``, the lines of its table as each figure is measured."""
+    try_end_of_game_hooks: Callable[[Edition], None] | None = None
+    """``(edition)``: call once per player count the hooks a game calls only at its end (scoring, metrics), so that
+    ``samurai editions`` catches a plugin failing there when it lists the edition rather than after a long run."""

@@ -3,6 +3,7 @@
 
 Every attribute value and text is escaped, and numbers are written with at
 most two decimals, so the same picture is the same text on every machine.
+``svg_to_png`` rasterises a picture for ``samurai render -o OUT.png``.
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["Svg", "num", "escape", "attributes"]
+from ..errors import DataError
+
+__all__ = ["Svg", "num", "escape", "attributes", "svg_to_png"]
 
 
 def num(value: float) -> str:
@@ -62,3 +65,14 @@ def attributes(attrs: Mapping[str, Any]) -> str:
         text = num(value) if isinstance(value, float) else str(value)
         parts.append(f' {name}="{escape(text)}"')
     return "".join(parts)
+
+
+def svg_to_png(svg: str, *, width: int | None = None) -> bytes:
+    """Rasterise an SVG picture to PNG bytes with resvg-py (the ``png`` extra); ``width`` in pixels."""
+    try:
+        import resvg_py
+    except ImportError:
+        raise DataError('PNG output needs resvg-py: pip install "samurai-engine[png]" (or write .svg)',
+                        source="-o") from None
+    data = resvg_py.svg_to_bytes(svg_string=svg, width=width)
+    return bytes(data)

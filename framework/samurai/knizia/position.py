@@ -17,6 +17,7 @@ from ..catalog.games import GameDefinition, GameMeasures
 from . import defaults, engine, hookspecs, special_tiles
 from .checks import CHECKS, check_hook_answer, hook_arguments
 from .editions import knizia_edition, open_edition, resolve_map
+from .commands import COMMANDS
 from .evaluation import estimate_returns
 from .game import Game, action_of, check_seed, edition_of
 from .greedy import GreedyPlayer
@@ -261,6 +262,7 @@ GAME = GameDefinition(
     bots=GAME_BOTS,
     interop=_interop,
     interop_edition="ffg2015",
+    commands=COMMANDS,
 )
 """Knizia's game as the framework sees it (``samurai.catalog.games``), contributed by its plugin
 (``samurai.knizia.plugin``): the default game, of every manifest without a ``game`` key."""

@@ -29,7 +29,7 @@ from typing import Any
 from ..catalog.trust import Trust, TrustLike
 from ..errors import DataError
 from ..files.reading import read_toml
-from ..files.svg import Svg, num
+from ..files.svg import Svg, num, svg_to_png
 from .actions import ChooseTile
 from .game import Game, new_game
 from .hexgrid import Coord
@@ -150,17 +150,6 @@ def action_marks(action: Any) -> tuple[Coord, ...]:
                 and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
             marks.append((value[0], value[1]))
     return tuple(marks)
-
-
-def svg_to_png(svg: str, *, width: int | None = None) -> bytes:
-    """Rasterise an SVG picture to PNG bytes with resvg-py (the ``png`` extra); ``width`` in pixels."""
-    try:
-        import resvg_py
-    except ImportError:
-        raise DataError('PNG output needs resvg-py: pip install "samurai-engine[png]" (or write .svg)',
-                        source="-o") from None
-    data = resvg_py.svg_to_bytes(svg_string=svg, width=width)
-    return bytes(data)
 
 
 def draw_view(view: Mapping[str, Any], rules: Rules, *, marks: Iterable[Coord] = (), caption: str | None = None,

@@ -1,0 +1,148 @@
+"""The arguments several commands share, and how their values are read: editions and options, a run of seeded games,
+executors, trust, comparison outputs, whole numbers and JSON given on the command line.
+
+The names are the ``samurai.cli`` package's own (underscored: not part of the public API).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from .. import seeds as game_seeds
+from ..errors import DataError
+from ..files.reading import parse_json
+
+
+def _edition_args(parser: argparse.ArgumentParser) -> None:
+    """``--edition`` and ``--option``: the edition a command plays and its options."""
+    parser.add_argument("--edition", default="ffg2015", help="edition id or manifest path (default ffg2015)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="set an edition option (repeatable); VALUE is read as JSON when it can be")
+
+
+def _run_args(parser: argparse.ArgumentParser) -> None:
+    """The arguments of a run of seeded games: players, games, seed and bots."""
+    parser.add_argument("--players", type=_whole(0, 99), default=_DEFAULT_PLAYERS,
+                        help="number of players (default 4, or the fewest the edition's game allows)")
+    parser.add_argument("--games", type=_whole(1, MAX_GAMES), default=1000, help="number of games (default 1000)")
+    parser.add_argument("--seed", type=_whole(0, MAX_SEED), default=1,
+                        help="seed of the run; game i uses a seed derived from it")
+    parser.add_argument("--bots", default="random",
+                        help="comma-separated bots, assigned to seats in turn (random, greedy, easy, medium, hard, "
+                             "mcts:N simulations, mcts:Xs seconds; default random)")
+
+
+def _executor_args(parser: argparse.ArgumentParser) -> None:
+    """Where a run's batches are played: ``--workers``, ``--backend``, ``--scheduler`` (see
+    ``samurai.runs.executors``)."""
+    parser.add_argument("--workers", type=_whole(1, 256), default=None,
+                        help="worker processes (default: the machine's cores, at most 8; with --backend dask and no "
+                             "--scheduler, the local cluster's)")
+    parser.add_argument("--backend", default="local", metavar="NAME",
+                        help="where the games are played: local worker processes (default), dask, or an executor a "
+                             "plugin contributes; the results are the same on every backend")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="with --backend dask: the scheduler of a running cluster, e.g. tcp://HOST:8786 "
+                             "(default: start a local cluster); see docs/scale.md")
+
+
+def _trust_args(parser: argparse.ArgumentParser) -> None:
+    """``--trust``: the manifests and maps a record, scenario or folder may use beyond installed ones."""
+    parser.add_argument("--trust", action="append", default=[], metavar="PATH",
+                        help="an edition manifest (or map file) you vouch for, so the file may use it; a manifest's "
+                             "plugins are code: trust only what you would run (repeatable)")
+
+
+def _output_args(parser: argparse.ArgumentParser) -> None:
+    """Where a comparison's metrics are written besides the table."""
+    parser.add_argument("--json", metavar="FILE", help="write every metric with its intervals as JSON")
+    parser.add_argument("--csv", metavar="FILE", help="write one row per metric as CSV")
+
+
+class _Default(int):
+    """An int default that can be told from the same number given on the command line."""
+
+
+_DEFAULT_PLAYERS = _Default(4)
+
+
+MAX_GAMES = 10_000_000
+"""The most games one run may ask for (a million takes hours already)."""
+
+
+MAX_SEED = game_seeds.MAX_SEED
+"""Seeds are 63-bit (the engines' and the records' range, ``samurai.seeds.MAX_SEED``)."""
+
+
+def _whole(low: int, high: int) -> Any:
+    """An argument type: a whole number from ``low`` to ``high`` in plain ASCII digits.
+
+    ``int()`` alone would take ``"٣"``, ``"+3"``, ``" 3"`` and ``"1_000"``; a
+    command line number is digits, with a minus sign only to be refused clearly.
+    """
+    def whole(text: str) -> int:
+        digits = text[1:] if text.startswith("-") else text
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > 30:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+        value = int(text)
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        if value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high}, not {value}")
+        return value
+
+    whole.__name__ = "whole number"  # argparse names the type in its messages
+    return whole
+
+
+def _options(pairs: Sequence[str]) -> dict[str, Any]:
+    """The ``NAME=VALUE`` options given, by name; a value is read as JSON when it can be, else kept as text."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        if not sep or not name:
+            raise DataError(f"expected NAME=VALUE, got {pair!r}", source="--option")
+        if name in options:
+            raise DataError(f"option {name!r} is given twice", source="--option", key=name)
+        try:
+            options[name] = parse_json(raw, source="--option")
+        except DataError:  # not JSON (or JSON no file may hold): the text itself, checked against the option
+            options[name] = raw
+    return options
+
+
+def _json_argument(text: str, flag: str) -> Any:
+    """A JSON value given on the command line; duplicate keys and endless numbers are refused, not guessed."""
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in seen:
+                raise DataError(f"key {key!r} is given twice", source=flag, key=key)
+            seen[key] = value
+        return seen
+
+    def no_float(text: str) -> Any:
+        raise DataError(f"{text} is not a whole number", source=flag)
+
+    try:
+        return json.loads(text, object_pairs_hook=unique, parse_float=no_float,
+                          parse_constant=no_float)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"not valid JSON: {exc}", source=flag) from None
+    except RecursionError:
+        raise DataError("JSON nested too deeply", source=flag) from None
+    except ValueError as exc:  # an integer too long to convert
+        if isinstance(exc, DataError):
+            raise
+        raise DataError("a number is too long (more than 4300 digits)", source=flag) from None
+
+
+def _players_of(given: int, edition: Any) -> int:
+    """``--players`` as given, or by default 4 where the edition's game allows it, else the fewest it allows."""
+    if given is not _DEFAULT_PLAYERS or 4 in edition.player_counts:
+        return given
+    return int(min(edition.player_counts))
+

@@ -1,0 +1,58 @@
+"""``samurai bench``: measure full random games per second, or MCTS simulations per second; the
+timings are the edition's game's (``GameCommands.bench``), printed line by line as they are measured."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import DataError
+from .arguments import MAX_GAMES, MAX_SEED, _whole
+from .common import _not_offered
+
+
+def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``bench`` to the command line's commands."""
+    bench = commands.add_parser("bench", help="measure full random games per second",
+                                description="Time full random games for each player count, then a position "
+                                            "copy and Game.legal_actions at a 4-player opening, and compare "
+                                            "on one core.")
+    bench.add_argument("--edition", default="ffg2015", help="edition id (default ffg2015)")
+    bench.add_argument("--games", type=_whole(1, MAX_GAMES), default=2000,
+                       help="games per player count (default 2000)")
+    bench.add_argument("--players", default="2,3,4", help="player counts (default 2,3,4)")
+    bench.add_argument("--seed", type=_whole(0, MAX_SEED), default=1)
+    bench.add_argument("--no-paths", action="store_true", help="skip the copy and legal-actions timings")
+    bench.add_argument("--compare-games", type=_whole(0, MAX_GAMES), default=200, metavar="N",
+                       help="paired games of the compare timing (default 200; 0 skips it)")
+    bench.add_argument("--compare-with", default="original", metavar="EDITION",
+                       help="edition B of the compare timing (default original)")
+    bench.add_argument("--mcts", action="store_true",
+                       help="measure MCTS simulations per second instead (one core, full rollouts, from the first "
+                            "turn of play and from mid-game; --players 2 unless given)")
+    bench.add_argument("--simulations", type=_whole(1, 10**7), default=2000,
+                       help="with --mcts: simulations per decision (default 2000)")
+    bench.add_argument("--decisions", type=_whole(1, 10**5), default=5,
+                       help="with --mcts: decisions timed per kind of position (default 5)")
+    bench.set_defaults(run=_bench)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from ..catalog.editions import load_edition
+    from ..catalog.games import BenchRequest
+
+    parts = args.players.split(",")
+    if not all(p.isascii() and p.isdigit() and len(p) < 3 for p in parts):
+        raise DataError(f"expected player counts like 2,3,4, got {args.players!r}", source="--players")
+    counts = tuple(int(p) for p in parts)
+    edition = load_edition(args.edition)
+    commands = edition.game.commands
+    if commands is None or commands.bench is None:
+        raise _not_offered(edition, "bench")
+    request = BenchRequest(edition=args.edition, players=counts, players_given=args.players != "2,3,4",
+                           games=args.games, seed=args.seed, paths=not args.no_paths,
+                           compare_games=args.compare_games, compare_with=args.compare_with, mcts=args.mcts,
+                           simulations=args.simulations, decisions=args.decisions)
+    for line in commands.bench(edition, request):
+        print(line)
+    return 0
+

@@ -1,0 +1,113 @@
+"""What Knizia's game does for the commands of ``samurai`` that only a game can serve (``COMMANDS``, its
+``GameDefinition.commands``): score captured figures, draw a position from one of its record or scenario files,
+time its engine (``samurai bench``) and try its end-of-game hooks when ``samurai editions`` lists an edition.
+
+The command line parses and prints; the work is here, so the command line names no game. The modules that do it
+are imported when a command runs, not when the game is registered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ..catalog.editions import Edition, load_edition
+from ..catalog.games import BenchRequest, GameCommands
+from ..errors import DataError
+from .editions import knizia_edition
+
+__all__ = ["COMMANDS", "score_captured", "render_file", "bench_lines", "try_end_of_game_hooks"]
+
+
+def score_captured(edition: Edition, captured: Any) -> dict[str, Any]:
+    """``samurai score``: the winners, reason and explanation of the edition's scoring of ``captured``
+    (``samurai.knizia.game.score``), JSON-ready."""
+    from .game import score
+
+    result = score(edition, captured)
+    return {"winners": list(result.winners), "reason": result.reason, "explanation": result.explanation}
+
+
+def render_file(path: str, to: int | None, seat: int | None, width: int | None, trust: Sequence[str]) -> str:
+    """``samurai render`` of this game's record or scenario file: the position after action ``to`` as ``seat`` may
+    see it (``samurai.knizia.render.position_from_file`` and ``render_svg``); ``DataError`` for a seat the game
+    does not have."""
+    from .render import position_from_file, render_svg
+
+    game = position_from_file(path, to, trust=trust)
+    if seat is not None and not 0 <= seat < game.players:
+        raise DataError(f"the game has seats 0 to {game.players - 1}, not {seat}", source="--seat")
+    return render_svg(game, seat, width=width)
+
+
+def bench_lines(edition: Edition, request: BenchRequest) -> Iterator[str]:
+    """``samurai bench``: full random games per second for each player count, then a position copy and
+    ``Game.legal_actions`` at a 4-player opening, then a ``samurai compare`` on one core; with ``request.mcts``,
+    MCTS simulations per second instead (``samurai.knizia.bench``). Each line comes as soon as it is measured."""
+    from .bench import run_bench, time_compare, time_paths
+
+    edition = knizia_edition(edition)
+    for count in request.players:
+        edition.rules(count)
+    if request.mcts:
+        yield from _mcts_bench_lines(edition, request)
+        return
+    compare_players = 3 if 3 in edition.manifest.players else min(edition.manifest.players)
+    if request.compare_games:
+        knizia_edition(load_edition(request.compare_with)).rules(compare_players)  # refuse a bad edition B before the timings
+    yield f"{'players':>7} {'games':>6} {'seconds':>8} {'games/s':>9} {'games/cpu-s':>12}"
+    for figure in run_bench(edition, request.players, request.games, request.seed):
+        yield (f"{figure.players:>7} {figure.games:>6} {figure.seconds:>8.2f} {figure.games_per_second:>9.0f} "
+               f"{figure.games_per_cpu_second:>12.0f}")
+    if request.paths:
+        paths = time_paths(edition, 4 if 4 in edition.manifest.players else max(edition.manifest.players),
+                           request.seed)
+        yield (f"position copy at a {paths.players}-player opening: {paths.copy_seconds * 1e6:.1f} us with its "
+               f"generator, {paths.copy_given_rng_seconds * 1e6:.1f} us given one (copy(rng=...))")
+        yield (f"Game.legal_actions at a {paths.players}-player opening ({paths.actions} actions): "
+               f"{paths.legal_actions_seconds * 1e3:.2f} ms")
+    if request.compare_games:
+        timed = time_compare(request.edition, request.compare_with, compare_players, request.compare_games,
+                             request.seed)
+        yield (f"compare {timed.edition_a} {timed.edition_b}, {timed.players} players, {timed.pairs} pairs on one "
+               f"core: {timed.seconds:.2f} s, {timed.games_per_second:.0f} games/s")
+
+
+def _mcts_bench_lines(edition: Edition, request: BenchRequest) -> Iterator[str]:
+    """``samurai bench --mcts``: MCTS simulations per second from the first turn of play and from mid-game, for 2
+    players unless ``--players`` named others."""
+    from .bench import run_mcts_bench
+
+    players = request.players if request.players_given else (2,)
+    yield (f"{'players':>7} {'position':>10} {'decisions':>9} {'simulations':>11} {'seconds':>8} {'sims/s':>8} "
+           f"{'sims/cpu-s':>10}")
+    for count in players:
+        for figure in run_mcts_bench(edition, count, request.simulations, request.decisions, request.seed):
+            yield (f"{count:>7} {figure.position:>10} {figure.decisions:>9} {figure.simulations:>11} "
+                   f"{figure.seconds:>8.2f} {figure.simulations_per_second:>8.0f} "
+                   f"{figure.simulations_per_cpu_second:>10.0f}")
+
+
+def try_end_of_game_hooks(edition: Edition) -> None:
+    """Call the hooks a game calls only at its end (scoring, metrics) once per player count, so a plugin that
+    fails there is caught when ``samurai editions`` lists its edition rather than after a long run."""
+    from .facts import GameFacts
+    from .measures import contributed_metrics
+    from .tiles import CASTES
+
+    edition = knizia_edition(edition)
+    for players in edition.manifest.players:
+        rules = edition.rules(players)
+        captured = {seat: {caste: int(seat == 0) for caste in CASTES} for seat in range(players)}
+        result = rules.scorer(captured)
+        facts = GameFacts(winners=result.winners, end_reason="caste_exhausted", turns=players * 4,
+                          tiles_played=players * 6, captured=tuple((1, 1, 1) if seat == 0 else (0, 0, 0)
+                                                                   for seat in range(players)),
+                          removed=0, midpoint_leader=0)
+        for metric in contributed_metrics([edition], players, rules.setup.first_player):
+            metric.value(facts)
+
+
+COMMANDS = GameCommands(score=score_captured, render_file=render_file, bench=bench_lines,
+                        try_end_of_game_hooks=try_end_of_game_hooks)
+"""Knizia's game's work behind ``samurai score``, ``render``, ``bench`` and ``editions``."""
