@@ -6,9 +6,9 @@ import pytest
 
 from samurai import DataError
 from samurai.knizia import engine
+from samurai.knizia.seat_bots import GreedyBot, Observation
 from samurai.knizia.simulate import play_game, simulate
 from samurai.knizia.state import OVER
-from samurai.knizia.seat_bots import GreedyBot, Observation
 from samurai.search.bots import RandomBot, parse_bots
 from samurai.seeds import derive_seed
 

@@ -11,8 +11,8 @@ import pytest
 
 import samurai
 from samurai.catalog.editions import Edition, make_plugin_manager, register_plugin
-from samurai.knizia.editions import KniziaEdition
 from samurai.hooks.specs import hookimpl
+from samurai.knizia.editions import KniziaEdition
 from samurai.knizia.setup_rules import SetupProcedure
 
 

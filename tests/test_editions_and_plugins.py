@@ -12,8 +12,8 @@ import samurai
 from samurai import DataError
 from samurai.catalog.editions import available_editions, installed_plugins, make_plugin_manager, register_plugin
 from samurai.hooks import specs as framework_hookspecs
-from samurai.knizia import hookspecs as knizia_hookspecs
 from samurai.hooks.specs import hookimpl
+from samurai.knizia import hookspecs as knizia_hookspecs
 
 from helpers import ROOT
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 import attrs
 import pluggy
+import pytest
 
 import samurai
 import samurai.catalog.editions

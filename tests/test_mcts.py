@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from samurai import DataError
 from samurai.catalog.editions import load_edition
 from samurai.knizia.position import start
-from samurai.knizia.simulate import play_game
 from samurai.knizia.seat_bots import GreedyBot, make_bot, parse_bots
+from samurai.knizia.simulate import play_game
 from samurai.search.bots import LEVELS, REPLY_WORLDS, MCTSBot
 
 from helpers import randomly_played

@@ -19,9 +19,9 @@ import pytest
 import samurai
 from samurai import ChooseTile, DataError, EndTurn, IllegalAction, PlaceFigure, PlaceTile
 from samurai.catalog.editions import Edition, make_plugin_manager, register_plugin
-from samurai.knizia.editions import KniziaEdition
 from samurai.hooks.specs import hookimpl
 from samurai.knizia import engine
+from samurai.knizia.editions import KniziaEdition
 from samurai.knizia.setup_rules import SetupProcedure
 from samurai.knizia.state import OVER
 

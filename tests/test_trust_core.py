@@ -25,13 +25,13 @@ import pytest
 import samurai
 from samurai import DataError
 from samurai.catalog.editions import make_plugin_manager, register_plugin
-from samurai.knizia.editions import KniziaEdition
 from samurai.cli import EXIT_INTERRUPTED, main
 from samurai.files.reading import INT_HIGH, whole_number
 from samurai.files.writing import new_file_mode, write_atomically
 from samurai.hooks.specs import hookimpl
 from samurai.interrupts import interruptible
 from samurai.knizia import records
+from samurai.knizia.editions import KniziaEdition
 from samurai.knizia.scenarios import load_scenario, scenario_state
 from samurai.knizia.state import OVER
 from samurai.lifelines import EXIT_ORPHANED

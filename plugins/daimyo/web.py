@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 from samurai.catalog.editions import Edition
 from samurai.errors import DataError

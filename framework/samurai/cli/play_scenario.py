@@ -30,8 +30,8 @@ def _play_scenario(args: argparse.Namespace) -> int:
     from ..knizia.game import edition_of, new_game
     from ..knizia.records import record_of, write_record
     from ..knizia.replays import replay_lines
-    from ..knizia.simulate import play_out
     from ..knizia.seat_bots import parse_bots
+    from ..knizia.simulate import play_out
 
     bots = parse_bots(args.bots)
     if args.save:

@@ -54,7 +54,8 @@ def bench_lines(edition: Edition, request: BenchRequest) -> Iterator[str]:
         return
     compare_players = 3 if 3 in edition.manifest.players else min(edition.manifest.players)
     if request.compare_games:
-        knizia_edition(load_edition(request.compare_with)).rules(compare_players)  # refuse a bad edition B before the timings
+        # refuse a bad edition B before the timings
+        knizia_edition(load_edition(request.compare_with)).rules(compare_players)
     yield f"{'players':>7} {'games':>6} {'seconds':>8} {'games/s':>9} {'games/cpu-s':>12}"
     for figure in run_bench(edition, request.players, request.games, request.seed):
         yield (f"{figure.players:>7} {figure.games:>6} {figure.seconds:>8.2f} {figure.games_per_second:>9.0f} "

@@ -16,8 +16,8 @@ from ..catalog.editions import Edition
 from ..catalog.games import GameDefinition, GameMeasures
 from . import defaults, engine, hookspecs, special_tiles
 from .checks import CHECKS, check_hook_answer, hook_arguments
-from .editions import knizia_edition, open_edition, resolve_map
 from .commands import COMMANDS
+from .editions import knizia_edition, open_edition, resolve_map
 from .evaluation import estimate_returns
 from .game import Game, action_of, check_seed, edition_of
 from .greedy import GreedyPlayer
