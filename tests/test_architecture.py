@@ -50,8 +50,10 @@ def _imports(name: str, path: Path) -> set[str]:
                 module = ".".join([*parts, *([node.module] if node.module else [])])
             else:
                 module = node.module or ""
-            named.add(module)
-            named.update(f"{module}.{alias.name}" for alias in node.names)
+            submodules = {f"{module}.{alias.name}" for alias in node.names}
+            named.update(submodules)
+            if not submodules <= MODULES.keys():  # "from package import submodule" reads the submodule alone
+                named.add(module)
     found = set()
     for module in named:
         while module and module not in MODULES:
@@ -78,9 +80,9 @@ def _is_game(module: str) -> bool:
 
 
 def test_the_static_reading_sees_deferred_and_type_checking_imports():
-    # conformance reads the match runner inside a function, and hookspecs its executors under TYPE_CHECKING.
+    # conformance reads the match runner inside a function, and the game registry the protocol under TYPE_CHECKING.
     assert "samurai.runs.matches" in GRAPH["samurai.kit.conformance"]
-    assert "samurai.runs.executors" in GRAPH["samurai.hooks.specs"]
+    assert "samurai.protocol" in GRAPH["samurai.catalog.games"]
     assert "samurai.knizia.engine" in GRAPH["samurai.knizia.game"]
 
 
@@ -127,3 +129,58 @@ def test_every_public_name_of_samurai_resolves_to_its_module():
         assert value is not None, name
     assert samurai.load_edition.__module__ == "samurai.catalog.editions"
     assert samurai.play_bots.__module__ == "samurai.knizia.bots"  # Knizia's Game only
+
+
+FRONT_DOOR = "samurai"
+"""The distribution's front door (``samurai/__init__.py``): it re-exports the reference game's public names lazily
+(``samurai.new_game``), the one framework module allowed to name a game (docs/architecture.md)."""
+
+
+def test_no_framework_module_imports_a_game_module():
+    framework = [m for m in MODULES if not _is_game(m) and m != FRONT_DOOR]
+    for module in framework:
+        games = sorted(m for m in GRAPH[module] if _is_game(m))
+        assert not games, f"{module} imports {games}"
+
+
+def _cycle() -> list[str] | None:
+    """One import cycle of the project's modules, counting every import (deferred and TYPE_CHECKING ones), or None."""
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(module: str) -> list[str] | None:
+        state[module] = 1
+        path.append(module)
+        for imported in sorted(GRAPH[module]):
+            if state.get(imported) == 1:
+                return path[path.index(imported):] + [imported]
+            if imported not in state and (found := visit(imported)):
+                return found
+        state[module] = 2
+        path.pop()
+        return None
+
+    for module in sorted(GRAPH):
+        if module not in state and (found := visit(module)):
+            return found
+    return None
+
+
+def test_the_import_graph_has_no_cycle_at_all():
+    assert _cycle() is None, " -> ".join(_cycle() or [])
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    module, imported = next((m, i) for m in sorted(GRAPH) for i in sorted(GRAPH[m]))
+    GRAPH[imported].add(module)  # the imported module imports its importer back: a cycle of two
+    try:
+        found = _cycle()
+    finally:
+        GRAPH[imported].discard(module)
+    assert found is not None and found[0] == found[-1]
+
+
+def test_daimyo_imports_without_knizias_game():
+    loaded = _loaded_after("import samurai_plugins.daimyo")
+    assert "samurai_plugins.daimyo.rules" in loaded
+    assert not [m for m in loaded if m.startswith("samurai.knizia")]

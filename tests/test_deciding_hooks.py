@@ -23,7 +23,7 @@ def with_plugin(base: Edition, name: str, *hooks) -> Edition:
         setattr(module, hook.__name__, hookimpl(hook))
     pm = make_plugin_manager(("ffg2015",))
     register_plugin(pm, module, name)
-    return KniziaEdition(base.manifest, pm, base.map)
+    return KniziaEdition(base.manifest, pm, base.map, game=base.game)
 
 
 def samurai_resolution_timing(edition, options):

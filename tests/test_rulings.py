@@ -37,7 +37,7 @@ def with_plugin(base: Edition, base_plugins: tuple[str, ...], name: str, **hooks
         setattr(module, hook_name, hookimpl(hook))
     pm = make_plugin_manager(base_plugins)
     register_plugin(pm, module, name)
-    return KniziaEdition(base.manifest, pm, base.map)
+    return KniziaEdition(base.manifest, pm, base.map, game=base.game)
 
 
 @pytest.fixture(scope="module")

@@ -82,7 +82,7 @@ def test_where_the_edition_ends_the_game_when_the_seat_to_act_cannot_play_such_a
     module.samurai_cannot_play = hookimpl(lambda edition, options: "end")
     manager = make_plugin_manager(("ffg2015",))
     register_plugin(manager, module, "end-when-stuck")
-    stuck = KniziaEdition(tiny.manifest, manager, tiny.map)
+    stuck = KniziaEdition(tiny.manifest, manager, tiny.map, game=tiny.game)
     scenario = load_scenario(_scenario_copy(tmp_path, EMPTY_HANDS[1], EMPTY_HANDS[2]))
     with pytest.raises(DataError, match=r"\[seats\].*already over \(no tiles\): seat 1, the seat to act, can play"):
         scenario_state(stuck.rules(2), scenario, 0)

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 import pluggy
@@ -32,11 +32,8 @@ from ..files.reading import is_file, key_line, read_toml
 from ..hooks import defaults
 from ..hooks import specs as hookspecs
 from ..hooks.calls import PLUGIN_FILE_MODULE_PREFIX, call_hook
-from .games import GameDefinition, default_game, game_of, games_of
-from .manifests import EditionManifest, manifest_game, merge_manifests, parse_manifest
-
-if TYPE_CHECKING:
-    from ..protocol import GameState
+from .games import Edition, GameDefinition, default_game, game_of, games_of
+from .manifests import manifest_game, merge_manifests, parse_manifest
 
 __all__ = ["ENTRY_POINT_GROUP", "PluginInfo", "Edition", "installed_plugins", "available_editions",
            "load_edition", "load_plugin", "load_plugin_file", "is_plugin_file", "check_plugin_order",
@@ -284,44 +281,6 @@ def inside_folder(entry: str, manifest: str, *, what: str, key: str) -> Path:
     if not is_file(folder / path):
         raise DataError(f"{what} {entry} not found in the manifest's folder", source=manifest, key=key)
     return folder / path
-
-
-class Edition:
-    """An edition ready to play: its manifest, its own plugin manager, its game and its board.
-
-    Every game starts through ``start(players, seed, options)`` on the game protocol. A game may open its
-    editions as a subclass with more (``GameDefinition.open_edition``: Knizia's ``samurai.knizia.editions
-    .KniziaEdition`` compiles its rules and holds its hex map).
-    """
-
-    def __init__(self, manifest: EditionManifest, plugin_manager: pluggy.PluginManager, board: Any = None, *,
-                 reference: str | None = None, game: GameDefinition | None = None) -> None:
-        self.manifest = manifest
-        self.plugin_manager = plugin_manager
-        self.board: Any = board
-        """The edition's board as its game reads it (``GameDefinition.load_board``)."""
-        self.reference = reference or manifest.id
-        """How records name this edition: its id (a manifest's id must be vouched for to load a record)."""
-        self.game: GameDefinition = game if game is not None else game_of(
-            plugin_manager, manifest.game, source=manifest.path, installed=installed_games())
-        """The game this edition plays (``samurai.catalog.games.GameDefinition``)."""
-
-    @property
-    def id(self) -> str:
-        """The edition's id, e.g. ``"ffg2015"``."""
-        return self.manifest.id
-
-    @property
-    def player_counts(self) -> tuple[int, ...]:
-        """The player counts this edition is for."""
-        return self.game.player_counts(self)
-
-    def start(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> GameState:
-        """A new game of this edition on the game protocol (``samurai.protocol.GameState``)."""
-        return self.game.start(self, players, seed, options)
-
-    def __repr__(self) -> str:
-        return f"<Edition {self.id} {self.manifest.version}>"
 
 
 def load_edition(name: str | os.PathLike[str]) -> Edition:

@@ -21,16 +21,14 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..errors import DataError
-from ..hooks.calls import call_hook
+from ..hooks.calls import HookResult, call_hook, field_problem, is_text, list_of, not_expected
 
 if TYPE_CHECKING:
     from types import ModuleType
 
     import pluggy
 
-    from ..hooks.calls import HookResult
     from ..protocol import Bot, GameState, Move
-    from .editions import Edition
     from .manifests import EditionManifest
 
 __all__ = ["GameDefinition", "GameMeasures", "game_of", "games_of", "default_game", "GameCommands", "BenchRequest"]
@@ -176,6 +174,77 @@ class GameDefinition:
     None: the game offers none of them, and each command says so in one line."""
 
 
+class Edition:
+    """An edition ready to play: its manifest, its own plugin manager, its game and its board.
+
+    Every game starts through ``start(players, seed, options)`` on the game protocol. A game may open its
+    editions as a subclass with more (``GameDefinition.open_edition``: Knizia's ``samurai.knizia.editions
+    .KniziaEdition`` compiles its rules and holds its hex map).
+    """
+
+    def __init__(self, manifest: EditionManifest, plugin_manager: pluggy.PluginManager, board: Any = None, *,
+                 reference: str | None = None, game: GameDefinition) -> None:
+        self.manifest = manifest
+        self.plugin_manager = plugin_manager
+        self.board: Any = board
+        """The edition's board as its game reads it (``GameDefinition.load_board``)."""
+        self.reference = reference or manifest.id
+        """How records name this edition: its id (a manifest's id must be vouched for to load a record)."""
+        self.game = game
+        """The game this edition plays (``samurai.catalog.games.GameDefinition``)."""
+
+    @property
+    def id(self) -> str:
+        """The edition's id, e.g. ``"ffg2015"``."""
+        return self.manifest.id
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """The player counts this edition is for."""
+        return self.game.player_counts(self)
+
+    def start(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> GameState:
+        """A new game of this edition on the game protocol (``samurai.protocol.GameState``)."""
+        return self.game.start(self, players, seed, options)
+
+    def __repr__(self) -> str:
+        return f"<Edition {self.id} {self.manifest.version}>"
+
+
+_GAME_FUNCTIONS = ("load_board", "player_counts", "start", "render", "check_manifest", "checks")
+_GAME_OPTIONAL_FUNCTIONS = ("tell", "web", "simulate", "hook_arguments", "check_hook_answer", "read_manifest",
+                            "open_edition")
+
+
+def _game_problem(item: Any) -> str | None:
+    if not isinstance(item, GameDefinition):
+        return not_expected(item, "a GameDefinition")
+    if not is_text(item.name):
+        return field_problem("GameDefinition", "name", item.name, "a text (what a manifest's game key says)")
+    kind = f"GameDefinition {item.name!r},"
+    if not isinstance(item.title, str):
+        return field_problem(kind, "title", item.title, "a text")
+    for name in _GAME_FUNCTIONS:
+        if not callable(getattr(item, name)):
+            return field_problem(kind, name, getattr(item, name), "a function")
+    for name in _GAME_OPTIONAL_FUNCTIONS:
+        function = getattr(item, name)
+        if function is not None and not callable(function):
+            return field_problem(kind, name, function, "a function or None")
+    keys = item.manifest_keys
+    if not (isinstance(keys, frozenset) and all(isinstance(key, str) for key in keys)):
+        return field_problem(kind, "manifest_keys", keys, "a frozenset of key names")
+    if item.measures is not None and not isinstance(item.measures, GameMeasures):
+        return field_problem(kind, "measures", item.measures, "a GameMeasures or None")
+    return None
+
+
+GAMES_RESULT = list_of("GameDefinition", _game_problem)
+"""What ``samurai_games`` must return: a list of ``GameDefinition`` whose fields have their documented types (the
+framework's other hooks are checked against ``samurai.hooks.calls.HOOK_RESULTS`` and ``samurai_executors`` against
+``samurai.runs.executors.EXECUTORS_RESULT``: each checker lives beside the type it checks)."""
+
+
 def default_game(games: Mapping[str, GameDefinition], *, source: str) -> GameDefinition:
     """The one game of ``games`` whose definition says it is the default (the game of a manifest or record without
     ``game``); ``DataError`` naming ``source`` when none or more than one says so."""
@@ -188,13 +257,16 @@ def default_game(games: Mapping[str, GameDefinition], *, source: str) -> GameDef
     return defaults[0]
 
 
+_GAMES_CHECK = {"samurai_games": GAMES_RESULT}
+
+
 def games_of(pm: pluggy.PluginManager, *, source: str = "plugins") -> dict[str, GameDefinition]:
     """The games contributed by the plugins of ``pm``, by name: the default game first, then in the order the
     plugins were registered; a contribution that is not a list of ``GameDefinition`` is a ``DataError`` naming the
     plugin and ``source`` (the manifest that asked)."""
     found: dict[str, GameDefinition] = {}
     # Each contribution is checked (samurai.hooks.calls.HOOK_RESULTS); pluggy calls the last registered first.
-    for contributed in reversed(call_hook(pm.hook.samurai_games, source=source)):
+    for contributed in reversed(call_hook(pm.hook.samurai_games, source=source, hook_results=_GAMES_CHECK)):
         for definition in contributed:
             found.setdefault(definition.name, definition)
     return dict(sorted(found.items(), key=lambda item: not item[1].default_game))

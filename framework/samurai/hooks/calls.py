@@ -254,58 +254,14 @@ def _manifest_problem(item: Any) -> str | None:
     return not_expected(item, "a manifest path or importlib Traversable")
 
 
-def _executor_problem(item: Any) -> str | None:
-    from ..runs.executors import ExecutorFactory
-
-    if not isinstance(item, ExecutorFactory):
-        return not_expected(item, "an ExecutorFactory")
-    if not is_text(item.name):
-        return field_problem("ExecutorFactory", "name", item.name, "a text (what --backend names)")
-    kind = f"ExecutorFactory {item.name!r},"
-    if not isinstance(item.description, str):
-        return field_problem(kind, "description", item.description, "a text")
-    if not callable(item.make):
-        return field_problem(kind, "make", item.make, "a function of (workers, scheduler)")
-    return None
-
-
-_GAME_FUNCTIONS = ("load_board", "player_counts", "start", "render", "check_manifest", "checks")
-_GAME_OPTIONAL_FUNCTIONS = ("tell", "web", "simulate", "hook_arguments", "check_hook_answer", "read_manifest",
-                            "open_edition")
-
-
-def _game_problem(item: Any) -> str | None:
-    from ..catalog.games import GameDefinition, GameMeasures
-
-    if not isinstance(item, GameDefinition):
-        return not_expected(item, "a GameDefinition")
-    if not is_text(item.name):
-        return field_problem("GameDefinition", "name", item.name, "a text (what a manifest's game key says)")
-    kind = f"GameDefinition {item.name!r},"
-    if not isinstance(item.title, str):
-        return field_problem(kind, "title", item.title, "a text")
-    for name in _GAME_FUNCTIONS:
-        if not callable(getattr(item, name)):
-            return field_problem(kind, name, getattr(item, name), "a function")
-    for name in _GAME_OPTIONAL_FUNCTIONS:
-        function = getattr(item, name)
-        if function is not None and not callable(function):
-            return field_problem(kind, name, function, "a function or None")
-    keys = item.manifest_keys
-    if not (isinstance(keys, frozenset) and all(isinstance(key, str) for key in keys)):
-        return field_problem(kind, "manifest_keys", keys, "a frozenset of key names")
-    if item.measures is not None and not isinstance(item.measures, GameMeasures):
-        return field_problem(kind, "measures", item.measures, "a GameMeasures or None")
-    return None
-
-
 HOOK_RESULTS: dict[str, HookResult] = {
     "samurai_edition_manifests": list_of("manifest paths", _manifest_problem),
-    "samurai_executors": list_of("ExecutorFactory", _executor_problem),
-    "samurai_games": list_of("GameDefinition", _game_problem),
 }
-"""What every hook of ``samurai.hooks.specs`` (the framework's) must return, by hook name; each game's own hooks
-are checked against its ``GameDefinition.hook_results`` (docs/designing-editions.md lists Knizia's).
+"""What the framework's hooks whose answers are plain data must return, by hook name. The checkers of
+``samurai_games`` and ``samurai_executors`` live beside the types they check (``samurai.catalog.games.GAMES_RESULT``,
+``samurai.runs.executors.EXECUTORS_RESULT``) and are given where those hooks are called; the conformance kit holds
+all of them (``samurai.kit.conformance.FRAMEWORK_HOOK_RESULTS``). Each game's own hooks are checked against its
+``GameDefinition.hook_results`` (docs/designing-editions.md lists Knizia's).
 
 A deciding hook's answer is checked as a whole (None is pluggy's "no answer", and the engine's defaults
 always answer); a contributing hook's list of answers is checked plugin by plugin. Bools must be ``True`` or

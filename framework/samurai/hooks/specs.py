@@ -22,12 +22,9 @@ list may also be a tuple, never a string.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pluggy
-
-if TYPE_CHECKING:
-    from ..runs.executors import ExecutorFactory
 
 hookspec = pluggy.HookspecMarker("samurai")
 hookimpl = pluggy.HookimplMarker("samurai")
@@ -50,7 +47,7 @@ def samurai_edition_manifests() -> Sequence[Any] | None:
 # --- running many games ----------------------------------------------------------------
 
 @hookspec
-def samurai_executors() -> Sequence[ExecutorFactory] | None:
+def samurai_executors() -> Sequence[Any] | None:
     """Contribute executors: where ``simulate``, ``compare`` and ``tournament`` play their batches.
 
     Each ``samurai.runs.executors.ExecutorFactory`` has a name (``--backend NAME``)

@@ -30,14 +30,16 @@ import attrs
 import pluggy
 
 from ..catalog.editions import Edition, load_edition
+from ..catalog.games import GAMES_RESULT
 from ..errors import DataError, SamuraiError
-from ..hooks.calls import call_hook
+from ..hooks.calls import HOOK_RESULTS, HookResult, call_hook
 from ..protocol import Move
+from ..runs.executors import EXECUTORS_RESULT
 from ..seeds import derive_seed
 
 __all__ = ["ConformanceFailure", "Check", "PROTOCOL_CHECKS", "broken_rule", "game_seeds", "checks_for", "run_checks",
            "MAX_ACTIONS",
-           "check_hook_results"]
+           "check_hook_results", "FRAMEWORK_HOOK_RESULTS"]
 
 MAX_ACTIONS = 20_000
 """A game that has not ended after this many actions counts as endless."""
@@ -103,9 +105,16 @@ def _option_sets(edition: Edition) -> list[dict[str, Any]]:
     return [manifest.resolve_options(given) for given in chosen]
 
 
+FRAMEWORK_HOOK_RESULTS: dict[str, HookResult] = {**HOOK_RESULTS, "samurai_games": GAMES_RESULT,
+                                                 "samurai_executors": EXECUTORS_RESULT}
+"""What every hook of the framework (``samurai.hooks.specs``) must return, by hook name: the checkers of
+``samurai.hooks.calls.HOOK_RESULTS`` and those that live beside the types they check (``GameDefinition``,
+``ExecutorFactory``)."""
+
+
 def check_hook_results(edition: Edition, players: int, seed: int, games: int) -> None:
     """Every hook the edition's own plugins implement answers as its specification says
-    (``samurai.hooks.calls.HOOK_RESULTS``, and the game's ``GameDefinition.hook_results`` for its own hooks), asked
+    (``FRAMEWORK_HOOK_RESULTS``, and the game's ``GameDefinition.hook_results`` for its own hooks), asked
     with the default options and each listed choice of every option.
 
     A hook is asked with the edition's manifest, the player count and the options; the hooks of a game that take
@@ -118,6 +127,7 @@ def check_hook_results(edition: Edition, players: int, seed: int, games: int) ->
                if isinstance(caller, pluggy.HookCaller) and caller.spec is not None
                and any(impl.plugin_name in own for impl in caller.get_hookimpls())]
     special = game.hook_arguments(edition, players, seed) if game.hook_arguments is not None else {}
+    checkers = {**FRAMEWORK_HOOK_RESULTS, **game.hook_results}
     try:
         for options in _option_sets(edition):
             given: dict[str, Any] = {"edition": manifest, "players": players, "options": options}
@@ -128,7 +138,7 @@ def check_hook_results(edition: Edition, players: int, seed: int, games: int) ->
                     if missing:
                         raise broken_rule(rule, edition, players, f"the kit cannot ask {caller.name}: the game "
                                           f"{game.name!r} does not say what to give for {', '.join(missing)}")
-                    answer = call_hook(caller, source=manifest.path, hook_results=game.hook_results,
+                    answer = call_hook(caller, source=manifest.path, hook_results=checkers,
                                        **{name: arguments[name] for name in argnames})
                     if game.check_hook_answer is not None:
                         game.check_hook_answer(caller.name, answer, edition, players)

@@ -33,7 +33,7 @@ class KniziaEdition(Edition):
     manifest: KniziaManifest
 
     def __init__(self, manifest: KniziaManifest, plugin_manager: pluggy.PluginManager, game_map: GameMap, *,
-                 reference: str | None = None, game: GameDefinition | None = None) -> None:
+                 reference: str | None = None, game: GameDefinition) -> None:
         super().__init__(manifest, plugin_manager, game_map, reference=reference, game=game)
         self._rules: dict[tuple[Any, ...], Rules] = {}
         self._maps: dict[str, GameMap] = {}

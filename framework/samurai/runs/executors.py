@@ -30,7 +30,7 @@ from typing import Any, Protocol, TypeVar
 import attrs
 
 from ..errors import DataError
-from ..hooks.calls import call_hook, plugin_failure
+from ..hooks.calls import call_hook, field_problem, is_text, list_of, not_expected, plugin_failure
 from ..hooks.specs import hookimpl
 from ..interrupts import StoppableTask, deferred_interrupts
 from ..lifelines import exit_with_parent
@@ -75,6 +75,24 @@ class ExecutorFactory:
     description: str
     make: Callable[[int, str | None], Executor]
     """``make(workers, scheduler)`` builds the executor (``scheduler``: an address, or None)."""
+
+
+def _executor_problem(item: Any) -> str | None:
+    if not isinstance(item, ExecutorFactory):
+        return not_expected(item, "an ExecutorFactory")
+    if not is_text(item.name):
+        return field_problem("ExecutorFactory", "name", item.name, "a text (what --backend names)")
+    kind = f"ExecutorFactory {item.name!r},"
+    if not isinstance(item.description, str):
+        return field_problem(kind, "description", item.description, "a text")
+    if not callable(item.make):
+        return field_problem(kind, "make", item.make, "a function of (workers, scheduler)")
+    return None
+
+
+EXECUTORS_RESULT = list_of("ExecutorFactory", _executor_problem)
+"""What ``samurai_executors`` must return: a list of ``ExecutorFactory`` (a non-empty ``name``, a text
+``description``, a callable ``make``)."""
 
 
 class LocalExecutor:
@@ -264,7 +282,8 @@ def executor_factories() -> dict[str, ExecutorFactory]:
     pm.register(sys.modules[__name__], name="samurai.executors")
     found: dict[str, ExecutorFactory] = {}
     # Each contribution is checked (samurai.hooks.calls.HOOK_RESULTS); the trylast engine executors come last.
-    for contributed in reversed(call_hook(pm.hook.samurai_executors, source="installed plugins")):
+    for contributed in reversed(call_hook(pm.hook.samurai_executors, source="installed plugins",
+                                                hook_results={"samurai_executors": EXECUTORS_RESULT})):
         for factory in contributed:
             found.setdefault(factory.name, factory)
     return found
