@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from ..catalog.manifests import EditionManifest
     from ..runs.statistics import GameMetric
     from .result import Result
+    from .rules import TileBehaviour
     from .setup_rules import SetupProcedure
-    from .special_tiles import TileBehaviour
 
 hookspec = pluggy.HookspecMarker("samurai")
 

@@ -9,23 +9,22 @@ except the single scoring call when a game ends.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 from ..errors import DataError
 from ..hooks.calls import PLUGIN_FAILURES, call_hook, hook_failure, refused_hook_result
+from .actions import Action
 from .hook_results import KNIZIA_HOOK_RESULTS, score_problem
 from .manifests import KniziaManifest
 from .maps import Board, GameMap, build_board
 from .result import END_REASONS, Result
-from .setup_rules import SetupProcedure, initial_state
-from .state import State
+from .setup_rules import CUT_CONTRIBUTION, SETUP_PHASES, SetupProcedure, figures_fit
+from .state import EMPTY, UNSEEDED, State
 from .tiles import CASTES, TileType
 
-if TYPE_CHECKING:
-    from .special_tiles import TileBehaviour
-
-__all__ = ["Rules", "compile_rules", "LAND_TILE", "SEA_TILE", "SPECIAL_TILE"]
+__all__ = ["Rules", "TileBehaviour", "compile_rules", "initial_state", "LAND_TILE", "SEA_TILE", "SPECIAL_TILE"]
 
 LAND_TILE, SEA_TILE, SPECIAL_TILE = 0, 1, 2
 
@@ -263,3 +262,92 @@ def _compile_tiles(rules: Rules, manifest: KniziaManifest, hook: Any) -> None:
         raise DataError(f"each player has {len(player_tiles)} tiles, fewer than hand_size "
                         f"{manifest.hand_size}", source=manifest.path, key="tiles")
 
+
+class TileBehaviour(Protocol):
+    """What a special tile does. ``tile`` is the tile type being played, ``params`` its targets."""
+
+    name: str
+
+    @property
+    def action_type(self) -> type[Action]:
+        """The friendly action class that plays this tile."""
+
+    def can_play(self, rules: Rules, st: State, seat: int, tile: int) -> bool:
+        """Whether the tile has at least one legal target now."""
+
+    def legal(self, rules: Rules, st: State, seat: int, tile: int) -> list[tuple[int, ...]]:
+        """Every legal target now."""
+
+    def check(self, rules: Rules, st: State, seat: int, tile: int, params: tuple[int, ...]) -> str | None:
+        """Why ``params`` is not a legal target now, or None when it is."""
+
+    def sample(self, rules: Rules, st: State, seat: int, tile: int, rng: random.Random) -> tuple[int, ...] | None:
+        """A random legal target (None when there is none)."""
+
+    def apply(self, rules: Rules, st: State, seat: int, tile: int, params: tuple[int, ...]) -> None:
+        """Carry out the tile's effect (the tile has already left the hand)."""
+
+    def to_action(self, rules: Rules, tile: int, params: tuple[int, ...]) -> Action:
+        """The friendly action for these targets."""
+
+    def from_action(self, rules: Rules, action: Any) -> tuple[int, ...]:
+        """The targets of a friendly action; raises ``IllegalAction`` for unknown hexes."""
+
+    def parameter_ranges(self, rules: Rules) -> tuple[int, ...]:
+        """How many values each target number can take (each runs from 0): a fixed action space
+        (``samurai.knizia.action_space``) numbers every target this way."""
+
+
+def initial_state(rules: Rules) -> State:
+    """The position before any setup choice: tiles in pools, an empty board, Edo-like
+    settlements prefilled. New games copy it (``samurai.knizia.engine.new_state``)."""
+    board = rules.board
+    n, size, settlements = rules.players, board.size, len(board.settlements)
+    st = State.__new__(State)
+    st.rng = UNSEEDED  # each game seeds its own
+    st.events = None
+    st.pools = [list(rules.player_tiles) for _ in range(n)]
+    st.hands = [[] for _ in range(n)]
+    st.stacks = [[] for _ in range(n)]
+    st.spent = [0] * n
+    st.tile_owner = [EMPTY] * size
+    st.tile_type = [EMPTY] * size
+    st.tile_turn = [EMPTY] * size
+    st.empty_land = list(board.land_hexes)
+    st.empty_sea = list(board.sea_hexes)
+    st.empty_land_pos = [EMPTY] * size
+    st.empty_sea_pos = [EMPTY] * size
+    for i, h in enumerate(st.empty_land):
+        st.empty_land_pos[h] = i
+    for i, h in enumerate(st.empty_sea):
+        st.empty_sea_pos[h] = i
+    st.movable_count = [0] * n
+    st.figures = [0] * settlements
+    st.empty_around = [len(land) for land in board.settlement_land]
+    st.pending = []
+    st.supply = [rules.figures_per_caste] * 3
+    st.on_board = [0, 0, 0]
+    st.captured = [0] * (3 * n)
+    st.removed = [0, 0, 0]
+    st.removed_total = 0
+    for s in rules.prefilled:
+        st.figures[s] = 0b111
+        for c in range(3):
+            st.supply[c] -= 1
+            st.on_board[c] += 1
+    st.open_by_stage = [list(stage) for stage in rules.figure_stages]
+    st.cut = [sum(CUT_CONTRIBUTION[rules.capacities[s]][0][subset] for stage in rules.figure_stages
+                  for s in stage) for subset in range(8)]
+    if not figures_fit(st):
+        raise DataError(f"players.{n}: {rules.figures_per_caste} figures of each caste cannot be placed without "
+                        f"two of one caste in a settlement", source=rules.edition.path, key=f"players.{n}")
+    st.turn = 0
+    st.normal_played = False
+    st.played = 0
+    st.tiles_played = 0
+    st.end_reason = None
+    st.result = None
+    st.setup_queue = [SETUP_PHASES[p] for p in rules.setup.order]
+    st.phase = st.setup_queue.pop(0)
+    st.current = rules.setup.first_player
+    return st

@@ -12,19 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from math import floor  # of a draw times a length: int() of it, faster (see samurai.knizia.engine)
-from typing import TYPE_CHECKING
 
 import attrs
 
-from ..errors import DataError
-from .state import EMPTY, FIGURES, HANDS, UNSEEDED, State
-
-if TYPE_CHECKING:
-    from .rules import Rules
+from .state import FIGURES, HANDS, State
 
 __all__ = ["SetupProcedure", "SETUP_PHASES", "CUT_CONTRIBUTION", "figure_placement_is_feasible",
            "figures_fit", "legal_figure_placements", "place_figure", "place_random_figures",
-           "choose_tile", "figure_stage", "initial_state"]
+           "choose_tile", "figure_stage"]
 
 SETUP_PHASES = {"hands": HANDS, "figures": FIGURES}
 
@@ -292,58 +287,3 @@ def choose_tile(st: State, seat: int, tile_type: int) -> None:
     """Move one tile of ``tile_type`` from the seat's unchosen tiles into its hand."""
     st.pools[seat].remove(tile_type)
     st.hands[seat].append(tile_type)
-
-
-def initial_state(rules: Rules) -> State:
-    """The position before any setup choice: tiles in pools, an empty board, Edo-like
-    settlements prefilled. New games copy it (``samurai.knizia.engine.new_state``)."""
-    board = rules.board
-    n, size, settlements = rules.players, board.size, len(board.settlements)
-    st = State.__new__(State)
-    st.rng = UNSEEDED  # each game seeds its own
-    st.events = None
-    st.pools = [list(rules.player_tiles) for _ in range(n)]
-    st.hands = [[] for _ in range(n)]
-    st.stacks = [[] for _ in range(n)]
-    st.spent = [0] * n
-    st.tile_owner = [EMPTY] * size
-    st.tile_type = [EMPTY] * size
-    st.tile_turn = [EMPTY] * size
-    st.empty_land = list(board.land_hexes)
-    st.empty_sea = list(board.sea_hexes)
-    st.empty_land_pos = [EMPTY] * size
-    st.empty_sea_pos = [EMPTY] * size
-    for i, h in enumerate(st.empty_land):
-        st.empty_land_pos[h] = i
-    for i, h in enumerate(st.empty_sea):
-        st.empty_sea_pos[h] = i
-    st.movable_count = [0] * n
-    st.figures = [0] * settlements
-    st.empty_around = [len(land) for land in board.settlement_land]
-    st.pending = []
-    st.supply = [rules.figures_per_caste] * 3
-    st.on_board = [0, 0, 0]
-    st.captured = [0] * (3 * n)
-    st.removed = [0, 0, 0]
-    st.removed_total = 0
-    for s in rules.prefilled:
-        st.figures[s] = 0b111
-        for c in range(3):
-            st.supply[c] -= 1
-            st.on_board[c] += 1
-    st.open_by_stage = [list(stage) for stage in rules.figure_stages]
-    st.cut = [sum(CUT_CONTRIBUTION[rules.capacities[s]][0][subset] for stage in rules.figure_stages
-                  for s in stage) for subset in range(8)]
-    if not figures_fit(st):
-        raise DataError(f"players.{n}: {rules.figures_per_caste} figures of each caste cannot be placed without "
-                        f"two of one caste in a settlement", source=rules.edition.path, key=f"players.{n}")
-    st.turn = 0
-    st.normal_played = False
-    st.played = 0
-    st.tiles_played = 0
-    st.end_reason = None
-    st.result = None
-    st.setup_queue = [SETUP_PHASES[p] for p in rules.setup.order]
-    st.phase = st.setup_queue.pop(0)
-    st.current = rules.setup.first_player
-    return st

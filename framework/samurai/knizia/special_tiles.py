@@ -14,60 +14,24 @@ Targets are tuples of small ints ("params") on the fast path and actions
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import compress
 from math import floor  # of a draw times a length: int() of it, faster (see samurai.knizia.engine)
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
 import attrs
 
 from ..errors import IllegalAction
 from ..hooks.specs import hookimpl
 from .actions import Action, to_coord
+from .engine import put_tile
 from .hexgrid import Coord
 from .maps import LAND
+from .rules import Rules, TileBehaviour
 from .state import EMPTY, State
 from .tiles import CASTES
 
-if TYPE_CHECKING:
-    from .rules import Rules
-
 __all__ = ["TileBehaviour", "MoveTile", "SwitchFigures", "MoveBehaviour", "SwitchBehaviour"]
-
-
-class TileBehaviour(Protocol):
-    """What a special tile does. ``tile`` is the tile type being played, ``params`` its targets."""
-
-    name: str
-
-    @property
-    def action_type(self) -> type[Action]:
-        """The friendly action class that plays this tile."""
-
-    def can_play(self, rules: Rules, st: State, seat: int, tile: int) -> bool:
-        """Whether the tile has at least one legal target now."""
-
-    def legal(self, rules: Rules, st: State, seat: int, tile: int) -> list[tuple[int, ...]]:
-        """Every legal target now."""
-
-    def check(self, rules: Rules, st: State, seat: int, tile: int, params: tuple[int, ...]) -> str | None:
-        """Why ``params`` is not a legal target now, or None when it is."""
-
-    def sample(self, rules: Rules, st: State, seat: int, tile: int, rng: random.Random) -> tuple[int, ...] | None:
-        """A random legal target (None when there is none)."""
-
-    def apply(self, rules: Rules, st: State, seat: int, tile: int, params: tuple[int, ...]) -> None:
-        """Carry out the tile's effect (the tile has already left the hand)."""
-
-    def to_action(self, rules: Rules, tile: int, params: tuple[int, ...]) -> Action:
-        """The friendly action for these targets."""
-
-    def from_action(self, rules: Rules, action: Any) -> tuple[int, ...]:
-        """The targets of a friendly action; raises ``IllegalAction`` for unknown hexes."""
-
-    def parameter_ranges(self, rules: Rules) -> tuple[int, ...]:
-        """How many values each target number can take (each runs from 0): a fixed action space
-        (``samurai.knizia.action_space``) numbers every target this way."""
 
 
 @attrs.frozen(order=False)
@@ -124,19 +88,6 @@ def _random_caste(mask: int, rng: random.Random) -> int:
     return castes[floor(rng.random() * len(castes))]
 
 
-_put_tile: Callable[[Rules, State, int, int, int], None] | None = None
-
-
-def _engine_put_tile() -> Callable[[Rules, State, int, int, int], None]:
-    """``engine.put_tile``, imported on first use (the engine sits above this module) and kept: an import
-    statement per Move costs about half a microsecond, a tenth of a random Move."""
-    global _put_tile
-    if _put_tile is None:
-        from .engine import put_tile
-        _put_tile = put_tile
-    return _put_tile
-
-
 def _hex(rules: Rules, coord: Coord, what: str) -> int:
     index = rules.board.index.get(coord)
     if index is None:
@@ -190,7 +141,6 @@ class MoveBehaviour:
         return sources[floor(rng.random() * len(sources))], st.empty_land[floor(rng.random() * len(st.empty_land))]
 
     def apply(self, rules: Rules, st: State, seat: int, tile: int, params: tuple[int, ...]) -> None:
-        put_tile = _put_tile or _engine_put_tile()
         source, target = params
         moved = st.tile_type[source]
         st.movable_count[seat] -= 1  # put_tile counts it again at the target
