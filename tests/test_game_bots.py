@@ -14,7 +14,7 @@ from samurai import DataError
 from samurai.catalog.editions import load_edition
 from samurai.knizia import seat_bots
 from samurai.knizia.greedy import GreedyBot
-from samurai.knizia.position import GAME as KNIZIA_GAME
+from samurai.knizia.plugin import GAME as KNIZIA_GAME
 from samurai.search import bots
 from samurai.search.mcts import MCTSBot
 from samurai_plugins.daimyo import GAME as DAIMYO_GAME

@@ -8,9 +8,9 @@ import re
 
 from samurai.catalog.editions import load_edition
 from samurai.knizia.measures import game_facts, knizia_metrics
-from samurai.knizia.position import GAME as KNIZIA_GAME
-from samurai.knizia.position import MEASURES as KNIZIA_MEASURES
-from samurai.knizia.position import PANELS
+from samurai.knizia.plugin import GAME as KNIZIA_GAME
+from samurai.knizia.plugin import MEASURES as KNIZIA_MEASURES
+from samurai.knizia.plugin import PANELS
 from samurai.knizia.records import record_of
 from samurai.knizia.simulate import play_game
 from samurai.runs.compare import PROTOCOL_MEASURES, measures_of

@@ -17,8 +17,9 @@ from samurai.cli import main
 from samurai.hooks import specs as hookspecs
 from samurai.knizia import hookspecs as knizia_hookspecs
 from samurai.knizia.editions import knizia_edition
-from samurai.knizia.position import GAME as KNIZIA_GAME
-from samurai.knizia.position import KNIZIA, HexGameState
+from samurai.knizia.identity import KNIZIA
+from samurai.knizia.plugin import GAME as KNIZIA_GAME
+from samurai.knizia.position import HexGameState
 from samurai_plugins import daimyo
 
 from helpers import ROOT

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from samurai.knizia import engine
-from samurai.knizia.knowledge import LeftGame, SeatKnowledge, decide
-from samurai.knizia.position import HexGameState, start
+from samurai.knizia.knowledge import LeftGame, SeatKnowledge
+from samurai.knizia.position import HexGameState, decide, start
 from samurai.knizia.state import HANDS, OVER, PLAY
 from samurai.knizia.views import seat_view
 from samurai.search.bots import RandomBot

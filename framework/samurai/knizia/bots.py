@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 from ..errors import DataError
 from .game import Game, check_seed
-from .knowledge import LeftGame, decide
+from .knowledge import LeftGame
+from .position import decide
 from .seat_bots import BOT_NAMES, make_bot  # this game's bots: greedy too
 
 __all__ = ["play_bots"]

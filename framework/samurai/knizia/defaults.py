@@ -3,7 +3,7 @@
 An edition plugin overrides any of them by implementing the same hook. They
 describe the plainest game: choose hands, place figures anywhere, resolve and
 check the end at the end of the turn, captures hidden, most figures wins. The
-game definition (``samurai.knizia.position.GAME``) registers this module in the
+game definition (``samurai.knizia.plugin.GAME``) registers this module in the
 plugin manager of each of its editions as ``samurai.knizia.defaults``.
 """
 

@@ -11,16 +11,56 @@ so the ``greedy`` bot (``GreedyBot``, Knizia's own bot: ``samurai.knizia.seat_bo
 from __future__ import annotations
 
 import random
+from typing import Protocol
 
 from . import engine
-from .knowledge import SeatKnowledge
 from .maps import LAND
+from .rules import Rules
 from .state import EMPTY, FIGURES, HANDS
 
-__all__ = ["CAPTURE_VALUE", "GreedyPlayer", "GreedyBot", "greedy_action"]
+__all__ = ["CAPTURE_VALUE", "GreedyKnowledge", "GreedyPlayer", "GreedyBot", "greedy_action"]
 
 CAPTURE_VALUE = 10
 """How many points of influence the greedy player trades for one figure captured now."""
+
+
+class GreedyKnowledge(Protocol):
+    """What the greedy player reads of its seat's knowledge, and nothing more (``samurai.knizia.knowledge
+    .SeatKnowledge`` has it all): typed by what it reads, the player sits below the position that asks it for
+    the searches' replies."""
+
+    rules: Rules
+    seat: int
+
+    @property
+    def phase(self) -> int:
+        """The engine phase number."""
+
+    @property
+    def unchosen(self) -> list[int]:
+        """The seat's unchosen tiles."""
+
+    @property
+    def tile_owner(self) -> list[int]:
+        """The seat that placed each hex's tile."""
+
+    @property
+    def tile_type(self) -> list[int]:
+        """The tile type on each hex."""
+
+    @property
+    def figures(self) -> list[int]:
+        """The castes on each settlement, as a bit mask."""
+
+    @property
+    def empty_around(self) -> list[int]:
+        """How many land hexes around each settlement are empty."""
+
+    def legal_actions(self) -> list[tuple[int, ...]]:
+        """Every legal action of the seat."""
+
+    def sample_action(self, rng: random.Random) -> tuple[int, ...]:
+        """A random legal action of the seat."""
 
 
 class GreedyPlayer:
@@ -34,7 +74,7 @@ class GreedyPlayer:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def act(self, observation: SeatKnowledge) -> tuple[int, ...]:
+    def act(self, observation: GreedyKnowledge) -> tuple[int, ...]:
         """The tile and hex worth most now (``greedy_action``)."""
         return greedy_action(observation, self.rng)
 
@@ -50,7 +90,7 @@ class GreedyBot(GreedyPlayer):
         super().__init__(random.Random(seed))
 
 
-def greedy_action(observation: SeatKnowledge, rng: random.Random) -> tuple[int, ...]:
+def greedy_action(observation: GreedyKnowledge, rng: random.Random) -> tuple[int, ...]:
     """The action worth most now for the observation's seat (see the module); ties drawn from ``rng``."""
     rules = observation.rules
     if observation.phase == HANDS:
@@ -80,7 +120,7 @@ def greedy_action(observation: SeatKnowledge, rng: random.Random) -> tuple[int, 
     return best_actions[int(rng.random() * len(best_actions))]
 
 
-def _worth(obs: SeatKnowledge, lists: tuple[list[int], list[int]], tile: int, h: int, placed: bool = False) -> int:
+def _worth(obs: GreedyKnowledge, lists: tuple[list[int], list[int]], tile: int, h: int, placed: bool = False) -> int:
     """Influence the tile adds next to ``h`` plus captures it decides this turn (``lists``: figures and
     empty land around each settlement)."""
     rules = obs.rules
@@ -104,7 +144,7 @@ def _worth(obs: SeatKnowledge, lists: tuple[list[int], list[int]], tile: int, h:
     return worth
 
 
-def _captures(obs: SeatKnowledge, s: int, caste: int, tile: int, h: int, with_tile: bool) -> int:
+def _captures(obs: GreedyKnowledge, s: int, caste: int, tile: int, h: int, with_tile: bool) -> int:
     """+1 if this seat would capture the figure, -1 if an opponent would, 0 on a tie."""
     rules = obs.rules
     influence = [0] * rules.players

@@ -1,7 +1,7 @@
 """The hooks of Knizia's game: what an edition of it decides (setup, timing, what a stuck seat does, special
 tiles, what every seat sees, scoring) and contributes (the metrics ``samurai compare`` shows).
 
-Its game definition (``samurai.knizia.position.GAME``, field ``hookspecs``) adds these to the plugin manager of
+Its game definition (``samurai.knizia.plugin.GAME``, field ``hookspecs``) adds these to the plugin manager of
 each of its editions, beside the framework's hooks (``samurai.hooks.specs``); an edition of another game never
 sees them. Plugins implement them with the one marker, ``samurai.hooks.specs.hookimpl``.
 

@@ -6,4 +6,4 @@ from __future__ import annotations
 __all__ = ["KNIZIA"]
 
 KNIZIA = "knizia"
-"""The name of Knizia's hex tile-placement game (``samurai.knizia.position.GAME.name``)."""
+"""The name of Knizia's hex tile-placement game (``samurai.knizia.plugin.GAME.name``)."""

@@ -9,37 +9,38 @@ as it happened, so it remembers who captured what even when the edition
 hides captures behind screens. It never holds another seat's tiles, the order
 of a stack or the game's generator.
 
-``determinize`` draws the rest: each other seat's hand, unchosen tiles and
+``determinized_state`` draws the rest (``samurai.knizia.position.HexSeatKnowledge.determinize``, the
+knowledge a position hands out, makes it a whole position): each other seat's hand, unchosen tiles and
 stack from the tiles of that seat it has not seen played (every seat has the
 same tiles, ``Rules.player_tiles``), and a fresh generator for the refills
 (which is what the order of every stack amounts to: the engine draws a
 refill at random from the stack with the state's generator).
 
 Cost. A bot is asked for every action of a simulation, so building a
-knowledge must cost far less than the game itself. ``decide`` hands a bot a
+knowledge must cost far less than the game itself. ``samurai.knizia.position.decide`` hands a bot a
 knowledge that reads the public lists of the position in place for the length
 of the decision (they cannot change while the bot thinks) and copies what the
 bot asks for; if the bot keeps the knowledge after answering, it is detached
 then (its public lists copied), so what a bot sees never changes and never
 includes what its seat cannot know. ``SeatKnowledge(rules, state, seat)``
 and ``HexGameState.knowledge`` build a detached one at once.
+
+This module sits below the position (``samurai.knizia.position``): drawing a whole position needs the position's
+class, so the knowledge a position hands out (``HexSeatKnowledge``), the bots that read it (``SeatBot``) and
+``decide`` live there.
 """
 
 from __future__ import annotations
 
 import random
-import weakref
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Self
 
 from . import engine
 from .rules import Rules
 from .state import EMPTY, HANDS, OVER, PHASE_NAMES, State
 from .views import seat_view
 
-if TYPE_CHECKING:
-    from .position import HexGameState
-
-__all__ = ["SeatKnowledge", "SeatBot", "LeftGame", "decide"]
+__all__ = ["SeatKnowledge", "LeftGame"]
 
 _PUBLIC_LISTS = ("setup_queue", "spent", "tile_owner", "tile_type", "tile_turn", "empty_land", "empty_land_pos",
                  "empty_sea", "empty_sea_pos", "movable_count", "figures", "empty_around", "pending", "supply",
@@ -121,7 +122,7 @@ class SeatKnowledge:
 
     @classmethod
     def _during_decision(cls, rules: Rules, st: State, seat: int, move_number: int,
-                         left: tuple[tuple[int, ...], ...]) -> SeatKnowledge:
+                         left: tuple[tuple[int, ...], ...]) -> Self:
         """A knowledge reading the position's public lists in place (see ``decide``)."""
         knowledge = cls.__new__(cls)
         knowledge._read(rules, st, seat, move_number, left)
@@ -302,18 +303,6 @@ class SeatKnowledge:
             raise ValueError(f"seat {self.seat} is not to act")
         return engine.sample_action(self.rules, self._pos, rng)
 
-    def determinize(self, rng: random.Random) -> HexGameState:
-        """A full position agreeing with this knowledge, the rest drawn from ``rng``.
-
-        Every other seat's hand, unchosen tiles and stack are a uniform random
-        deal of its unseen tiles; the position gets a fresh generator seeded
-        from ``rng`` for the refills (so the order of every stack is drawn too).
-        """
-        from .position import HexGameState
-
-        return HexGameState(self.rules, self.determinized_state(rng, random.Random(rng.getrandbits(64))),
-                            self.move_number)
-
     def determinized_state(self, rng: random.Random, generator: random.Random) -> State:
         """The engine ``State`` of ``determinize``, with ``generator`` as its own (search loops may reuse one)."""
         pos = self._pos
@@ -386,37 +375,3 @@ _EMPTY_LIST: list[int] = []
 
 _NO_GENERATOR = random.Random(0)
 """A knowledge's position has no generator of the game; nothing draws from this one."""
-
-
-class SeatBot(Protocol):
-    """A bot for Knizia's Samurai: it may read the engine's ``SeatKnowledge`` (every ``protocol.Bot`` is one)."""
-
-    name: str
-
-    def act(self, knowledge: SeatKnowledge) -> tuple[int, ...]:
-        """The action to play now (the knowledge's seat is the one to act)."""
-
-
-def decide(bot: SeatBot, rules: Rules, st: State, seat: int, left_game: LeftGame,
-           move_number: int = 0) -> tuple[int, ...]:
-    """Ask ``bot`` for ``seat``'s action in ``st``, handing it only that seat's knowledge.
-
-    The knowledge reads the public lists in place while the bot decides and is
-    detached afterwards if the bot kept it (it is then a copy of the position
-    as it was), so a fast bot pays only for what it reads. A bot whose action
-    is by definition ``sample_action`` drawn from a generator it names as
-    ``samples_from`` (the random bot) gets that very draw made on the position
-    (the engine's sampler reads only what the seat to act may know), which
-    keeps random playouts as fast as before bots were handed knowledge.
-    """
-    sampler = getattr(bot, "samples_from", None)
-    if sampler is not None:
-        return engine.sample_action(rules, st, sampler)
-    knowledge = SeatKnowledge._during_decision(rules, st, seat, move_number, left_game.of(rules, st))
-    action = bot.act(knowledge)
-    kept = weakref.ref(knowledge)
-    del knowledge
-    still_held = kept()
-    if still_held is not None:
-        still_held.detach()
-    return action

@@ -1,18 +1,131 @@
-"""Knizia's game as a plugin of the framework: registered in the ``samurai`` entry-point group as ``knizia``, it
-contributes the game (``samurai.knizia.position.GAME``) exactly as ``samurai_plugins.daimyo`` contributes Daimyo.
+"""Knizia's game as a plugin of the framework: its definition (``GAME``, with what ``samurai compare`` measures,
+``MEASURES``) and the ``samurai_games`` hook that contributes it. Registered in the ``samurai`` entry-point group as
+``knizia``, exactly as ``samurai_plugins.daimyo`` registers Daimyo.
 
-The game's hooks, defaults and special tiles reach each of its editions through that definition
-(``hookspecs``, ``plugins``); the editions shipped in the distribution's ``editions/`` folder are contributed by
-the framework's defaults (``samurai.hooks.defaults``), which list the folder whatever games it holds.
+The definition is the top of the game's package: it names the modules that do each job (the position, the
+editions, the checks, the fast runner, the web face, the commands), so none of those need to know it. The game's
+hooks, defaults and special tiles reach each of its editions through the definition (``hookspecs``, ``plugins``);
+the editions shipped in the distribution's ``editions/`` folder are contributed by the framework's defaults
+(``samurai.hooks.defaults``), which list the folder whatever games it holds.
 """
 
 from __future__ import annotations
 
-from ..catalog.games import GameDefinition
-from ..hooks.specs import hookimpl
-from .position import GAME
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-__all__ = ["samurai_games"]
+from ..catalog.editions import Edition
+from ..catalog.games import GameDefinition, GameMeasures
+from ..hooks.specs import hookimpl
+from . import defaults, hookspecs, special_tiles
+from .checks import CHECKS, check_hook_answer, hook_arguments
+from .commands import COMMANDS
+from .editions import knizia_edition, open_edition, resolve_map
+from .hook_results import KNIZIA_HOOK_RESULTS
+from .identity import KNIZIA
+from .manifests import MANIFEST_KEYS, check_extends, read_manifest
+from .measures import play_pairs
+from .position import HexGameState, start
+from .seat_bots import GAME_BOTS
+
+__all__ = ["GAME", "MEASURES", "PANELS", "samurai_games"]
+
+
+def _start_of(edition: Edition, players: int, seed: int, options: Mapping[str, Any] | None) -> HexGameState:
+    return start(edition, players, seed, options=options)
+
+
+def _render(state: Any, view: Mapping[str, Any]) -> str:
+    from .render import draw_view
+
+    if not isinstance(state, HexGameState):
+        raise TypeError(f"Knizia's game draws a HexGameState, not {type(state).__name__}")
+    return draw_view(view, state.rules)
+
+
+def _load_map(name: str, manifest: str) -> Any:
+    return resolve_map(name, relative_to=manifest)
+
+
+def _web(manifests: Sequence[str]) -> Any:
+    from .web import SamuraiDefinition
+
+    return SamuraiDefinition(manifests)
+
+
+def _interop(edition: Edition, players: int, options: Mapping[str, Any] | None) -> Any:
+    # numpy comes with the interop extras only: the encoding is imported when an environment asks for it.
+    from .observation import encoding
+
+    return encoding(edition, players, options)
+
+
+def _checks() -> Any:
+    return CHECKS
+
+
+def _simulate(edition: Edition, players: int, games: int, seed: int, bots: Any, **kwargs: Any) -> Any:
+    from .simulate import simulate
+
+    return simulate(edition, players, games, seed, bots, **kwargs)
+
+
+def _facts_watch(edition: Edition, players: int) -> Any:
+    from .facts import FactsWatch
+
+    return FactsWatch(players)
+
+
+def _metrics(editions: Sequence[Edition], players: int, options: Sequence[Mapping[str, Any]], a: Sequence[Any],
+             b: Sequence[Any]) -> Any:
+    from .measures import knizia_metrics
+
+    return knizia_metrics(editions, players, options, a, b)
+
+
+PANELS = (
+    ("Who wins (share of games; first player's edge)", ("win_rate_seat_", "first_player_advantage",
+                                                         "shared_win_rate")),
+    ("How games end (share of games)", ("end_",)),
+    ("Game length (per game)", ("turns", "tiles_played")),
+    ("Figures (per game)", ("figures_captured", "figures_removed")),
+    ("Decisiveness and scoring (share)", ("decisiveness", "scoring_disagreement")),
+)
+"""What ``samurai compare --plot`` draws of Knizia's game: each panel's title and its metric names (or prefixes)."""
+
+MEASURES = GameMeasures(watch=_facts_watch, metrics=_metrics, panels=PANELS, play_pairs=play_pairs)
+"""What ``samurai compare`` measures in Knizia's game: its facts (``samurai.knizia.facts.FactsWatch``, on the engine's
+states), the engine's and the plugins' per-game metrics, decisiveness and scoring disagreement
+(``samurai.knizia.measures.knizia_metrics``); the paired games are played on the fast engine."""
+
+GAME = GameDefinition(
+    name=KNIZIA,
+    title="Samurai (Reiner Knizia): hex tile placement",
+    load_board=_load_map,
+    player_counts=lambda edition: tuple(knizia_edition(edition).manifest.players),
+    start=_start_of,
+    render=_render,
+    manifest_keys=MANIFEST_KEYS,
+    simulate=_simulate,
+    measures=MEASURES,
+    web=_web,
+    checks=_checks,
+    hook_arguments=hook_arguments,
+    check_hook_answer=check_hook_answer,
+    default_game=True,
+    hookspecs=(hookspecs,),
+    plugins=(("samurai.knizia.defaults", defaults), ("samurai.knizia.special_tiles", special_tiles)),
+    hook_results=KNIZIA_HOOK_RESULTS,
+    read_manifest=read_manifest,
+    check_extends=check_extends,
+    open_edition=open_edition,
+    bots=GAME_BOTS,
+    interop=_interop,
+    interop_edition="ffg2015",
+    commands=COMMANDS,
+)
+"""Knizia's game as the framework sees it (``samurai.catalog.games``), contributed by its plugin
+(this module): the default game, of every manifest without a ``game`` key."""
 
 
 @hookimpl

@@ -9,29 +9,21 @@ knowing the hex engine.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
+import weakref
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from ..catalog.editions import Edition
-from ..catalog.games import GameDefinition, GameMeasures
-from . import defaults, engine, hookspecs, special_tiles
-from .checks import CHECKS, check_hook_answer, hook_arguments
-from .commands import COMMANDS
-from .editions import knizia_edition, open_edition, resolve_map
+from . import engine
 from .evaluation import estimate_returns
 from .game import Game, action_of, check_seed, edition_of
 from .greedy import GreedyPlayer
-from .hook_results import KNIZIA_HOOK_RESULTS
-from .identity import KNIZIA
-from .knowledge import LeftGame, SeatBot, SeatKnowledge, decide
-from .manifests import MANIFEST_KEYS, check_extends, read_manifest
-from .measures import play_pairs
+from .knowledge import LeftGame, SeatKnowledge
 from .rules import Rules
-from .seat_bots import GAME_BOTS
 from .state import EMPTY, OVER, State
 from .views import seat_view
 
-__all__ = ["HexGameState", "start", "returns_of", "GAME", "MEASURES", "PANELS", "KNIZIA"]
+__all__ = ["HexGameState", "HexSeatKnowledge", "SeatBot", "decide", "start", "returns_of"]
 
 _SHAPES = {engine.CHOOSE: 2, engine.FIGURE: 3, engine.PLACE: 3, engine.END: 1, engine.SPECIAL: 0}
 """The length of each kind of engine action (0: special tiles, whose behaviour checks its own targets)."""
@@ -121,9 +113,9 @@ class HexGameState:
         """An independent copy (its generator included)."""
         return HexGameState(self.rules, self.state.copy(), self.moves)
 
-    def knowledge(self, seat: int) -> SeatKnowledge:
-        """What ``seat`` knows now (``samurai.knizia.knowledge.SeatKnowledge``), detached from this position."""
-        return SeatKnowledge(self.rules, self.state, seat, move_number=self.moves, left_game=self._left())
+    def knowledge(self, seat: int) -> HexSeatKnowledge:
+        """What ``seat`` knows now (``HexSeatKnowledge``), detached from this position."""
+        return HexSeatKnowledge(self.rules, self.state, seat, move_number=self.moves, left_game=self._left())
 
     def determinize(self, seat: int, rng: random.Random) -> HexGameState:
         """A position agreeing with all ``seat`` knows, the rest drawn from ``rng`` (``SeatKnowledge.determinize``)."""
@@ -132,7 +124,7 @@ class HexGameState:
     def ask(self, bot: SeatBot) -> tuple[int, ...]:
         """The action ``bot`` picks for the seat to act, given that seat's knowledge only (not checked).
 
-        The knowledge is built for this one decision (``samurai.knizia.knowledge.decide``),
+        The knowledge is built for this one decision (``decide``),
         so asking a fast bot costs little.
         """
         seat = self.to_act
@@ -154,6 +146,58 @@ class HexGameState:
         return action_of(self.rules, action).to_dict()
 
 
+class HexSeatKnowledge(SeatKnowledge):
+    """A seat's knowledge as a position of Knizia's game hands it out (``HexGameState.knowledge``, ``decide``): a
+    ``samurai.knizia.knowledge.SeatKnowledge`` that draws a whole position agreeing with it
+    (``protocol.Knowledge.determinize``)."""
+
+    __slots__ = ()
+
+    def determinize(self, rng: random.Random) -> HexGameState:
+        """A full position agreeing with this knowledge, the rest drawn from ``rng``.
+
+        Every other seat's hand, unchosen tiles and stack are a uniform random
+        deal of its unseen tiles; the position gets a fresh generator seeded
+        from ``rng`` for the refills (so the order of every stack is drawn too).
+        """
+        return HexGameState(self.rules, self.determinized_state(rng, random.Random(rng.getrandbits(64))),
+                            self.move_number)
+
+
+class SeatBot(Protocol):
+    """A bot for Knizia's Samurai: it may read the engine's ``HexSeatKnowledge`` (every ``protocol.Bot`` is one)."""
+
+    name: str
+
+    def act(self, knowledge: HexSeatKnowledge) -> tuple[int, ...]:
+        """The action to play now (the knowledge's seat is the one to act)."""
+
+
+def decide(bot: SeatBot, rules: Rules, st: State, seat: int, left_game: LeftGame,
+           move_number: int = 0) -> tuple[int, ...]:
+    """Ask ``bot`` for ``seat``'s action in ``st``, handing it only that seat's knowledge.
+
+    The knowledge reads the public lists in place while the bot decides and is
+    detached afterwards if the bot kept it (it is then a copy of the position
+    as it was), so a fast bot pays only for what it reads. A bot whose action
+    is by definition ``sample_action`` drawn from a generator it names as
+    ``samples_from`` (the random bot) gets that very draw made on the position
+    (the engine's sampler reads only what the seat to act may know), which
+    keeps random playouts as fast as before bots were handed knowledge.
+    """
+    sampler = getattr(bot, "samples_from", None)
+    if sampler is not None:
+        return engine.sample_action(rules, st, sampler)
+    knowledge = HexSeatKnowledge._during_decision(rules, st, seat, move_number, left_game.of(rules, st))
+    action = bot.act(knowledge)
+    kept = weakref.ref(knowledge)
+    del knowledge
+    still_held = kept()
+    if still_held is not None:
+        still_held.detach()
+    return action
+
+
 def returns_of(state: State, players: int) -> tuple[float, ...]:
     """The protocol's returns for a finished engine state (all 0 before the end)."""
     if state.result is None:
@@ -169,100 +213,3 @@ def start(edition: str | Edition, players: int, seed: int, *,
     check_seed(seed)
     rules = edition_of(edition).rules(players, options)
     return HexGameState(rules, engine.new_state(rules, seed))
-
-
-def _start_of(edition: Edition, players: int, seed: int, options: Mapping[str, Any] | None) -> HexGameState:
-    return start(edition, players, seed, options=options)
-
-
-def _render(state: Any, view: Mapping[str, Any]) -> str:
-    from .render import draw_view
-
-    if not isinstance(state, HexGameState):
-        raise TypeError(f"Knizia's game draws a HexGameState, not {type(state).__name__}")
-    return draw_view(view, state.rules)
-
-
-def _load_map(name: str, manifest: str) -> Any:
-    return resolve_map(name, relative_to=manifest)
-
-
-def _web(manifests: Sequence[str]) -> Any:
-    from .web import SamuraiDefinition
-
-    return SamuraiDefinition(manifests)
-
-
-def _interop(edition: Edition, players: int, options: Mapping[str, Any] | None) -> Any:
-    # numpy comes with the interop extras only: the encoding is imported when an environment asks for it.
-    from .observation import encoding
-
-    return encoding(edition, players, options)
-
-
-def _checks() -> Any:
-    return CHECKS
-
-
-def _simulate(edition: Edition, players: int, games: int, seed: int, bots: Any, **kwargs: Any) -> Any:
-    from .simulate import simulate
-
-    return simulate(edition, players, games, seed, bots, **kwargs)
-
-
-def _facts_watch(edition: Edition, players: int) -> Any:
-    from .facts import FactsWatch
-
-    return FactsWatch(players)
-
-
-def _metrics(editions: Sequence[Edition], players: int, options: Sequence[Mapping[str, Any]], a: Sequence[Any],
-             b: Sequence[Any]) -> Any:
-    from .measures import knizia_metrics
-
-    return knizia_metrics(editions, players, options, a, b)
-
-
-PANELS = (
-    ("Who wins (share of games; first player's edge)", ("win_rate_seat_", "first_player_advantage",
-                                                         "shared_win_rate")),
-    ("How games end (share of games)", ("end_",)),
-    ("Game length (per game)", ("turns", "tiles_played")),
-    ("Figures (per game)", ("figures_captured", "figures_removed")),
-    ("Decisiveness and scoring (share)", ("decisiveness", "scoring_disagreement")),
-)
-"""What ``samurai compare --plot`` draws of Knizia's game: each panel's title and its metric names (or prefixes)."""
-
-MEASURES = GameMeasures(watch=_facts_watch, metrics=_metrics, panels=PANELS, play_pairs=play_pairs)
-"""What ``samurai compare`` measures in Knizia's game: its facts (``samurai.knizia.facts.FactsWatch``, on the engine's
-states), the engine's and the plugins' per-game metrics, decisiveness and scoring disagreement
-(``samurai.knizia.measures.knizia_metrics``); the paired games are played on the fast engine."""
-
-GAME = GameDefinition(
-    name=KNIZIA,
-    title="Samurai (Reiner Knizia): hex tile placement",
-    load_board=_load_map,
-    player_counts=lambda edition: tuple(knizia_edition(edition).manifest.players),
-    start=_start_of,
-    render=_render,
-    manifest_keys=MANIFEST_KEYS,
-    simulate=_simulate,
-    measures=MEASURES,
-    web=_web,
-    checks=_checks,
-    hook_arguments=hook_arguments,
-    check_hook_answer=check_hook_answer,
-    default_game=True,
-    hookspecs=(hookspecs,),
-    plugins=(("samurai.knizia.defaults", defaults), ("samurai.knizia.special_tiles", special_tiles)),
-    hook_results=KNIZIA_HOOK_RESULTS,
-    read_manifest=read_manifest,
-    check_extends=check_extends,
-    open_edition=open_edition,
-    bots=GAME_BOTS,
-    interop=_interop,
-    interop_edition="ffg2015",
-    commands=COMMANDS,
-)
-"""Knizia's game as the framework sees it (``samurai.catalog.games``), contributed by its plugin
-(``samurai.knizia.plugin``): the default game, of every manifest without a ``game`` key."""

@@ -1,7 +1,7 @@
 """The bots of Knizia's game: the framework's (``samurai.search.bots``: ``random``, the MCTS kinds and levels) and
 this game's own, ``greedy`` (``samurai.knizia.greedy.GreedyBot``), typed for this game's knowledge.
 
-Knizia's positions hand a bot the engine's ``SeatKnowledge`` (``HexGameState.knowledge`` and ``decide``), which
+Knizia's positions hand a bot the engine's ``HexSeatKnowledge`` (``HexGameState.knowledge`` and ``decide``), which
 ``greedy`` reads (hands, hexes, settlements); the framework's bots read only the protocol's part of it. So every
 bot ``make_bot`` here gives is a ``SeatBot``: what this game's fast runner (``samurai.knizia.simulate``) and
 ``decide`` take.
@@ -16,21 +16,21 @@ from ..protocol import Bot as ProtocolBot
 from ..search import bots as framework_bots
 from .greedy import GreedyBot
 from .identity import KNIZIA
-from .knowledge import SeatBot, SeatKnowledge
+from .position import HexSeatKnowledge, SeatBot
 
 __all__ = ["Bot", "Observation", "GreedyBot", "GAME_BOTS", "BOT_NAMES", "make_bot", "parse_bots"]
 
 Bot = SeatBot
 """Anything that picks an action for its seat from the seat's knowledge (``samurai.knizia.knowledge.SeatBot``)."""
 
-Observation = SeatKnowledge
-"""What a bot is handed in this game: its seat's knowledge (``samurai.knizia.knowledge.SeatKnowledge``), never the
+Observation = HexSeatKnowledge
+"""What a bot is handed in this game: its seat's knowledge (``samurai.knizia.position.HexSeatKnowledge``), never the
 game itself."""
 
 # greedy reads the engine's SeatKnowledge, which is what this game's positions hand every bot: it is a
 # protocol bot of this game only, which the game definition's ``bots`` field says by being this game's.
 GAME_BOTS: Mapping[str, Callable[[int], ProtocolBot]] = {"greedy": cast("Callable[[int], ProtocolBot]", GreedyBot)}
-"""This game's own bots by name (``GameDefinition.bots`` of ``samurai.knizia.position.GAME``)."""
+"""This game's own bots by name (``GameDefinition.bots`` of ``samurai.knizia.plugin.GAME``)."""
 
 _THIS_GAME = framework_bots.GameBots(KNIZIA, GAME_BOTS)
 

@@ -26,7 +26,8 @@ from ..search.bots import BOTS, RandomBot
 from ..seeds import check_seed, derive_seed
 from . import engine
 from .editions import knizia_edition
-from .knowledge import LeftGame, decide
+from .knowledge import LeftGame
+from .position import decide
 from .records import GameRecord, record_of, write_record
 from .result import END_REASONS
 from .rules import Rules

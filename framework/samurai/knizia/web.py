@@ -21,7 +21,8 @@ from ..web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem, se
 from . import engine
 from .editions import knizia_edition
 from .game import check_seed
-from .position import KNIZIA, HexGameState
+from .identity import KNIZIA
+from .position import HexGameState
 from .records import position_check, record_from_dict, record_of, record_to_dict, replay
 from .render import draw_view
 from .result import END_REASONS
