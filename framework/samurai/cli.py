@@ -365,37 +365,22 @@ def _options(pairs: Sequence[str]) -> dict[str, Any]:
 
 def _simulate(args: argparse.Namespace) -> int:
     from .catalog.editions import load_edition
-    from .search.bots import parse_bots
 
-    edition = load_edition(args.edition)
-    if edition.game.simulate is None:  # a game without a runner of its own is played through the protocol
-        return _simulate_through_protocol(args, edition)
-    bots = parse_bots(args.bots)
-    options = _options(args.option)
-    edition.rules(args.players, options)  # refuse bad players or options before the progress bar starts
-    simulate = edition.game.simulate  # Knizia's: samurai.knizia.simulate
-    summary = _simulating(args, lambda advance, executor: simulate(
-        edition, args.players, args.games, args.seed, bots, options=options, progress=advance,
-        save_dir=args.save_dir, executor=executor))
-    if args.json:
-        print(json.dumps(summary.to_dict(), indent=2))
-    else:
-        print_summary(summary.table())
-    return 0
+    return _simulate_through_protocol(args, load_edition(args.edition))
 
 
 def _simulate_through_protocol(args: argparse.Namespace, edition: Any) -> int:
-    """``simulate`` for a game played through the protocol (``samurai.runs.matches``); without ``--players``, the
-    fewest players its edition allows."""
-    from .runs.matches import check_bots_play, simulate_matches
+    """``simulate`` for any game, on the one runner (``samurai.runs.matches``, through the game's accelerator when
+    it has one); without ``--players``, 4 where the edition allows it, else the fewest players it allows."""
+    from .runs.matches import check_bots_play, run_summary, simulate_matches
 
     bots = check_bots_play(edition.game.name, args.bots)
     options = _options(args.option)
     players = _players_of(args.players, edition)
     edition.start(players, 0, options)  # refuse bad players or options before the progress bar starts
-    summary = _simulating(args, lambda advance, executor: simulate_matches(
+    summary = run_summary(edition, _simulating(args, lambda advance, executor: simulate_matches(
         edition, players, args.games, args.seed, bots, options=options, progress=advance, save_dir=args.save_dir,
-        executor=executor))
+        executor=executor)))
     if args.json:
         print(json.dumps(summary.to_dict(), indent=2))
     else:
@@ -564,22 +549,13 @@ def _replay(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .catalog.trust import Trust
-    from .knizia.records import from_record, read_record
-    from .knizia.replays import replay_lines
+    from .records import read_record_file, replay_lines
 
     trust = Trust(args.trust)
-    folder = Path(args.file).parent
-    play_record = _play_record(args.file)
-    if play_record is not None:  # a record of a game other than Knizia's, told through the protocol
-        from .records import play_replay_lines
-
-        print("\n".join(play_replay_lines(play_record, source=args.file, trust=trust, folder=folder, to=args.to)))
-        return 0
-    record = read_record(args.file, trust=trust)
-    # The whole record must replay and match its check before we tell it.
-    from_record(record, source=args.file, trust=trust, folder=folder)
-    lines = list(replay_lines(record, source=args.file, to=args.to, trust=trust, folder=folder))
-    print("\n".join(lines))
+    read = read_record_file(args.file, trust=trust)
+    # The whole record must replay and match its check before it is told (each game's replay_lines makes sure).
+    print("\n".join(replay_lines(read.records, read.record, source=args.file, trust=trust,
+                                 folder=Path(args.file).parent, to=args.to)))
     return 0
 
 

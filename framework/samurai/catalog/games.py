@@ -14,7 +14,8 @@ docs/designing-games.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from .editions import Edition
     from .manifests import EditionManifest
 
-__all__ = ["KNIZIA", "GameDefinition", "GameMeasures", "game_of", "games_of"]
+__all__ = ["KNIZIA", "GameDefinition", "GameMeasures", "GameRecords", "game_of", "games_of"]
 
 KNIZIA = "knizia"
 """The name of Knizia's hex tile-placement game: the game of a manifest that names none."""
@@ -75,6 +76,31 @@ class GameMeasures:
 
 
 @attrs.frozen
+class GameRecords:
+    """How one game's records are made, written, read and replayed (``GameDefinition.records``).
+
+    Every game's record has the same fields (``samurai.records``: schema, game, edition, edition_version,
+    players, seed, options, actions, check, plus what the game adds to its start); the game supplies how its
+    actions and its start are written and how its position is checked. ``samurai.records`` reads and writes every
+    game's records through these, so ``samurai replay``, ``samurai compare --save-dir`` and ``samurai analyse``
+    name no game.
+    """
+
+    record_of: Callable[[Edition, int, int, Mapping[str, Any] | None, Sequence[Move], GameState | None], Any]
+    """``(edition, players, seed, options, actions, final position or None) -> record`` of a game played through
+    the protocol; the final position adds the record's check."""
+    write: Callable[[Any, Path], Path]
+    """``(record, path) -> path``: the record written atomically."""
+    read: Callable[[Mapping[str, Any], str, Any, Path | None], Any]
+    """``(data, source, trust, folder) -> record``: a record's data checked (``DataError`` naming the field)."""
+    replay_lines: Callable[[Any, str, Any, Path | None, int | None], Iterator[str]]
+    """``(record, source, trust, folder, to) -> lines``: the game told action by action (``samurai replay``)."""
+    facts: Callable[[Any, Edition, GameMeasures, str], Any]
+    """``(record, edition, measures, source) -> facts``: a finished game's record replayed and what the measures'
+    watch collects of it (``samurai analyse``)."""
+
+
+@attrs.frozen
 class GameDefinition:
     """One game as the framework sees it, contributed by ``samurai_games()``.
 
@@ -110,9 +136,6 @@ class GameDefinition:
     web: Callable[[Sequence[str]], Any] | None = None
     """``manifests -> samurai.web.games.GameDefinition``: how ``samurai serve`` offers this game, given the
     manifest paths named on its command line that play it (besides the installed editions)."""
-    simulate: Callable[..., Any] | None = None
-    """The game's own batch runner for ``samurai simulate`` (Knizia's game: ``samurai.knizia.simulate.simulate``, which
-    reads that game's facts); None: games are played through the protocol (``samurai.runs.matches``)."""
     measures: GameMeasures | None = None
     """What ``samurai compare`` and ``samurai analyse`` measure in this game's games; None: what the protocol
     shows of any game (``samurai.runs.compare.PROTOCOL_MEASURES``: wins by seat, draws, length, how games ended)."""
@@ -127,6 +150,27 @@ class GameDefinition:
     """``(hook name, answer, edition, players)``: what the kit tries with a hook's answer beyond its specification,
     raising a ``samurai.errors.SamuraiError`` naming the plugin when it fails (Knizia's game: every contributed
     metric gives a number); None: nothing more."""
+    play_batch: Callable[[Edition, Any], Sequence[tuple[int, Any, Any]] | None] | None = None
+    """``(edition, batch) -> games``: an accelerator of the one runner (``samurai.runs.matches``) for a batch
+    (``samurai.runs.matches.Batch``) of this game: each game's number, ``MatchGame`` and record (when the batch
+    keeps them), exactly what the protocol path (``samurai.runs.matches.play_batch_on_protocol``) returns for it,
+    only faster (Knizia's game: its fused random loop and engine); None from the call or no accelerator: the
+    batch is played through the protocol."""
+    outcome: Callable[[GameState], Any] | None = None
+    """``final position -> facts``: what this game's run summary reads of each finished game beyond the protocol's
+    returns and length (plain data, it travels from workers; Knizia's game: turns, tiles played, captures); None:
+    nothing more."""
+    summary: Callable[[Any], Any] | None = None
+    """``samurai.runs.matches.MatchSummary -> summary``: the run's summary as this game shows it (with ``table()``
+    and ``to_dict()``, what ``samurai simulate`` prints; Knizia's game: ``SimulationSummary``); None: the
+    ``MatchSummary`` itself."""
+    records: GameRecords | None = None
+    """How this game's records are made, written, read and replayed (``samurai.records`` reads every game's
+    through it); None: the protocol's record (``samurai.records.PROTOCOL_RECORDS``)."""
+    bot_seed_offset: int = 1_000
+    """Seat ``k``'s bot in a game of seed ``s`` is seeded with ``derive_seed(s, bot_seed_offset + k)``
+    (``samurai.runs.matches.play_match``): each game keeps the seeding its earlier runs had, so they replay the same
+    (Knizia's game: 0)."""
 
 
 def games_of(pm: pluggy.PluginManager, *, source: str = "plugins") -> dict[str, GameDefinition]:

@@ -362,11 +362,11 @@ def _executor_problem(item: Any) -> str | None:
 
 
 _GAME_FUNCTIONS = ("load_board", "player_counts", "start", "render", "check_manifest", "checks")
-_GAME_OPTIONAL_FUNCTIONS = ("tell", "web", "simulate", "hook_arguments", "check_hook_answer")
+_GAME_OPTIONAL_FUNCTIONS = ("tell", "web", "hook_arguments", "check_hook_answer", "play_batch", "outcome", "summary")
 
 
 def _game_problem(item: Any) -> str | None:
-    from ..catalog.games import GameDefinition, GameMeasures
+    from ..catalog.games import GameDefinition, GameMeasures, GameRecords
 
     if not isinstance(item, GameDefinition):
         return _not(item, "a GameDefinition")
@@ -387,6 +387,10 @@ def _game_problem(item: Any) -> str | None:
         return _field(kind, "manifest_keys", keys, "a frozenset of key names")
     if item.measures is not None and not isinstance(item.measures, GameMeasures):
         return _field(kind, "measures", item.measures, "a GameMeasures or None")
+    if item.records is not None and not isinstance(item.records, GameRecords):
+        return _field(kind, "records", item.records, "a GameRecords or None")
+    if type(item.bot_seed_offset) is not int or item.bot_seed_offset < 0:
+        return _field(kind, "bot_seed_offset", item.bot_seed_offset, "a whole number from 0")
     return None
 
 

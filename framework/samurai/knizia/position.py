@@ -21,7 +21,9 @@ from .game import Game, action_of, check_seed, edition_of
 from .greedy import GreedyPlayer
 from .knowledge import LeftGame, SeatBot, SeatKnowledge, decide
 from .measures import play_pairs
+from .recording import RECORDS
 from .rules import Rules
+from .simulate import outcome_of, play_batch, summary_of
 from .state import EMPTY, OVER, State
 from .views import seat_view
 
@@ -153,9 +155,7 @@ def returns_of(state: State, players: int) -> tuple[float, ...]:
     """The protocol's returns for a finished engine state (all 0 before the end)."""
     if state.result is None:
         return (0.0,) * players
-    winners = state.result.winners
-    share = 1.0 / len(winners)
-    return tuple(share if seat in winners else 0.0 for seat in range(players))
+    return state.result.shares(players)
 
 
 def start(edition: str | Edition, players: int, seed: int, *,
@@ -194,16 +194,16 @@ def _checks() -> Any:
     return CHECKS
 
 
-def _simulate(edition: Edition, players: int, games: int, seed: int, bots: Any, **kwargs: Any) -> Any:
-    from .simulate import simulate
-
-    return simulate(edition, players, games, seed, bots, **kwargs)
+def _outcome(state: Any) -> Any:
+    if not isinstance(state, HexGameState):
+        raise TypeError(f"Knizia's game reads a HexGameState, not {type(state).__name__}")
+    return outcome_of(state.state, state.players)
 
 
 def _facts_watch(edition: Edition, players: int) -> Any:
-    from .facts import FactsWatch
+    from .facts import PositionFactsWatch
 
-    return FactsWatch(players)
+    return PositionFactsWatch(players)
 
 
 def _metrics(editions: Sequence[Edition], players: int, options: Sequence[Mapping[str, Any]], a: Sequence[Any],
@@ -236,11 +236,15 @@ GAME = GameDefinition(
     start=_start_of,
     render=_render,
     manifest_keys=frozenset({"hand_size", "players", "tiles"}),
-    simulate=_simulate,
     measures=MEASURES,
     web=_web,
     checks=_checks,
     hook_arguments=hook_arguments,
     check_hook_answer=check_hook_answer,
+    play_batch=play_batch,
+    outcome=_outcome,
+    summary=summary_of,
+    records=RECORDS,
+    bot_seed_offset=0,
 )
 """Knizia's game as the framework sees it (``samurai.catalog.games``), contributed by the engine's defaults."""

@@ -1,5 +1,7 @@
-"""Knizia's game's own batch runner (its ``GameDefinition.simulate``): many seeded games between bots on the fast
-engine, and their summary.
+"""Knizia's game in the one runner of runs (``samurai.runs.matches``): its accelerator of a batch
+(``play_batch``, its ``GameDefinition.play_batch``: the fused random loop and the fast engine), what it reads of a
+finished game (``outcome_of``) and its summary of a run (``SimulationSummary``); ``simulate`` is that runner with
+this game's summary.
 
 Game ``i`` of a run with seed ``s`` is played with seed ``derive_seed(s, i)``
 and each seat's bot gets its own seed derived from the game's, so one game
@@ -15,15 +17,14 @@ from typing import Any
 
 import attrs
 
-from ..catalog.cache import edition_named, keep_edition, loadable_name
+from ..catalog.cache import edition_named
 from ..catalog.editions import Edition
-from ..errors import DataError, IllegalAction
-from ..runs.executors import Executor, make_executor
-from ..runs.folders import batches_of, collect_batches, write_run
-from ..runs.matches import Batch
+from ..errors import IllegalAction
+from ..runs.executors import Executor
+from ..runs.matches import Batch, MatchGame, MatchSummary, simulate_matches
 from ..runs.summary import SummaryTable, share_rows
-from ..search.bots import BOTS, RandomBot, make_bot, parse_bots
-from ..seeds import check_seed, derive_seed
+from ..search.bots import BOTS, RandomBot, make_bot
+from ..seeds import derive_seed
 from . import engine
 from .knowledge import LeftGame, decide
 from .records import GameRecord, record_of, write_record
@@ -32,7 +33,8 @@ from .rules import Rules
 from .state import OVER, State, seeded_random
 from .tiles import CASTES
 
-__all__ = ["play_game", "play_out", "GameSummary", "SimulationSummary", "simulate", "cached_rules"]
+__all__ = ["play_game", "play_out", "GameSummary", "SimulationSummary", "simulate", "cached_rules", "play_batch",
+           "outcome_of", "summary_of"]
 
 
 def play_game(rules: Rules, seed: int, bots: Sequence[str], *, trace: bool = False,
@@ -191,59 +193,52 @@ def simulate(edition: Edition, players: int, games: int, seed: int, bots: Sequen
              scheduler: str | None = None, executor: Executor | None = None) -> SimulationSummary:
     """Play ``games`` games and summarise them; ``progress(k)`` is told how many games are done.
 
-    The games are played in batches (``batches_of``) on the executor ``backend``
-    (``"local"`` worker processes, ``"dask"``, or one a plugin contributes;
-    see ``samurai.runs.executors``) with ``workers`` workers, or on the Dask
-    cluster at ``scheduler``; the summary is the same on every backend and
-    number of workers. Workers other than this process load the edition again
-    by its id, or by its manifest's path when it is not the installed one.
-    ``executor`` (from ``samurai.runs.executors.make_executor``, closed by the
-    caller) plays on workers already started instead, say several runs on one
-    cluster; then ``workers``, ``backend`` and ``scheduler`` are not used.
+    The one runner of every game (``samurai.runs.matches.simulate_matches``: batches on the executor ``backend``,
+    ``"local"`` worker processes, ``"dask"`` or one a plugin contributes, with ``workers`` workers or on the
+    Dask cluster at ``scheduler``; ``executor``, closed by the caller, plays on workers already started), played
+    by this game's accelerator (``play_batch``) and summed up as this game shows it (``summary_of``). The
+    summary is the same on every backend and number of workers.
 
     ``save_dir`` keeps each game's record as ``DIR/game-NNNNN.json`` (``samurai replay`` reads them),
     after ``DIR/run.json`` saying how many games were asked for (see ``samurai.runs.folders``), each batch's as it
     arrives: a run interrupted by ``KeyboardInterrupt`` keeps its finished games and its workers are stopped.
     """
-    if games < 1:
-        raise DataError(f"games must be at least 1, not {games}", source="--games")
-    if workers < 1:
-        raise DataError(f"workers must be at least 1, not {workers}", source="--workers")
-    check_seed(seed, source="--seed")
-    edition.rules(players, options)  # compiled here: bad options are refused before any game is sent off
-    bots = parse_bots(bots)
-    name = loadable_name(edition)
-    chosen = dict(options or {})
-    keep_edition(name, edition)  # this process plays with the edition it was given (and its compiled rules)
-    keep_records = save_dir is not None
-    batches = [Batch(name, players, chosen, seed, bots, indices, keep_records) for indices in batches_of(games)]
-    runner = make_executor(backend, workers=workers, scheduler=scheduler) if executor is None else executor
-    try:
-        if save_dir is not None:
-            write_run(save_dir, command="simulate", games=games, edition=edition.reference, players=players,
-                      seed=seed, bots=list(bots), options=chosen)
-        summaries: list[GameSummary] = collect_batches(runner.map(_play_batch, batches), save_dir, write_record,
-                                                       progress)
-    finally:
-        if executor is None:  # an executor of the caller's stays theirs to close
-            runner.close()
-    return SimulationSummary(edition.id, players, seed, tuple(bots[s % len(bots)] for s in range(players)),
-                             tuple(summaries))
+    return summary_of(simulate_matches(edition, players, games, seed, bots, options=options, progress=progress,
+                                       save_dir=save_dir, workers=workers, backend=backend, scheduler=scheduler,
+                                       executor=executor))
 
 
-def _play_batch(batch: Batch) -> list[tuple[int, GameSummary, GameRecord | None]]:
-    """Play a batch of a ``simulate`` run (in any process): each game's number, summary and record if kept."""
-    rules = cached_rules(batch.edition, batch.players, batch.options)
-    out: list[tuple[int, GameSummary, GameRecord | None]] = []
+def outcome_of(st: State, players: int) -> tuple[Any, ...]:
+    """What this game's summary reads of a finished game (its ``GameDefinition.outcome``, plain data): a
+    ``GameSummary``'s fields after the seed."""
+    assert st.result is not None and st.end_reason is not None
+    return (st.result.winners, st.result.reason, st.end_reason, st.turn, st.tiles_played,
+            tuple(tuple(st.captured[s * 3:s * 3 + 3]) for s in range(players)), st.removed_total)
+
+
+def summary_of(summary: MatchSummary) -> SimulationSummary:
+    """A run of the one runner summed up as this game shows it (its ``GameDefinition.summary``)."""
+    return SimulationSummary(summary.edition, summary.players, summary.seed, summary.bots,
+                             tuple(GameSummary(game.seed, *game.facts) for game in summary.games))
+
+
+def play_batch(edition: Edition, batch: Batch) -> list[tuple[int, MatchGame, GameRecord | None]]:
+    """This game's accelerator of a batch of the one runner (its ``GameDefinition.play_batch``): the games on the
+    fast engine (random bots: the fused random loop), each with exactly the ``MatchGame`` and record the protocol
+    path (``samurai.runs.matches.play_batch_on_protocol``) gives it (``tests/test_fast_paths.py`` pins them)."""
+    rules = edition.rules(batch.players, batch.options)  # compiled once per edition, players and options
+    players = batch.players
+    out: list[tuple[int, MatchGame, GameRecord | None]] = []
     for index in batch.indices:
         game_seed = derive_seed(batch.seed, index)
-        actions: list[tuple[int, ...]] | None = [] if batch.keep_records else None
+        actions: list[tuple[int, ...]] = []
         st = play_game(rules, game_seed, batch.bots, actions=actions)
-        record = record_of(rules, game_seed, actions, final=st) if actions is not None else None
-        out.append((index, GameSummary.of(game_seed, st, batch.players), record))
+        assert st.result is not None
+        record = record_of(rules, game_seed, actions, final=st) if batch.keep_records else None
+        # What samurai.runs.matches.match_game reads through the protocol: returns, the result's reason.
+        out.append((index, MatchGame(game_seed, st.result.shares(players), st.result.reason, len(actions),
+                                     outcome_of(st, players)), record))
     return out
-
-
 def cached_rules(name: str, players: int, options: Mapping[str, Any]) -> Rules:
     """The rules of edition ``name`` (an id or a manifest path) for ``players`` and ``options``, compiled once per
     process (the edition is loaded once, ``samurai.catalog.cache``, and keeps the rules it compiled): what a batch
