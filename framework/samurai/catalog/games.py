@@ -70,9 +70,10 @@ class GameMeasures:
     """What ``samurai compare --plot`` draws: each panel's title and its metric names (a name ending in ``_`` is a
     prefix); empty: every metric in one panel."""
     play_pairs: Callable[[Any], Any] | None = None
-    """The game's own player of a chunk of paired games, a module-level function run on the executors (Knizia's
-    game plays on its fast engine and keeps its own records, ``samurai.knizia.records``); None: the games are played
-    through the protocol (``samurai.runs.matches.play_match``) and recorded as ``samurai.records`` records."""
+    """An accelerator of ``samurai compare``'s one runner: the game's player of a chunk of paired games, a
+    module-level function run on the executors, returning what ``samurai.runs.compare.play_pairs_on_protocol``
+    returns for the chunk (Knizia's game plays on its fast engine); None: the games are played through the protocol
+    (``samurai.runs.matches.play_match``). Either way the records are the game's (``GameDefinition.records``)."""
 
 
 @attrs.frozen

@@ -60,8 +60,10 @@ def play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], *,
         rngs = [seeded_random(derive_seed(seed, seat)) for seat in range(rules.players)]
         if watch is not None:
             watch(st)
-        after = None
-        if actions is not None or watch is not None:
+        after: Callable[[tuple[int, ...]], None] | None = None
+        if watch is None:
+            after = None if actions is None else actions.append  # a bound method: no Python frame per action
+        else:
             def after(action: tuple[int, ...]) -> None:
                 if actions is not None:
                     actions.append(action)
