@@ -430,6 +430,29 @@ def test_knizias_batch_accelerator_plays_what_the_protocol_path_plays(bots):
         general = play_batch_on_protocol(batch)
         assert fast == general
         assert all(game.facts is not None and record.check is not None for _, game, record in fast)
+        # Without records the fused loop counts the actions instead of collecting them: the same lengths.
+        unrecorded = play_batch(edition, attrs.evolve(batch, keep_records=False))
+        assert unrecorded == [(index, game, None) for index, game, _ in general]
+        assert [game.actions for _, game, _ in fast] == [len(record.actions) for _, _, record in general]
+
+
+@pytest.mark.parametrize("edition_name", ["ffg2015", "original"])
+def test_the_fused_random_loop_counts_the_actions_it_plays(edition_name):
+    """``engine.play_random`` returns the number of actions it played, which is how many it reports to ``after``."""
+    from samurai.catalog.editions import load_edition
+    from samurai.knizia.state import seeded_random
+    from samurai.seeds import derive_seed
+
+    for players in (2, 3, 4):
+        rules = load_edition(edition_name).rules(players)
+        for seed in range(6):
+            seen: list[tuple[int, ...]] = []
+            rngs = [seeded_random(derive_seed(seed, seat)) for seat in range(players)]
+            st = engine.new_state(rules, seed)
+            assert engine.play_random(rules, st, rngs, after=seen.append) == len(seen) > 0
+            st = engine.new_state(rules, seed)
+            rngs = [seeded_random(derive_seed(seed, seat)) for seat in range(players)]
+            assert engine.play_random(rules, st, rngs) == len(seen)
 
 
 def test_knizias_paired_games_accelerator_plays_what_the_protocol_path_plays():

@@ -52,6 +52,13 @@ def play_game(rules: Rules, seed: int, bots: Sequence[str], *, trace: bool = Fal
 def play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], *,
              actions: list[tuple[int, ...]] | None = None, watch: Callable[[State], None] | None = None) -> State:
     """Play the game in ``st`` to its end between bots seeded from ``seed`` (see ``play_game``)."""
+    _play_out(rules, st, seed, bots, actions, watch)
+    return st
+
+
+def _play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], actions: list[tuple[int, ...]] | None,
+              watch: Callable[[State], None] | None) -> int:
+    """``play_out``, counting the actions played (random bots: counted by the fused loop, not collected)."""
     names = [bots[seat % len(bots)] for seat in range(rules.players)]
     if all(isinstance(name, str) and BOTS.get(name) is RandomBot for name in names):
         # Random bots only: draw each action straight from the engine with the generator each seat's
@@ -69,14 +76,14 @@ def play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], *,
                     actions.append(action)
                 if watch is not None:
                     watch(st)
-        engine.play_random(rules, st, rngs, after=after)
-        return st
+        return engine.play_random(rules, st, rngs, after=after)
     players = [make_bot(name, derive_seed(seed, seat)) for seat, name in enumerate(names)]
     apply, check = engine.apply, engine.check
     if watch is not None:
         watch(st)
     checked = [not getattr(bot, "trusted", False) for bot in players]
     left_game = LeftGame()
+    played = 0
     while st.phase != OVER:
         seat = st.current
         action = decide(players[seat], rules, st, seat, left_game)
@@ -85,11 +92,12 @@ def play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], *,
             if reason is not None:
                 raise IllegalAction(f"bot {players[seat].name!r} at seat {seat} chose {action}: {reason}")
         apply(rules, st, action)
+        played += 1
         if actions is not None:
             actions.append(action)
         if watch is not None:
             watch(st)
-    return st
+    return played
 
 
 @attrs.frozen
@@ -233,12 +241,13 @@ def play_batch(edition: Edition, batch: Batch) -> list[tuple[int, MatchGame, Gam
     out: list[tuple[int, MatchGame, GameRecord | None]] = []
     for index in batch.indices:
         game_seed = derive_seed(batch.seed, index)
-        actions: list[tuple[int, ...]] = []
-        st = play_game(rules, game_seed, batch.bots, actions=actions)
+        actions: list[tuple[int, ...]] | None = [] if batch.keep_records else None
+        st = engine.new_state(rules, game_seed)
+        played = _play_out(rules, st, game_seed, batch.bots, actions, None)
         assert st.result is not None
-        record = record_of(rules, game_seed, actions, final=st) if batch.keep_records else None
+        record = record_of(rules, game_seed, actions, final=st) if actions is not None else None
         # What samurai.runs.matches.match_game reads through the protocol: returns, the result's reason.
-        out.append((index, MatchGame(game_seed, st.result.shares(players), st.result.reason, len(actions),
+        out.append((index, MatchGame(game_seed, st.result.shares(players), st.result.reason, played,
                                      outcome_of(st, players)), record))
     return out
 def cached_rules(name: str, players: int, options: Mapping[str, Any]) -> Rules:
