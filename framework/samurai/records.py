@@ -114,9 +114,9 @@ def play_record_to_dict(record: PlayRecord) -> dict[str, Any]:
 
 
 def is_play_record(data: Any) -> bool:
-    """Whether a record's data names a game other than Knizia's (those are read here, not by
-    ``samurai.knizia.records``)."""
-    return isinstance(data, Mapping) and "game" in data and data["game"] != KNIZIA
+    """Whether a record's data names a game other than the default one (those are ``PlayRecord`` values; the
+    default game's records, which have no ``game`` key, are Knizia's, read by ``samurai.knizia.records``)."""
+    return isinstance(data, Mapping) and "game" in data and _game_name(data) != _game_name({})
 
 
 def play_record_from_dict(data: Any, *, source: str = "record") -> PlayRecord:
