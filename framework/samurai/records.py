@@ -323,7 +323,7 @@ PROTOCOL_RECORDS = GameRecords(
 def _game_name(data: Mapping[str, Any]) -> str:
     """The game a record's data is of: its ``game`` key, or the default game's (Knizia's records have none)."""
     name = data.get("game", KNIZIA)
-    return name if isinstance(name, str) else KNIZIA
+    return name if isinstance(name, str) else repr(name)  # no game's name: the protocol's reader refuses it
 
 
 def records_of(game: GameDefinition) -> GameRecords:
