@@ -411,3 +411,70 @@ def test_a_played_out_game_leaves_its_explanation_unwritten_until_read(ffg, orig
         assert final.result.explanation and isinstance(final.result._explanation, str)  # written once read
     with pytest.raises(TypeError, match="explanation function returned 42, not text"):
         _ = samurai.Result((0,), "most_figures", lambda: 42).explanation  # type: ignore[arg-type,return-value]
+
+
+# --- Knizia's accelerators of the one runner, pinned to the protocol path ---------------------------------------
+
+@pytest.mark.parametrize("bots", [("random",), ("greedy", "random"), ("mcts:6", "random")])
+def test_knizias_batch_accelerator_plays_what_the_protocol_path_plays(bots):
+    """Same seeds -> the same games, results, facts and records from Knizia's fast batch as through the protocol."""
+    from samurai.catalog.editions import load_edition
+    from samurai.knizia.simulate import play_batch
+    from samurai.runs.matches import Batch, play_batch_on_protocol
+    from tests.helpers import TINY_EDITION
+
+    edition = load_edition(TINY_EDITION)
+    for players in (2, 3):
+        batch = Batch(TINY_EDITION, players, {}, 17, bots, (0, 1, 4), True)
+        fast = play_batch(edition, batch)
+        general = play_batch_on_protocol(batch)
+        assert fast == general
+        assert all(game.facts is not None and record.check is not None for _, game, record in fast)
+        # Without records the fused loop counts the actions instead of collecting them: the same lengths.
+        unrecorded = play_batch(edition, attrs.evolve(batch, keep_records=False))
+        assert unrecorded == [(index, game, None) for index, game, _ in general]
+        assert [game.actions for _, game, _ in fast] == [len(record.actions) for _, _, record in general]
+
+
+@pytest.mark.parametrize("edition_name", ["ffg2015", "original"])
+def test_the_fused_random_loop_counts_the_actions_it_plays(edition_name):
+    """``engine.play_random`` returns the number of actions it played, which is how many it reports to ``after``."""
+    from samurai.catalog.editions import load_edition
+    from samurai.knizia.state import seeded_random
+    from samurai.seeds import derive_seed
+
+    for players in (2, 3, 4):
+        rules = load_edition(edition_name).rules(players)
+        for seed in range(6):
+            seen: list[tuple[int, ...]] = []
+            rngs = [seeded_random(derive_seed(seed, seat)) for seat in range(players)]
+            st = engine.new_state(rules, seed)
+            assert engine.play_random(rules, st, rngs, after=seen.append) == len(seen) > 0
+            st = engine.new_state(rules, seed)
+            rngs = [seeded_random(derive_seed(seed, seat)) for seat in range(players)]
+            assert engine.play_random(rules, st, rngs) == len(seen)
+
+
+def test_knizias_paired_games_accelerator_plays_what_the_protocol_path_plays():
+    """``samurai compare``'s fast player of Knizia's game gives the facts and records the protocol path gives."""
+    from samurai.knizia.measures import play_pairs
+    from samurai.runs.compare import play_pairs_on_protocol
+    from samurai.runs.folders import PairTask
+    from tests.helpers import TINY_EDITION, TINY_ORIGINAL_EDITION
+
+    for bots in (("random",), ("greedy", "random")):
+        task = PairTask((TINY_EDITION, TINY_ORIGINAL_EDITION), 2, 5, bots, (0, 3), True, ({}, {}))
+        assert play_pairs(task) == play_pairs_on_protocol(task)
+
+
+def test_simulate_of_knizias_game_is_the_one_runner_with_its_summary(tmp_path):
+    """``samurai.knizia.simulate.simulate`` is the one runner summed up as Knizia's game shows it."""
+    from samurai.catalog.editions import load_edition
+    from samurai.knizia.simulate import simulate, summary_of
+    from samurai.runs.matches import simulate_matches
+    from tests.helpers import TINY_EDITION
+
+    edition = load_edition(TINY_EDITION)
+    given = simulate(edition, 2, 12, 3, ["greedy", "random"])
+    assert given == summary_of(simulate_matches(edition, 2, 12, 3, ["greedy", "random"]))
+    assert given.games[0].turns >= 1 and len(given.games) == 12

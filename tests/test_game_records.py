@@ -248,3 +248,62 @@ def test_a_daimyo_tournament_refuses_bad_input_in_one_line(args, message, capsys
     assert main(["tournament", "--edition", "daimyo", "--games", "2", "--no-progress", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+# --- one record module for every game: the files written so far load and replay as they did ----------------------
+
+_RECORD_FILES = ["tests/data/records/ffg2015-3p-seed7.json", "tests/data/records/original-2p-seed11.toml",
+                 "tests/data/records/daimyo-2p-v0.1.json", "docs/examples/four-players.json"]
+
+
+@pytest.mark.parametrize("name", _RECORD_FILES)
+def test_every_record_of_the_repository_reads_and_replays_through_the_one_record_module(name, tmp_path):
+    """``samurai.records`` reads every game's file as its game's own reader does, tells it as before, and a record
+    it writes again reads back to the same record and the same game."""
+    from samurai.knizia.records import read_record
+    from samurai.knizia.replays import replay_lines as knizia_lines
+    from samurai.records import play_replay_lines, read_play_record, read_record_file, replay_lines
+    from tests.helpers import ROOT
+
+    path = ROOT / name
+    read = read_record_file(path)
+    told = list(replay_lines(read.records, read.record, source=str(path), folder=path.parent))
+    if read.game == "knizia":
+        assert read.record == read_record(path)
+        assert told == list(knizia_lines(read_record(path), source=str(path), folder=path.parent))
+    else:
+        assert read.record == read_play_record(path)
+        assert told == list(play_replay_lines(read_play_record(path), source=str(path), folder=path.parent))
+    assert told[-1].startswith("Result:")
+    again = tmp_path / "again.json"
+    read.records.write(read.record, again)
+    reread = read_record_file(again)
+    assert reread.game == read.game and reread.record == read.record
+    assert list(replay_lines(reread.records, reread.record, source=str(again), folder=path.parent)) == told
+
+
+def test_saved_runs_and_scenario_records_of_both_games_read_through_the_one_record_module(tmp_path, capsys):
+    """Save folders of ``simulate`` (Knizia's game and Daimyo) and a record saved by ``play-scenario`` read and
+    replay through ``samurai.records``, Knizia's written without a ``game`` key as before."""
+    import json
+
+    from samurai.records import read_record_file, replay_lines
+    from tests.helpers import DATA, TINY_EDITION
+
+    for edition in ("ffg2015", "daimyo"):
+        folder = tmp_path / edition
+        assert main(["simulate", "--edition", edition, "--games", "3", "--save-dir", str(folder), "--no-progress",
+                     "--workers", "1"]) == 0
+        for file in sorted(folder.glob("game-*.json")):
+            data = json.loads(file.read_text())
+            assert ("game" in data) == (edition == "daimyo")
+            read = read_record_file(file)
+            assert list(replay_lines(read.records, read.record, source=str(file)))[-1].startswith("Result:")
+    saved = tmp_path / "scenario.json"
+    assert main(["play-scenario", str(DATA / "scenarios" / "tiny-midgame.toml"), "--trust", TINY_EDITION,
+                 "--save", str(saved)]) == 0
+    read = read_record_file(saved, trust=[TINY_EDITION])
+    assert read.game == "knizia" and read.record.scenario is not None
+    assert "from a scenario" in next(iter(replay_lines(read.records, read.record, source=str(saved),
+                                                         trust=[TINY_EDITION])))
+    capsys.readouterr()

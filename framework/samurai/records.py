@@ -1,21 +1,31 @@
-"""Records of any game on the protocol: the edition, players, seed, options and the actions, replayed.
+"""Records of every game: the edition, players, seed, options and the actions, replayed; the one record module.
 
-Knizia's game keeps its own record format (``samurai.knizia.records``, which names
-actions in that game's words and migrates old files). A game a plugin
-contributes is recorded here, through the game protocol only::
+Every game's record has the same fields::
 
     {"schema": 1, "game": "daimyo", "edition": "daimyo", "edition_version": "1.0.0",
      "players": 2, "seed": 7, "options": {...}, "actions": [[0, 12], [0, 30], [1, 1, 7]],
      "check": "sha256:..."}
 
-An action is written as its list of ints; reading also takes the game's own
-description of it (``GameState.describe``, e.g. ``{"action": "move", "from":
-"b1", "to": "b2"}``), matched against the legal actions of the position it
-is played in. ``check`` is a digest of every seat's view after the last
-action (``position_check``), so a changed seed or action that happens to
-stay legal is still caught. The seed is a whole number from 0 to 2**63-1 (the
-engine's range) and the player count one from 1; a whole number out of its
-range is refused naming its field.
+plus what a game adds to its start. A game supplies how its actions and its
+start are written and read and how its position is checked through its
+definition (``samurai.catalog.games.GameRecords``, ``GameDefinition.records``);
+``read_record_file``, ``record_of``, ``records_of``, ``replay_lines`` and
+``record_facts`` work for every game through it, so the commands name no
+game. A record without a ``game`` key is one of the default game's
+(``_game_name``; ``GameDefinition.default_game``). Knizia's records, whose face is ``samurai.knizia.records``
+(actions in that game's words, ``map`` and ``scenario`` added to the start,
+and the migrations of older files), keep that layout, so every file written so
+far and every reader of them stays as it was.
+
+A game that supplies nothing is recorded as the protocol shows it
+(``PROTOCOL_RECORDS``): an action is written as its list of ints; reading also
+takes the game's own description of it (``GameState.describe``, e.g.
+``{"action": "move", "from": "b1", "to": "b2"}``), matched against the legal
+actions of the position it is played in. ``check`` is a digest of every seat's
+view after the last action (``position_check_of``), so a changed seed or action
+that happens to stay legal is still caught. The seed is a whole number from 0
+to 2**63-1 (the engine's range) and the player count one from 1; a whole number
+out of its range is refused naming its field.
 
 The trust rules are those of every data file (``samurai.catalog.trust``): the edition
 a record names must be installed, or its manifest vouched for; opening a
@@ -34,7 +44,7 @@ from typing import Any
 import attrs
 
 from .catalog.editions import Edition, installed_games
-from .catalog.games import default_game
+from .catalog.games import GameDefinition, GameMeasures, GameRecords, default_game, games_of
 from .catalog.trust import Trust, TrustLike
 from .errors import DataError
 from .files.reading import INT_HIGH, check_plain, read_data, whole_number
@@ -44,7 +54,8 @@ from .seeds import MAX_SEED
 
 __all__ = ["PlayRecord", "is_play_record", "play_record_of", "play_record_to_dict", "play_record_from_dict",
            "read_play_record", "write_play_record", "replay_play_record", "replayed", "position_check_of",
-           "play_replay_lines"]
+           "play_replay_lines", "PROTOCOL_RECORDS", "records_of", "record_of", "read_record_file", "RecordFile",
+           "replay_lines", "record_facts"]
 
 SCHEMA = 1
 _FIELDS = ("schema", "game", "edition", "edition_version", "players", "seed", "options", "actions", "check")
@@ -103,10 +114,9 @@ def play_record_to_dict(record: PlayRecord) -> dict[str, Any]:
 
 
 def is_play_record(data: Any) -> bool:
-    """Whether a record's data names a game other than the default game (Knizia's, whose records
-    ``samurai.knizia.records`` reads)."""
-    return (isinstance(data, Mapping) and "game" in data
-            and data["game"] != default_game(installed_games(), source="record").name)
+    """Whether a record's data names a game other than the default one (those are ``PlayRecord`` values; the
+    default game's records, which have no ``game`` key, are Knizia's, read by ``samurai.knizia.records``)."""
+    return isinstance(data, Mapping) and "game" in data and _game_name(data) != _game_name({})
 
 
 def play_record_from_dict(data: Any, *, source: str = "record") -> PlayRecord:
@@ -281,3 +291,92 @@ def play_replay_lines(record: PlayRecord, *, source: str = "record", trust: Trus
                else f"Result: seats {', '.join(map(str, winners))} share the game{why}.")
     else:
         yield "The record stops before the end of the game."
+
+
+def _play_record_facts(record: PlayRecord, edition: Edition, measures: GameMeasures, source: str) -> Any:
+    """Replay a finished game's record through the protocol and give what its game's watch collects."""
+    watch = measures.watch(edition, record.players)
+    final: GameState | None = None
+    for final, _ in replay_play_record(record, source=source, edition=edition):
+        watch.see(final)
+    assert final is not None
+    if record.check is not None and not _matches_check(record.check, final, edition):
+        raise DataError("the replayed game does not match the record's check (a changed seed, option or action)",
+                        source=source, key="check")
+    if not final.is_over:
+        raise DataError(f"the game is not over after its {len(record.actions)} actions", source=source,
+                        key="actions")
+    return watch.facts(final)
+
+
+PROTOCOL_RECORDS = GameRecords(
+    record_of=lambda edition, players, seed, options, actions, final: play_record_of(edition, players, seed, options,
+                                                                                     actions, final),
+    write=write_play_record,
+    read=lambda data, source, trust, folder: play_record_from_dict(data, source=source),
+    replay_lines=lambda record, source, trust, folder, to: play_replay_lines(record, source=source, trust=trust,
+                                                                             folder=folder, to=to),
+    facts=_play_record_facts)
+"""The records of a game that supplies none (``GameDefinition.records``): the protocol's ``PlayRecord``."""
+
+
+def _game_name(data: Mapping[str, Any]) -> str:
+    """The game a record's data is of: its ``game`` key, or the installed default game's (Knizia's records have
+    none)."""
+    name = data["game"] if "game" in data else default_game(installed_games(), source="record").name
+    return name if isinstance(name, str) else repr(name)  # no game's name: the protocol's reader refuses it
+
+
+def records_of(game: GameDefinition) -> GameRecords:
+    """How ``game``'s records are made, written, read and replayed: its own, else the protocol's."""
+    return game.records if game.records is not None else PROTOCOL_RECORDS
+
+
+def record_of(edition: Edition, players: int, seed: int, options: Mapping[str, Any] | None, actions: Sequence[Move],
+              final: GameState | None = None) -> Any:
+    """The record of a game of ``edition`` played through the protocol, as its game writes records; ``final`` (the
+    position after the actions) adds the check."""
+    return records_of(edition.game).record_of(edition, players, seed, options, actions, final)
+
+
+def _records_named(name: str) -> GameRecords:
+    """How the installed game called ``name`` reads records; the protocol's for a game no installed plugin plays
+    (its edition, vouched for, says which game it is when the record is replayed)."""
+    from .catalog.editions import installed_plugins, make_plugin_manager
+
+    games = games_of(make_plugin_manager(tuple(installed_plugins()), source="installed plugins"))
+    return records_of(games[name]) if name in games else PROTOCOL_RECORDS
+
+
+@attrs.frozen
+class RecordFile:
+    """A record read from a file: the name of its game, how that game reads records, and the record."""
+
+    game: str
+    records: GameRecords
+    record: Any
+
+
+def read_record_file(path: str | os.PathLike[str], *, trust: TrustLike = ()) -> RecordFile:
+    """Read and check any game's record file (``.json`` or ``.toml``) without replaying it."""
+    file = Path(path)
+    source = str(path)
+    if file.suffix.lower() not in (".json", ".toml"):
+        raise DataError("a record file ends in .json or .toml", source=source)
+    data, _ = read_data(file)
+    if not isinstance(data, Mapping):
+        raise DataError(f"a record is a table of fields, not {type(data).__name__}", source=source)
+    name = _game_name(data)
+    records = _records_named(name)
+    return RecordFile(name, records, records.read(data, source, Trust.of(trust), file.parent))
+
+
+def replay_lines(records: GameRecords, record: Any, *, source: str = "record", trust: TrustLike = (),
+                 folder: str | os.PathLike[str] | None = None, to: int | None = None) -> Iterator[str]:
+    """``record`` told action by action in its game's words (``samurai replay``), after checking it replays."""
+    return records.replay_lines(record, source, Trust.of(trust), None if folder is None else Path(folder), to)
+
+
+def record_facts(record: Any, edition: Edition, measures: GameMeasures, *, source: str = "record") -> Any:
+    """A finished game's record replayed under ``edition`` and what ``measures``' watch collects of it."""
+    return records_of(edition.game).facts(record, edition, measures, source)

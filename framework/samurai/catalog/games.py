@@ -14,7 +14,8 @@ installed game whose definition says it is the default (``default_game``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +32,8 @@ if TYPE_CHECKING:
     from ..protocol import Bot, GameState, Move
     from .manifests import EditionManifest
 
-__all__ = ["GameDefinition", "GameMeasures", "game_of", "games_of", "default_game", "GameCommands", "BenchRequest"]
+__all__ = ["GameDefinition", "GameMeasures", "GameRecords", "game_of", "games_of", "default_game", "GameCommands",
+           "BenchRequest", "PlayedScenario", "Edition", "GAMES_RESULT"]
 
 
 def _no_checks() -> Sequence[Any]:
@@ -72,9 +74,35 @@ class GameMeasures:
     """What ``samurai compare --plot`` draws: each panel's title and its metric names (a name ending in ``_`` is a
     prefix); empty: every metric in one panel."""
     play_pairs: Callable[[Any], Any] | None = None
-    """The game's own player of a chunk of paired games, a module-level function run on the executors (Knizia's
-    game plays on its fast engine and keeps its own records, ``samurai.knizia.records``); None: the games are played
-    through the protocol (``samurai.runs.matches.play_match``) and recorded as ``samurai.records`` records."""
+    """An accelerator of ``samurai compare``'s one runner: the game's player of a chunk of paired games, a
+    module-level function run on the executors, returning what ``samurai.runs.compare.play_pairs_on_protocol``
+    returns for the chunk (Knizia's game plays on its fast engine); None: the games are played through the protocol
+    (``samurai.runs.matches.play_match``). Either way the records are the game's (``GameDefinition.records``)."""
+
+
+@attrs.frozen
+class GameRecords:
+    """How one game's records are made, written, read and replayed (``GameDefinition.records``).
+
+    Every game's record has the same fields (``samurai.records``: schema, game, edition, edition_version,
+    players, seed, options, actions, check, plus what the game adds to its start); the game supplies how its
+    actions and its start are written and how its position is checked. ``samurai.records`` reads and writes every
+    game's records through these, so ``samurai replay``, ``samurai compare --save-dir`` and ``samurai analyse``
+    name no game.
+    """
+
+    record_of: Callable[[Edition, int, int, Mapping[str, Any] | None, Sequence[Move], GameState | None], Any]
+    """``(edition, players, seed, options, actions, final position or None) -> record`` of a game played through
+    the protocol; the final position adds the record's check."""
+    write: Callable[[Any, Path], Path]
+    """``(record, path) -> path``: the record written atomically."""
+    read: Callable[[Mapping[str, Any], str, Any, Path | None], Any]
+    """``(data, source, trust, folder) -> record``: a record's data checked (``DataError`` naming the field)."""
+    replay_lines: Callable[[Any, str, Any, Path | None, int | None], Iterator[str]]
+    """``(record, source, trust, folder, to) -> lines``: the game told action by action (``samurai replay``)."""
+    facts: Callable[[Any, Edition, GameMeasures, str], Any]
+    """``(record, edition, measures, source) -> facts``: a finished game's record replayed and what the measures'
+    watch collects of it (``samurai analyse``)."""
 
 
 @attrs.frozen
@@ -113,9 +141,6 @@ class GameDefinition:
     web: Callable[[Sequence[str]], Any] | None = None
     """``manifests -> samurai.web.games.GameDefinition``: how ``samurai serve`` offers this game, given the
     manifest paths named on its command line that play it (besides the installed editions)."""
-    simulate: Callable[..., Any] | None = None
-    """The game's own batch runner for ``samurai simulate`` (Knizia's game: ``samurai.knizia.simulate.simulate``, which
-    reads that game's facts); None: games are played through the protocol (``samurai.runs.matches``)."""
     measures: GameMeasures | None = None
     """What ``samurai compare`` and ``samurai analyse`` measure in this game's games; None: what the protocol
     shows of any game (``samurai.runs.compare.PROTOCOL_MEASURES``: wins by seat, draws, length, how games ended)."""
@@ -172,6 +197,27 @@ class GameDefinition:
     """The work behind the commands only a game can do (``samurai score``, ``samurai render`` of a file that is not
     a protocol record, ``samurai bench``, the end-of-game hooks ``samurai editions`` tries): see ``GameCommands``;
     None: the game offers none of them, and each command says so in one line."""
+    play_batch: Callable[[Edition, Any], Sequence[tuple[int, Any, Any]] | None] | None = None
+    """``(edition, batch) -> games``: an accelerator of the one runner (``samurai.runs.matches``) for a batch
+    (``samurai.runs.matches.Batch``) of this game: each game's number, ``MatchGame`` and record (when the batch
+    keeps them), exactly what the protocol path (``samurai.runs.matches.play_batch_on_protocol``) returns for it,
+    only faster (Knizia's game: its fused random loop and engine); None from the call or no accelerator: the
+    batch is played through the protocol."""
+    outcome: Callable[[GameState], Any] | None = None
+    """``final position -> facts``: what this game's run summary reads of each finished game beyond the protocol's
+    returns and length (plain data, it travels from workers; Knizia's game: turns, tiles played, captures); None:
+    nothing more."""
+    summary: Callable[[Any], Any] | None = None
+    """``samurai.runs.matches.MatchSummary -> summary``: the run's summary as this game shows it (with ``table()``
+    and ``to_dict()``, what ``samurai simulate`` prints; Knizia's game: ``SimulationSummary``); None: the
+    ``MatchSummary`` itself."""
+    records: GameRecords | None = None
+    """How this game's records are made, written, read and replayed (``samurai.records`` reads every game's
+    through it); None: the protocol's record (``samurai.records.PROTOCOL_RECORDS``)."""
+    bot_seed_offset: int = 1_000
+    """Seat ``k``'s bot in a game of seed ``s`` is seeded with ``derive_seed(s, bot_seed_offset + k)``
+    (``samurai.runs.matches.play_match``): each game keeps the seeding its earlier runs had, so they replay the same
+    (Knizia's game: 0)."""
 
 
 class Edition:
@@ -212,8 +258,8 @@ class Edition:
 
 
 _GAME_FUNCTIONS = ("load_board", "player_counts", "start", "render", "check_manifest", "checks")
-_GAME_OPTIONAL_FUNCTIONS = ("tell", "web", "simulate", "hook_arguments", "check_hook_answer", "read_manifest",
-                            "open_edition")
+_GAME_OPTIONAL_FUNCTIONS = ("tell", "web", "hook_arguments", "check_hook_answer", "read_manifest", "open_edition",
+                            "check_extends", "play_batch", "outcome", "summary")
 
 
 def _game_problem(item: Any) -> str | None:
@@ -236,6 +282,10 @@ def _game_problem(item: Any) -> str | None:
         return field_problem(kind, "manifest_keys", keys, "a frozenset of key names")
     if item.measures is not None and not isinstance(item.measures, GameMeasures):
         return field_problem(kind, "measures", item.measures, "a GameMeasures or None")
+    if item.records is not None and not isinstance(item.records, GameRecords):
+        return field_problem(kind, "records", item.records, "a GameRecords or None")
+    if type(item.bot_seed_offset) is not int or item.bot_seed_offset < 0:
+        return field_problem(kind, "bot_seed_offset", item.bot_seed_offset, "a whole number from 0")
     return None
 
 
@@ -333,3 +383,19 @@ class GameCommands:
     try_end_of_game_hooks: Callable[[Edition], None] | None = None
     """``(edition)``: call once per player count the hooks a game calls only at its end (scoring, metrics), so that
     ``samurai editions`` catches a plugin failing there when it lists the edition rather than after a long run."""
+    play_scenario: Callable[[str, str | None, Sequence[str], int, Sequence[str]], PlayedScenario] | None = None
+    """``(file, edition, bots, seed, trust) -> played``: ``samurai play-scenario``, bots playing a position of this
+    game's scenario file to the end; ``edition`` (an id or a manifest path the user trusts; None: the scenario's
+    own), ``bots`` by seat (already checked to be this game's), the seed of the draws and the bots, the manifests and
+    maps of ``trust`` vouched for. Only the game of a file that names no game is asked."""
+
+
+@attrs.frozen
+class PlayedScenario:
+    """A scenario played out (``GameCommands.play_scenario``): the game told action by action, and how to save its
+    record."""
+
+    lines: Sequence[str]
+    """What ``samurai replay`` would print of the game."""
+    save: Callable[[str], str]
+    """``(path) -> path written``: write the game's record (``.json`` or ``.toml``)."""

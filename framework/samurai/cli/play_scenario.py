@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import DataError
 from .arguments import MAX_SEED, _trust_args, _whole
 from .outputs import _check_outputs, _check_record_name, _manifest_paths
 
@@ -26,29 +27,20 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def _play_scenario(args: argparse.Namespace) -> int:
-    from ..catalog.trust import Trust
-    from ..knizia.game import edition_of, new_game
-    from ..knizia.records import record_of, write_record
-    from ..knizia.replays import replay_lines
-    from ..knizia.seat_bots import parse_bots
-    from ..knizia.simulate import play_out
+    from ..search.bots import parse_bots
+    from .common import _file_game
 
-    bots = parse_bots(args.bots)
+    game = _file_game()  # a scenario file names no game
+    commands = game.commands
+    if commands is None or commands.play_scenario is None:
+        raise DataError(f"the game {game.name!r} of scenario files does not offer samurai play-scenario",
+                        source=args.file)
+    bots = parse_bots(args.bots, game)
     if args.save:
         _check_record_name(args.save)
         _check_outputs([("--save", args.save)], force=args.force, inputs=[args.file, *_manifest_paths(args.edition)])
-    trust = Trust(args.trust)
-    if args.edition is not None:
-        trust.also(edition_of(args.edition))  # the edition named on the command line is the user's own
-    game = new_game(args.edition, seed=args.seed, scenario=args.file, trace=False, trust=trust)
-    if game.map_name is not None and game.map_name.endswith(".toml"):
-        trust.also(game.map_name)  # the map the scenario was allowed to use, for telling the game
-    actions: list[tuple[int, ...]] = []
-    final = play_out(game.rules, game.state.copy(), args.seed, bots, actions=actions)
-    record = record_of(game.rules, args.seed, actions, final=final, map_name=game.map_name,
-                       scenario=game.scenario.data if game.scenario else None)
-    print("\n".join(replay_lines(record, source=args.file, trust=trust)))
+    played = commands.play_scenario(args.file, args.edition, bots, args.seed, args.trust)
+    print("\n".join(played.lines))
     if args.save:
-        print(f"saved: {write_record(record, args.save)}")
+        print(f"saved: {played.save(args.save)}")
     return 0
-

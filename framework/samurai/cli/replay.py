@@ -23,22 +23,13 @@ def _replay(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..catalog.trust import Trust
-    from ..knizia.records import from_record, read_record
-    from ..knizia.replays import replay_lines
+    from ..records import read_record_file, replay_lines
 
     trust = Trust(args.trust)
-    folder = Path(args.file).parent
-    play_record = _play_record(args.file)
-    if play_record is not None:  # a record of a game other than Knizia's, told through the protocol
-        from ..records import play_replay_lines
-
-        print("\n".join(play_replay_lines(play_record, source=args.file, trust=trust, folder=folder, to=args.to)))
-        return 0
-    record = read_record(args.file, trust=trust)
-    # The whole record must replay and match its check before we tell it.
-    from_record(record, source=args.file, trust=trust, folder=folder)
-    lines = list(replay_lines(record, source=args.file, to=args.to, trust=trust, folder=folder))
-    print("\n".join(lines))
+    read = read_record_file(args.file, trust=trust)
+    # The whole record must replay and match its check before it is told (each game's replay_lines makes sure).
+    print("\n".join(replay_lines(read.records, read.record, source=args.file, trust=trust,
+                                 folder=Path(args.file).parent, to=args.to)))
     return 0
 
 

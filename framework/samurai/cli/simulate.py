@@ -31,38 +31,22 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 def _simulate(args: argparse.Namespace) -> int:
     from ..catalog.editions import load_edition
-    from ..knizia.editions import knizia_edition
-    from ..search.bots import parse_bots
 
-    edition = load_edition(args.edition)
-    if edition.game.simulate is None:  # a game without a runner of its own is played through the protocol
-        return _simulate_through_protocol(args, edition)
-    bots = parse_bots(args.bots, edition.game)
-    options = _options(args.option)
-    knizia_edition(edition).rules(args.players, options)  # refuse bad players or options before the progress bar starts
-    simulate = edition.game.simulate  # Knizia's: samurai.knizia.simulate
-    summary = _simulating(args, lambda advance, executor: simulate(
-        edition, args.players, args.games, args.seed, bots, options=options, progress=advance,
-        save_dir=args.save_dir, executor=executor))
-    if args.json:
-        print(json.dumps(summary.to_dict(), indent=2))
-    else:
-        print_summary(summary.table())
-    return 0
+    return _simulate_through_protocol(args, load_edition(args.edition))
 
 
 def _simulate_through_protocol(args: argparse.Namespace, edition: Any) -> int:
-    """``simulate`` for a game played through the protocol (``samurai.runs.matches``); without ``--players``, the
-    fewest players its edition allows."""
-    from ..runs.matches import check_bots_play, simulate_matches
+    """``simulate`` for any game, on the one runner (``samurai.runs.matches``, through the game's accelerator when
+    it has one); without ``--players``, 4 where the edition allows it, else the fewest players it allows."""
+    from ..runs.matches import check_bots_play, run_summary, simulate_matches
 
-    bots = check_bots_play(edition.game.name, args.bots)
+    bots = check_bots_play(edition.game, args.bots)
     options = _options(args.option)
     players = _players_of(args.players, edition)
     edition.start(players, 0, options)  # refuse bad players or options before the progress bar starts
-    summary = _simulating(args, lambda advance, executor: simulate_matches(
+    summary = run_summary(edition, _simulating(args, lambda advance, executor: simulate_matches(
         edition, players, args.games, args.seed, bots, options=options, progress=advance, save_dir=args.save_dir,
-        executor=executor))
+        executor=executor)))
     if args.json:
         print(json.dumps(summary.to_dict(), indent=2))
     else:

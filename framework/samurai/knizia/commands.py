@@ -12,11 +12,11 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..catalog.editions import Edition, load_edition
-from ..catalog.games import BenchRequest, GameCommands
+from ..catalog.games import BenchRequest, GameCommands, PlayedScenario
 from ..errors import DataError
 from .editions import knizia_edition
 
-__all__ = ["COMMANDS", "score_captured", "render_file", "bench_lines", "try_end_of_game_hooks"]
+__all__ = ["COMMANDS", "score_captured", "render_file", "bench_lines", "try_end_of_game_hooks", "play_scenario"]
 
 
 def score_captured(edition: Edition, captured: Any) -> dict[str, Any]:
@@ -109,6 +109,31 @@ def try_end_of_game_hooks(edition: Edition) -> None:
             metric.value(facts)
 
 
+def play_scenario(path: str, edition: str | None, bots: Sequence[str], seed: int,
+                  trust: Sequence[str]) -> PlayedScenario:
+    """``samurai play-scenario``: bots play the scenario at ``path`` to the end on the fast engine
+    (``samurai.knizia.simulate.play_out``); the game told as ``samurai replay`` tells it, and its record
+    (which holds the scenario's data, so it stands alone) saved on demand."""
+    from ..catalog.trust import Trust
+    from .game import edition_of, new_game
+    from .records import record_of, write_record
+    from .replays import replay_lines
+    from .simulate import play_out
+
+    trusted = Trust(trust)
+    if edition is not None:
+        trusted.also(edition_of(edition))  # the edition named on the command line is the user's own
+    game = new_game(edition, seed=seed, scenario=path, trace=False, trust=trusted)
+    if game.map_name is not None and game.map_name.endswith(".toml"):
+        trusted.also(game.map_name)  # the map the scenario was allowed to use, for telling the game
+    actions: list[tuple[int, ...]] = []
+    final = play_out(game.rules, game.state.copy(), seed, tuple(bots), actions=actions)
+    record = record_of(game.rules, seed, actions, final=final, map_name=game.map_name,
+                       scenario=game.scenario.data if game.scenario else None)
+    lines = list(replay_lines(record, source=path, trust=trusted))
+    return PlayedScenario(lines=lines, save=lambda to: str(write_record(record, to)))
+
+
 COMMANDS = GameCommands(score=score_captured, render_file=render_file, bench=bench_lines,
-                        try_end_of_game_hooks=try_end_of_game_hooks)
+                        try_end_of_game_hooks=try_end_of_game_hooks, play_scenario=play_scenario)
 """Knizia's game's work behind ``samurai score``, ``render``, ``bench`` and ``editions``."""

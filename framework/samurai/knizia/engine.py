@@ -532,7 +532,7 @@ def _sample_figure(rules: Rules, st: State, rng: random.Random) -> tuple[int, ..
 
 
 def play_random(rules: Rules, st: State, rngs: Sequence[random.Random], *,
-                after: Callable[[tuple[int, ...]], None] | None = None) -> None:
+                after: Callable[[tuple[int, ...]], None] | None = None) -> int:
     """Play the game in ``st`` to its end, seat ``k`` drawing ``sample_action`` from ``rngs[k]``.
 
     The same game, draw for draw, as ``apply(rules, st, sample_action(rules, st, rngs[st.current]))``
@@ -541,31 +541,38 @@ def play_random(rules: Rules, st: State, rngs: Sequence[random.Random], *,
     or sea tile, ending the turn) are drawn and carried out in loops on local names, without building
     an action or calling per action; special tiles, resolution, the end and the rare cases go through
     the general functions. ``after(action)`` is called after each action, the position then as
-    ``apply`` would leave it.
+    ``apply`` would leave it. Returns how many actions it played (counted, not collected: the one runner's
+    summary of a game has its length).
     """
     draws = [rng.random for rng in rngs]
+    played = 0
     while st.phase != OVER:
         if st.phase == PLAY:
-            _play_random_turns(rules, st, rngs, draws, after)
+            played += _play_random_turns(rules, st, rngs, draws, after)
         elif st.phase == FIGURES and rules.setup.figures_must_fit and any(st.supply):
-            _place_random_figures(rules, st, draws, after)
+            played += _place_random_figures(rules, st, draws, after)
         elif st.phase == HANDS:
-            _choose_random_hands(rules, st, draws, after)
+            played += _choose_random_hands(rules, st, draws, after)
         else:
             action = sample_action(rules, st, rngs[st.current])
             apply(rules, st, action)
+            played += 1
             if after is not None:
                 after(action)
+    return played
 
 
 def _choose_random_hands(rules: Rules, st: State, draws: list[Callable[[], float]],
-                         after: Callable[[tuple[int, ...]], None] | None) -> None:
-    """``play_random`` through the hands phase: ``sample_action`` and ``apply`` of each ``CHOOSE`` written out."""
+                         after: Callable[[tuple[int, ...]], None] | None) -> int:
+    """``play_random`` through the hands phase: ``sample_action`` and ``apply`` of each ``CHOOSE`` written out;
+    how many it played."""
     pools, hands, hand_size, players = st.pools, st.hands, rules.hand_size, rules.players
     first = rules.setup.first_player
+    chosen = 0
     while st.phase == HANDS:
         seat = st.current
         pool, hand, draw = pools[seat], hands[seat], draws[seat]
+        chosen += hand_size - len(hand)  # the seat's choices below: one a tile until its hand is full
         # The seat goes on choosing until its hand is full: all but its last tile here, without the checks.
         for _ in range(hand_size - 1 - len(hand)):
             tile = pool[floor(draw() * len(pool))]
@@ -583,23 +590,27 @@ def _choose_random_hands(rules: Rules, st: State, draws: list[Callable[[], float
                 _run_automatic_setup(rules, st)
         if after is not None:
             after((CHOOSE, tile))
+    return chosen
 
 
 def _place_random_figures(rules: Rules, st: State, draws: list[Callable[[], float]],
-                          after: Callable[[tuple[int, ...]], None] | None) -> None:
+                          after: Callable[[tuple[int, ...]], None] | None) -> int:
     """``play_random`` through a figures phase under the fit ruling (``setup_rules.place_random_figures``
-    draws as ``_sample_figure`` does, and places as ``apply`` does)."""
+    draws as ``_sample_figure`` does, and places as ``apply`` does); how many figures (actions) it placed."""
     placed = None if after is None else lambda caste, settlement: after((FIGURE, caste, settlement))
+    figures = sum(st.supply)  # every one is placed, one an action
     caste, settlement = place_random_figures(st, rules.capacities, rules.stage_of, draws, _FIGURE_SAMPLE_TRIES, placed)
     _leave_setup_phase(rules, st)  # the supply is empty (apply: _figures_to_place is False)
     _run_automatic_setup(rules, st)
     if after is not None:
         after((FIGURE, caste, settlement))
+    return figures
 
 
 def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random], draws: list[Callable[[], float]],
-                       after: Callable[[tuple[int, ...]], None] | None) -> None:
-    """``play_random`` through the play phase: turn after turn until the game is over.
+                       after: Callable[[tuple[int, ...]], None] | None) -> int:
+    """``play_random`` through the play phase: turn after turn until the game is over; how many actions it played
+    (a tile placed or a special tile played each, and an end of turn each).
 
     Each step below is the line of ``sample_action``, ``apply``, ``put_tile`` or ``_end_turn`` it
     stands for, in the same order, so the generators are drawn from exactly as those would draw.
@@ -619,6 +630,7 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random], d
     # While land and sea have room and the hand holds no special tile, a tile's target is an empty hex,
     # and playable_tiles is the hand (or its fast tiles); the hand only shrinks during a turn.
     plain = special_tiles.isdisjoint(hands[seat])
+    tiles_before, ends = st.tiles_played, 0
     while True:  # one turn
         hand, draw = hands[seat], draws[seat]
         while True:  # one action of the turn: sample_action, then apply
@@ -683,7 +695,7 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random], d
                 if after is not None:
                     after(action)
                 if st.phase == OVER:
-                    return
+                    return st.tiles_played - tiles_before + ends
                 continue
             tile_owner[h] = seat
             tile_type[h] = tile
@@ -701,16 +713,17 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random], d
                 if st.phase == OVER:
                     if after is not None:
                         after((PLACE, tile, h))
-                    return
+                    return st.tiles_played - tiles_before + ends
             if after is not None:
                 after((PLACE, tile, h))
         # _end_turn
+        ends += 1
         if st.pending:
             _resolve_pending(rules, st)
             if st.phase == OVER:
                 if after is not None:
                     after((END,))
-                return
+                return st.tiles_played - tiles_before + ends
         stack = stacks[seat]
         held = before = len(hand)
         left = len(stack)  # the stack's length, kept here
@@ -730,7 +743,7 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random], d
             _finish(rules, st, end_trigger(rules, st))  # type: ignore[arg-type]
             if after is not None:
                 after((END,))
-            return
+            return st.tiles_played - tiles_before + ends
         st.turn = turn = turn + 1
         st.played = played = 0
         st.normal_played = normal_played = False
@@ -748,6 +761,6 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random], d
             _finish(rules, st, "no_tiles")
             if after is not None:
                 after((END,))
-            return
+            return st.tiles_played - tiles_before + ends
         if after is not None:
             after((END,))

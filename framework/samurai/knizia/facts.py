@@ -7,6 +7,7 @@ engine's own per-game metrics over them (``core_game_metrics``), which reach ``s
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import attrs
 
@@ -14,7 +15,7 @@ from ..runs.statistics import GameMetric
 from .result import END_REASONS
 from .state import State
 
-__all__ = ["GameFacts", "core_game_metrics", "FactsWatch"]
+__all__ = ["GameFacts", "core_game_metrics", "FactsWatch", "PositionFactsWatch"]
 
 
 @attrs.frozen
@@ -116,6 +117,22 @@ class FactsWatch:
                          for s in range(self.players))
         return GameFacts(result.winners, result.end_reason, st.turn, st.tiles_played, captured, st.removed_total,
                          leader)
+
+
+class PositionFactsWatch(FactsWatch):
+    """A ``FactsWatch`` shown the engine's states (the fast paths) or this game's positions on the protocol
+    (``samurai.knizia.position.HexGameState``, whose engine state is its ``state``): this game's
+    ``GameMeasures.watch``, so ``samurai compare`` measures the same facts on either path."""
+
+    __slots__ = ()
+
+    def see(self, st: Any) -> None:
+        """Note the captured totals when a turn has just ended."""
+        super().see(st if isinstance(st, State) else st.state)
+
+    def facts(self, st: Any) -> GameFacts:
+        """The facts of the finished game in ``st``."""
+        return super().facts(st if isinstance(st, State) else st.state)
 
 
 def _totals(captured: Sequence[int], players: int) -> tuple[int, ...]:

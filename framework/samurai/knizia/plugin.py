@@ -26,7 +26,9 @@ from .identity import KNIZIA
 from .manifests import MANIFEST_KEYS, check_extends, read_manifest
 from .measures import play_pairs
 from .position import HexGameState, start
+from .recording import RECORDS
 from .seat_bots import GAME_BOTS
+from .simulate import outcome_of, play_batch, summary_of
 
 __all__ = ["GAME", "MEASURES", "PANELS", "samurai_games"]
 
@@ -64,16 +66,16 @@ def _checks() -> Any:
     return CHECKS
 
 
-def _simulate(edition: Edition, players: int, games: int, seed: int, bots: Any, **kwargs: Any) -> Any:
-    from .simulate import simulate
-
-    return simulate(edition, players, games, seed, bots, **kwargs)
+def _outcome(state: Any) -> Any:
+    if not isinstance(state, HexGameState):
+        raise TypeError(f"Knizia's game reads a HexGameState, not {type(state).__name__}")
+    return outcome_of(state.state, state.players)
 
 
 def _facts_watch(edition: Edition, players: int) -> Any:
-    from .facts import FactsWatch
+    from .facts import PositionFactsWatch
 
-    return FactsWatch(players)
+    return PositionFactsWatch(players)
 
 
 def _metrics(editions: Sequence[Edition], players: int, options: Sequence[Mapping[str, Any]], a: Sequence[Any],
@@ -106,7 +108,6 @@ GAME = GameDefinition(
     start=_start_of,
     render=_render,
     manifest_keys=MANIFEST_KEYS,
-    simulate=_simulate,
     measures=MEASURES,
     web=_web,
     checks=_checks,
@@ -123,6 +124,11 @@ GAME = GameDefinition(
     interop=_interop,
     interop_edition="ffg2015",
     commands=COMMANDS,
+    play_batch=play_batch,
+    outcome=_outcome,
+    summary=summary_of,
+    records=RECORDS,
+    bot_seed_offset=0,
 )
 """Knizia's game as the framework sees it (``samurai.catalog.games``), contributed by its plugin
 (this module): the default game, of every manifest without a ``game`` key."""

@@ -202,9 +202,7 @@ def returns_of(state: State, players: int) -> tuple[float, ...]:
     """The protocol's returns for a finished engine state (all 0 before the end)."""
     if state.result is None:
         return (0.0,) * players
-    winners = state.result.winners
-    share = 1.0 / len(winners)
-    return tuple(share if seat in winners else 0.0 for seat in range(players))
+    return state.result.shares(players)
 
 
 def start(edition: str | Edition, players: int, seed: int, *,

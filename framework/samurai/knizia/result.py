@@ -68,6 +68,11 @@ class Result:
         """True when more than one seat shares the win."""
         return len(self.winners) > 1
 
+    def shares(self, players: int) -> tuple[float, ...]:
+        """Each seat's return on the game protocol: the winners share 1, the others get 0."""
+        share = 1.0 / len(self.winners)
+        return tuple(share if seat in self.winners else 0.0 for seat in range(players))
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the result."""
         return {"winners": list(self.winners), "reason": self.reason, "explanation": self.explanation,

@@ -1,5 +1,7 @@
-"""Knizia's game's own batch runner (its ``GameDefinition.simulate``): many seeded games between bots on the fast
-engine, and their summary.
+"""Knizia's game in the one runner of runs (``samurai.runs.matches``): its accelerator of a batch
+(``play_batch``, its ``GameDefinition.play_batch``: the fused random loop and the fast engine), what it reads of a
+finished game (``outcome_of``) and its summary of a run (``SimulationSummary``); ``simulate`` is that runner with
+this game's summary.
 
 Game ``i`` of a run with seed ``s`` is played with seed ``derive_seed(s, i)``
 and each seat's bot gets its own seed derived from the game's, so one game
@@ -15,27 +17,27 @@ from typing import Any
 
 import attrs
 
-from ..catalog.cache import edition_named, keep_edition, loadable_name
+from ..catalog.cache import edition_named
 from ..catalog.editions import Edition
-from ..errors import DataError, IllegalAction
-from ..runs.executors import Executor, make_executor
-from ..runs.folders import batches_of, collect_batches, write_run
-from ..runs.matches import Batch
+from ..errors import IllegalAction
+from ..runs.executors import Executor
+from ..runs.matches import Batch, MatchGame, MatchSummary, simulate_matches
 from ..runs.summary import SummaryTable, share_rows
 from ..search.bots import BOTS, RandomBot
-from ..seeds import check_seed, derive_seed
+from ..seeds import derive_seed
 from . import engine
 from .editions import knizia_edition
 from .knowledge import LeftGame
 from .position import decide
-from .records import GameRecord, record_of, write_record
+from .records import GameRecord, record_of
 from .result import END_REASONS
 from .rules import Rules
-from .seat_bots import make_bot, parse_bots
+from .seat_bots import make_bot
 from .state import OVER, State, seeded_random
 from .tiles import CASTES
 
-__all__ = ["play_game", "play_out", "GameSummary", "SimulationSummary", "simulate", "cached_rules"]
+__all__ = ["play_game", "play_out", "GameSummary", "SimulationSummary", "simulate", "cached_rules", "play_batch",
+           "outcome_of", "summary_of"]
 
 
 def play_game(rules: Rules, seed: int, bots: Sequence[str], *, trace: bool = False,
@@ -53,6 +55,13 @@ def play_game(rules: Rules, seed: int, bots: Sequence[str], *, trace: bool = Fal
 def play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], *,
              actions: list[tuple[int, ...]] | None = None, watch: Callable[[State], None] | None = None) -> State:
     """Play the game in ``st`` to its end between bots seeded from ``seed`` (see ``play_game``)."""
+    _play_out(rules, st, seed, bots, actions, watch)
+    return st
+
+
+def _play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], actions: list[tuple[int, ...]] | None,
+              watch: Callable[[State], None] | None) -> int:
+    """``play_out``, counting the actions played (random bots: counted by the fused loop, not collected)."""
     names = [bots[seat % len(bots)] for seat in range(rules.players)]
     if all(isinstance(name, str) and BOTS.get(name) is RandomBot for name in names):
         # Random bots only: draw each action straight from the engine with the generator each seat's
@@ -61,21 +70,23 @@ def play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], *,
         rngs = [seeded_random(derive_seed(seed, seat)) for seat in range(rules.players)]
         if watch is not None:
             watch(st)
-        after = None
-        if actions is not None or watch is not None:
+        after: Callable[[tuple[int, ...]], None] | None = None
+        if watch is None:
+            after = None if actions is None else actions.append  # a bound method: no Python frame per action
+        else:
             def after(action: tuple[int, ...]) -> None:
                 if actions is not None:
                     actions.append(action)
                 if watch is not None:
                     watch(st)
-        engine.play_random(rules, st, rngs, after=after)
-        return st
+        return engine.play_random(rules, st, rngs, after=after)
     players = [make_bot(name, derive_seed(seed, seat)) for seat, name in enumerate(names)]
     apply, check = engine.apply, engine.check
     if watch is not None:
         watch(st)
     checked = [not getattr(bot, "trusted", False) for bot in players]
     left_game = LeftGame()
+    played = 0
     while st.phase != OVER:
         seat = st.current
         action = decide(players[seat], rules, st, seat, left_game)
@@ -84,11 +95,12 @@ def play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], *,
             if reason is not None:
                 raise IllegalAction(f"bot {players[seat].name!r} at seat {seat} chose {action}: {reason}")
         apply(rules, st, action)
+        played += 1
         if actions is not None:
             actions.append(action)
         if watch is not None:
             watch(st)
-    return st
+    return played
 
 
 @attrs.frozen
@@ -194,60 +206,54 @@ def simulate(edition: Edition, players: int, games: int, seed: int, bots: Sequen
              scheduler: str | None = None, executor: Executor | None = None) -> SimulationSummary:
     """Play ``games`` games and summarise them; ``progress(k)`` is told how many games are done.
 
-    The games are played in batches (``batches_of``) on the executor ``backend``
-    (``"local"`` worker processes, ``"dask"``, or one a plugin contributes;
-    see ``samurai.runs.executors``) with ``workers`` workers, or on the Dask
-    cluster at ``scheduler``; the summary is the same on every backend and
-    number of workers. Workers other than this process load the edition again
-    by its id, or by its manifest's path when it is not the installed one.
-    ``executor`` (from ``samurai.runs.executors.make_executor``, closed by the
-    caller) plays on workers already started instead, say several runs on one
-    cluster; then ``workers``, ``backend`` and ``scheduler`` are not used.
+    The one runner of every game (``samurai.runs.matches.simulate_matches``: batches on the executor ``backend``,
+    ``"local"`` worker processes, ``"dask"`` or one a plugin contributes, with ``workers`` workers or on the
+    Dask cluster at ``scheduler``; ``executor``, closed by the caller, plays on workers already started), played
+    by this game's accelerator (``play_batch``) and summed up as this game shows it (``summary_of``). The
+    summary is the same on every backend and number of workers.
 
     ``save_dir`` keeps each game's record as ``DIR/game-NNNNN.json`` (``samurai replay`` reads them),
     after ``DIR/run.json`` saying how many games were asked for (see ``samurai.runs.folders``), each batch's as it
     arrives: a run interrupted by ``KeyboardInterrupt`` keeps its finished games and its workers are stopped.
     """
-    if games < 1:
-        raise DataError(f"games must be at least 1, not {games}", source="--games")
-    if workers < 1:
-        raise DataError(f"workers must be at least 1, not {workers}", source="--workers")
-    check_seed(seed, source="--seed")
-    # compiled here: bad options are refused before any game is sent off
-    knizia_edition(edition).rules(players, options)
-    bots = parse_bots(bots)
-    name = loadable_name(edition)
-    chosen = dict(options or {})
-    keep_edition(name, edition)  # this process plays with the edition it was given (and its compiled rules)
-    keep_records = save_dir is not None
-    batches = [Batch(name, players, chosen, seed, bots, indices, keep_records) for indices in batches_of(games)]
-    runner = make_executor(backend, workers=workers, scheduler=scheduler) if executor is None else executor
-    try:
-        if save_dir is not None:
-            write_run(save_dir, command="simulate", games=games, edition=edition.reference, players=players,
-                      seed=seed, bots=list(bots), options=chosen)
-        summaries: list[GameSummary] = collect_batches(runner.map(_play_batch, batches), save_dir, write_record,
-                                                       progress)
-    finally:
-        if executor is None:  # an executor of the caller's stays theirs to close
-            runner.close()
-    return SimulationSummary(edition.id, players, seed, tuple(bots[s % len(bots)] for s in range(players)),
-                             tuple(summaries))
+    return summary_of(simulate_matches(edition, players, games, seed, bots, options=options, progress=progress,
+                                       save_dir=save_dir, workers=workers, backend=backend, scheduler=scheduler,
+                                       executor=executor))
 
 
-def _play_batch(batch: Batch) -> list[tuple[int, GameSummary, GameRecord | None]]:
-    """Play a batch of a ``simulate`` run (in any process): each game's number, summary and record if kept."""
-    rules = cached_rules(batch.edition, batch.players, batch.options)
-    out: list[tuple[int, GameSummary, GameRecord | None]] = []
+def outcome_of(st: State, players: int) -> tuple[Any, ...]:
+    """What this game's summary reads of a finished game (its ``GameDefinition.outcome``, plain data): a
+    ``GameSummary``'s fields after the seed."""
+    assert st.result is not None and st.end_reason is not None
+    return (st.result.winners, st.result.reason, st.end_reason, st.turn, st.tiles_played,
+            tuple(tuple(st.captured[s * 3:s * 3 + 3]) for s in range(players)), st.removed_total)
+
+
+def summary_of(summary: MatchSummary) -> SimulationSummary:
+    """A run of the one runner summed up as this game shows it (its ``GameDefinition.summary``)."""
+    return SimulationSummary(summary.edition, summary.players, summary.seed, summary.bots,
+                             tuple(GameSummary(game.seed, *game.facts) for game in summary.games))
+
+
+def play_batch(edition: Edition, batch: Batch) -> list[tuple[int, MatchGame, GameRecord | None]]:
+    """This game's accelerator of a batch of the one runner (its ``GameDefinition.play_batch``): the games on the
+    fast engine (random bots: the fused random loop), each with exactly the ``MatchGame`` and record the protocol
+    path (``samurai.runs.matches.play_batch_on_protocol``) gives it (``tests/test_fast_paths.py`` pins them)."""
+    # compiled once per edition, players and options
+    rules = knizia_edition(edition).rules(batch.players, batch.options)
+    players = batch.players
+    out: list[tuple[int, MatchGame, GameRecord | None]] = []
     for index in batch.indices:
         game_seed = derive_seed(batch.seed, index)
         actions: list[tuple[int, ...]] | None = [] if batch.keep_records else None
-        st = play_game(rules, game_seed, batch.bots, actions=actions)
+        st = engine.new_state(rules, game_seed)
+        played = _play_out(rules, st, game_seed, batch.bots, actions, None)
+        assert st.result is not None
         record = record_of(rules, game_seed, actions, final=st) if actions is not None else None
-        out.append((index, GameSummary.of(game_seed, st, batch.players), record))
+        # What samurai.runs.matches.match_game reads through the protocol: returns, the result's reason.
+        out.append((index, MatchGame(game_seed, st.result.shares(players), st.result.reason, played,
+                                     outcome_of(st, players)), record))
     return out
-
-
 def cached_rules(name: str, players: int, options: Mapping[str, Any]) -> Rules:
     """The rules of edition ``name`` (an id or a manifest path) for ``players`` and ``options``, compiled once per
     process (the edition is loaded once, ``samurai.catalog.cache``, and keeps the rules it compiled): what a batch

@@ -6,15 +6,15 @@ comes from the rules. Games are played on an executor (``samurai.runs.executors`
 local worker processes or a Dask cluster), a chunk of game numbers per task;
 each worker compiles the editions itself, once, so nothing but plain data
 crosses process boundaries, and the numbers do not depend on the backend or
-the number of workers. Every game becomes a record; the metrics are computed
-from the records (``samurai.runs.statistics``; Knizia's facts: ``samurai.knizia.facts``), so a saved run can be
-analysed again.
+the number of workers. Every game can become a record (``samurai.records``, as its game writes them); the metrics
+are computed from the games' facts, which a saved run's records give again (``analyse_records``).
 
 What is measured is the game's (``samurai.catalog.games.GameMeasures``, a game
-definition's ``measures``): Knizia's game plays on its fast engine and
-measures captures, ties and decisiveness; another game is played through
-the game protocol and measured by its own watch and metrics, or, when it
-supplies none, by what the protocol shows of any game (``PROTOCOL_MEASURES``).
+definition's ``measures``): its watch and metrics, or, when it supplies none,
+what the protocol shows of any game (``PROTOCOL_MEASURES``). The paired games
+are played through the game protocol, unless the game's measures offer an
+accelerator (``GameMeasures.play_pairs``: Knizia's fast engine) that returns
+what the protocol path returns for the same chunk (tests pin the two together).
 Both editions of a comparison must play the same game.
 """
 
@@ -34,28 +34,17 @@ from ..catalog.editions import Edition, load_edition
 from ..catalog.games import GameDefinition, GameMeasures
 from ..catalog.trust import Trust, TrustLike
 from ..errors import DataError
-from ..files.reading import read_data
 from ..interrupts import deferred_interrupts
-from ..knizia.measures import game_facts
-from ..knizia.records import GameRecord, read_record, write_record
 from ..protocol import GameState
-from ..records import (
-    PlayRecord,
-    is_play_record,
-    play_record_of,
-    position_check_of,
-    read_play_record,
-    replay_play_record,
-    write_play_record,
-)
+from ..records import read_record_file, record_facts, record_of, records_of
 from ..seeds import check_seed, derive_seed
 from .executors import Executor, default_workers, make_executor
 from .folders import CHUNK, PairTask, batches_of, games_asked, write_run
 from .matches import check_bots_play, play_match, result_reason
 from .statistics import GameMetric, Metric, average_metrics
 
-__all__ = ["Comparison", "compare", "analyse_records", "default_workers", "CHUNK", "measures_of", "PROTOCOL_MEASURES"]
-
+__all__ = ["Comparison", "compare", "analyse_records", "default_workers", "CHUNK", "measures_of", "PROTOCOL_MEASURES",
+           "play_pairs_on_protocol"]
 
 
 @attrs.frozen
@@ -117,12 +106,13 @@ def _no_nan(value: Any) -> Any:
     return value
 
 
-def _play_protocol_pairs(task: PairTask) -> list[tuple[int, tuple[Any, Any], tuple[PlayRecord, PlayRecord] | None]]:
-    """Play a chunk of paired games of a game on the protocol (in any process): each pair's number, the facts
-    its game's watch collected, and both records when they are kept."""
+def play_pairs_on_protocol(task: PairTask) -> list[tuple[int, tuple[Any, Any], tuple[Any, Any] | None]]:
+    """Play a chunk of paired games through the protocol (in any process): each pair's number, the facts its
+    game's watch collected, and both records (as the game writes them) when they are kept. The general path
+    every ``GameMeasures.play_pairs`` is pinned to."""
     editions = [edition_named(name) for name in task.editions]
     measures = measures_of(editions)
-    out: list[tuple[int, tuple[Any, Any], tuple[PlayRecord, PlayRecord] | None]] = []
+    out: list[tuple[int, tuple[Any, Any], tuple[Any, Any] | None]] = []
     for index in task.indices:
         game_seed = derive_seed(task.seed, index)
         facts, records = [], []
@@ -131,7 +121,7 @@ def _play_protocol_pairs(task: PairTask) -> list[tuple[int, tuple[Any, Any], tup
             final, actions = play_match(edition, task.players, game_seed, task.bots, options=chosen, watch=watch.see)
             facts.append(watch.facts(final))
             if task.keep_records:
-                records.append(play_record_of(edition, task.players, game_seed, chosen, actions, final))
+                records.append(record_of(edition, task.players, game_seed, chosen, actions, final))
         out.append((index, (facts[0], facts[1]), (records[0], records[1]) if task.keep_records else None))
     return out
 
@@ -197,7 +187,8 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
         if save_dir is not None:
             write_run(save_dir, command="compare", games=games, editions=[edition_a, edition_b], players=players,
                       seed=seed, bots=list(bot_names), options=list(options))
-        _collect(runner.map(measures.play_pairs or _play_protocol_pairs, tasks), results, progress, save_dir)
+        _collect(runner.map(measures.play_pairs or play_pairs_on_protocol, tasks), results, progress, save_dir,
+                 records_of(loaded[0].game).write)
     finally:  # interrupted, or a game failed: the executor stops the other workers now, not after their chunks
         if executor is None:  # an executor of the caller's stays theirs to close
             runner.close()
@@ -211,18 +202,15 @@ def compare(edition_a: str, edition_b: str, *, players: int, games: int, seed: i
 
 
 def _collect(chunks: Any, results: list[Any], progress: Callable[[int], None] | None,
-             save_dir: str | Path | None) -> None:
-    """Gather finished chunks; with ``save_dir``, save each pair as it arrives, so a run cut short keeps it."""
+             save_dir: str | Path | None, write: Callable[[Any, Path], object]) -> None:
+    """Gather finished chunks; with ``save_dir``, save each pair as it arrives (``write``, as the game writes its
+    records), so a run cut short keeps it."""
     for chunk in chunks:
         if save_dir is not None:
             with deferred_interrupts():  # a finished chunk is saved whole, both records of each pair
                 for index, _, records in chunk:
                     for side, record in zip("ab", records, strict=True):
-                        target = Path(save_dir) / side / f"game-{index:05d}.json"
-                        if isinstance(record, PlayRecord):
-                            write_play_record(record, target)
-                        else:
-                            write_record(record, target)
+                        write(record, Path(save_dir) / side / f"game-{index:05d}.json")
         results.extend(chunk)
         if progress is not None:
             progress(len(results))
@@ -254,43 +242,20 @@ def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b:
     if asked is not None and held < asked and not partial:
         raise DataError(f"holds {held} of the {asked} paired games its run asked for (the run was cut short); "
                         f"pass --partial to analyse the games it holds", source=str(root))
-    first = {side: read_data(files[side][0])[0] for side in "ab"}
-    if is_play_record(first["a"]) != is_play_record(first["b"]):
-        games = {side: first[side].get("game") if is_play_record(first[side]) else "knizia" for side in "ab"}
-        raise DataError(f"a/ holds records of game {games['a']!r} and b/ of game {games['b']!r}: the two sides of a "
-                        f"comparison play one game", source=str(files["b"][0]))
-    if is_play_record(first["a"]):  # a game other than Knizia's, recorded through the protocol
-        return _analyse_play_records(files, edition_a, edition_b, vouched, root, asked)
-    records = {side: [read_record(f, trust=vouched) for f in files[side]] for side in "ab"}
+    first = {side: read_record_file(files[side][0], trust=vouched) for side in "ab"}
+    if first["a"].game != first["b"].game:
+        raise DataError(f"a/ holds records of game {first['a'].game!r} and b/ of game {first['b'].game!r}: the two "
+                        f"sides of a comparison play one game", source=str(files["b"][0]))
+    records = {side: [first[side].record, *(read_record_file(f, trust=vouched).record for f in files[side][1:])]
+               for side in "ab"}
     _check_one_run(records, files)
     names = (edition_a or records["a"][0].edition, edition_b or records["b"][0].edition)
     # An edition the caller names is theirs to trust; the one a record names must be installed or vouched for.
     editions = [load_edition(given) if given else vouched.edition(name, source=str(files[side][0]), folder=root / side)
                 for given, name, side in zip((edition_a, edition_b), names, "ab", strict=True)]
-    players = records["a"][0].players
-    facts = {side: [game_facts(r, edition=ed, source=str(f)) for r, f in zip(records[side], files[side], strict=True)]
-             for side, ed in zip("ab", editions, strict=True)}
-    options = [records[side][0].options for side in "ab"]
-    changed = [{k: v for k, v in chosen.items() if k in ed.manifest.options and v != ed.manifest.options[k].default}
-               for chosen, ed in zip(options, editions, strict=True)]
-    measures = measures_of(editions)
-    return Comparison(names[0], names[1], players, len(files["a"]), None, (),
-                      tuple(measures.metrics(editions, players, options, facts["a"], facts["b"])),
-                      options_a=changed[0],
-                      options_b=changed[1], games_asked=asked, panels=measures.panels)
-
-
-def _analyse_play_records(files: Mapping[str, list[Path]], edition_a: str | None, edition_b: str | None,
-                          vouched: Trust, root: Path, asked: int | None) -> Comparison:
-    """``analyse_records`` for the records of a game played through the protocol (``samurai.records``)."""
-    records = {side: [read_play_record(f) for f in files[side]] for side in "ab"}
-    _check_one_run(records, files)
-    names = (edition_a or records["a"][0].edition, edition_b or records["b"][0].edition)
-    editions = [load_edition(given) if given else vouched.edition(name, source=str(files[side][0]), folder=root / side)
-                for given, name, side in zip((edition_a, edition_b), names, "ab", strict=True)]
     measures = measures_of(editions)
     players = records["a"][0].players
-    facts = {side: [_play_record_facts(record, edition, measures, str(file))
+    facts = {side: [record_facts(record, edition, measures, source=str(file))
                     for record, file in zip(records[side], files[side], strict=True)]
              for side, edition in zip("ab", editions, strict=True)}
     options = [dict(records[side][0].options) for side in "ab"]
@@ -301,24 +266,7 @@ def _analyse_play_records(files: Mapping[str, list[Path]], edition_a: str | None
                       options_a=changed[0], options_b=changed[1], games_asked=asked, panels=measures.panels)
 
 
-def _play_record_facts(record: PlayRecord, edition: Edition, measures: GameMeasures, source: str) -> Any:
-    """Replay a finished game's record through the protocol and give what its game's watch collects."""
-    watch = measures.watch(edition, record.players)
-    final: GameState | None = None
-    for final, _ in replay_play_record(record, source=source, edition=edition):
-        watch.see(final)
-    assert final is not None
-    if record.check is not None and position_check_of(final) != record.check:
-        raise DataError("the replayed game does not match the record's check (a changed seed, option or action)",
-                        source=source, key="check")
-    if not final.is_over:
-        raise DataError(f"the game is not over after its {len(record.actions)} actions", source=source,
-                        key="actions")
-    return watch.facts(final)
-
-
-def _check_one_run(records: Mapping[str, Sequence[GameRecord | PlayRecord]], files: Mapping[str, list[Path]]) \
-        -> None:
+def _check_one_run(records: Mapping[str, Sequence[Any]], files: Mapping[str, list[Path]]) -> None:
     """Every record of a side is a game of one edition, version, player count and options, as compare writes them."""
     first = records["a"][0]
     for side in "ab":

@@ -1,11 +1,13 @@
-"""Bots playing any game on the protocol: one game, or a seeded run of them summed up.
+"""Bots playing any game on the protocol: one game, or a seeded run of them summed up: the one runner of batches.
 
-Knizia's game has its own fast runner (``samurai.knizia.simulate``, which reads that
-game's facts: turns, tiles, captures); every other game is played here
-through the protocol only (``GameState.ask`` hands a bot its seat's
-knowledge, never the position). A bot made for one game (``greedy`` reads
-Knizia's hands and hexes) is that game's own (``GameDefinition.bots``) and is
-refused, in one line, for another; ``random`` and the MCTS bots play any game.
+Every game's run (``samurai simulate``) is played here: seeds, bots, executors,
+progress, save folders and the summary. A game is played through the protocol
+(``GameState.ask`` hands a bot its seat's knowledge, never the position), unless
+its definition offers an accelerator for a batch (``GameDefinition.play_batch``:
+Knizia's fused random loop and engine), which returns exactly what the protocol
+path returns for that batch (tests pin the two together). A bot made for one game
+(``greedy`` reads Knizia's hands and hexes) says so with a ``games`` attribute and
+is refused, in one line, for another; ``random`` and the MCTS bots play any game.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
@@ -22,17 +24,15 @@ from ..catalog.editions import Edition, installed_plugins, make_plugin_manager
 from ..catalog.games import GameDefinition, games_of
 from ..errors import DataError
 from ..protocol import GameState, Move
+from ..records import record_of, records_of
 from ..search.bots import make_bot, parse_bots
-from ..seeds import derive_seed
+from ..seeds import check_seed, derive_seed
 from .executors import Executor, make_executor
-from .folders import batches_of
+from .folders import batches_of, collect_batches, write_run
 from .summary import SummaryTable, share_rows
 
-if TYPE_CHECKING:
-    from ..records import PlayRecord
-
 __all__ = ["MAX_ACTIONS", "check_bots_play", "play_match", "MatchGame", "MatchSummary", "simulate_matches",
-           "result_reason", "Batch"]
+           "result_reason", "Batch", "match_game", "play_batch", "play_batch_on_protocol", "run_summary"]
 
 MAX_ACTIONS = 100_000
 """A game still going after this many actions is refused as endless (a game's own rulings must end it)."""
@@ -73,14 +73,16 @@ def result_reason(state: GameState) -> str:
 def play_match(edition: Edition, players: int, seed: int, bots: Sequence[str], *,
                options: Mapping[str, Any] | None = None,
                watch: Callable[[GameState], None] | None = None) -> tuple[GameState, list[Move]]:
-    """Play one game of ``edition`` between bots (seat ``k`` gets ``bots[k % len(bots)]``, seeded from ``seed``);
+    """Play one game of ``edition`` between bots (seat ``k`` gets ``bots[k % len(bots)]``, seeded from ``seed`` as
+    its game seeds bots, ``GameDefinition.bot_seed_offset``);
     the final position and the actions played. ``watch(position)`` is called before the first action and after
     each one (``samurai compare`` collects a game's facts so)."""
     names = check_bots_play(edition.game, bots)
     state = edition.start(players, seed, options)
     if watch is not None:
         watch(state)
-    seated = [make_bot(names[seat % len(names)], derive_seed(seed, 1_000 + seat), edition.game)
+    offset = edition.game.bot_seed_offset
+    seated = [make_bot(names[seat % len(names)], derive_seed(seed, offset + seat), edition.game)
               for seat in range(players)]
     actions: list[Move] = []
     while not state.is_over:
@@ -110,6 +112,16 @@ class MatchGame:
     returns: tuple[float, ...]
     reason: str
     actions: int
+    facts: Any = None
+    """What the game's definition reads of the finished game (``GameDefinition.outcome``); None when it reads
+    nothing more."""
+
+
+def match_game(edition: Edition, seed: int, state: GameState, actions: int) -> MatchGame:
+    """The numbers of a finished game of ``edition`` played from ``seed`` in ``actions`` actions."""
+    outcome = edition.game.outcome
+    return MatchGame(seed, tuple(state.returns()), result_reason(state), actions,
+                     None if outcome is None else outcome(state))
 
 
 @attrs.frozen
@@ -171,14 +183,13 @@ def simulate_matches(edition: Edition, players: int, games: int, seed: int, bots
     ``DIR/game-NNNNN.json`` (``samurai replay`` and ``samurai render`` read them),
     after ``DIR/run.json``, each batch's as it arrives: a run interrupted by
     ``KeyboardInterrupt`` keeps its finished games and its workers are stopped.
+    ``run_summary`` gives the summary as the edition's game shows it.
     """
-    from ..records import write_play_record
-    from .folders import collect_batches, write_run
-
     if games < 1:
         raise DataError(f"games must be at least 1, not {games}", source="--games")
     if workers < 1:
         raise DataError(f"workers must be at least 1, not {workers}", source="--workers")
+    check_seed(seed, source="--seed")
     names = check_bots_play(edition.game, bots)
     edition.start(players, seed, options)  # bad players or options are refused before the first game
     name = loadable_name(edition)
@@ -191,8 +202,8 @@ def simulate_matches(edition: Edition, players: int, games: int, seed: int, bots
         if save_dir is not None:
             write_run(save_dir, command="simulate", games=games, edition=edition.reference, players=players,
                       seed=seed, bots=list(names), options=chosen)
-        played: list[MatchGame] = collect_batches(runner.map(_play_batch, batches), save_dir, write_play_record,
-                                                  progress)
+        played: list[MatchGame] = collect_batches(runner.map(play_batch, batches), save_dir,
+                                                  records_of(edition.game).write, progress)
     finally:
         if executor is None:  # an executor of the caller's stays theirs to close
             runner.close()
@@ -200,11 +211,18 @@ def simulate_matches(edition: Edition, players: int, games: int, seed: int, bots
                         tuple(names[seat % len(names)] for seat in range(players)), tuple(played))
 
 
+def run_summary(edition: Edition, summary: MatchSummary) -> Any:
+    """The run's summary as ``edition``'s game shows it (``GameDefinition.summary``), else ``summary`` itself: what
+    ``samurai simulate`` prints (``table()``) or writes as JSON (``to_dict()``)."""
+    shown = edition.game.summary
+    return summary if shown is None else shown(summary)
+
+
 @attrs.frozen
 class Batch:
     """A share of a run's games for one worker: the edition (its key or manifest path), players, options, the
-    run's seed, the bots, the games' numbers and whether to keep their records. Knizia's fast runner plays the
-    same batches."""
+    run's seed, the bots, the games' numbers and whether to keep their records. A game's accelerator
+    (``GameDefinition.play_batch``) plays the same batches."""
 
     edition: str
     players: int
@@ -215,16 +233,26 @@ class Batch:
     keep_records: bool
 
 
-def _play_batch(batch: Batch) -> list[tuple[int, MatchGame, PlayRecord | None]]:
-    """Play a batch of a run (in any process): each game's number, summary and record if kept."""
-    from ..records import play_record_of
-
+def play_batch(batch: Batch) -> list[tuple[int, MatchGame, Any]]:
+    """Play a batch of a run (in any process): each game's number, ``MatchGame`` and record if kept; through the
+    game's accelerator when it offers one for the batch, else through the protocol."""
     edition = edition_named(batch.edition)
-    out: list[tuple[int, MatchGame, PlayRecord | None]] = []
+    accelerator = edition.game.play_batch
+    if accelerator is not None:
+        played = accelerator(edition, batch)
+        if played is not None:
+            return list(played)
+    return play_batch_on_protocol(batch)
+
+
+def play_batch_on_protocol(batch: Batch) -> list[tuple[int, MatchGame, Any]]:
+    """Play a batch through the protocol (``play_match``): the general path every accelerator is pinned to."""
+    edition = edition_named(batch.edition)
+    out: list[tuple[int, MatchGame, Any]] = []
     for index in batch.indices:
         game_seed = derive_seed(batch.seed, index)
         state, actions = play_match(edition, batch.players, game_seed, batch.bots, options=batch.options)
-        record = (play_record_of(edition, batch.players, game_seed, batch.options, actions, state)
+        record = (record_of(edition, batch.players, game_seed, batch.options, actions, state)
                   if batch.keep_records else None)
-        out.append((index, MatchGame(game_seed, tuple(state.returns()), result_reason(state), len(actions)), record))
+        out.append((index, match_game(edition, game_seed, state, len(actions)), record))
     return out

@@ -1,8 +1,7 @@
 """The printed summary of a run of games (``samurai simulate``): one table of the seats, one of figures per game.
 
-A game's summary (``samurai.runs.matches.MatchSummary`` for games played through the protocol, or a game's own,
-such as Knizia's ``samurai.knizia.simulate.SimulationSummary``) says what to show as a ``SummaryTable``;
-``print_summary`` prints any of them, so the command line knows no game.
+A run's summary (``samurai.runs.matches.MatchSummary``, or the one its game shows, ``GameDefinition.summary``)
+says what to show as a ``SummaryTable``; ``print_summary`` prints any of them, so the command line knows no game.
 """
 
 from __future__ import annotations
