@@ -98,6 +98,18 @@ def test_new_edition_writes_a_manifest_and_plugin_that_load_and_play(tmp_path, c
     assert samurai.load_edition(str(manifest)).rules(3).public_captures
 
 
+def test_new_edition_of_another_game_starts_from_that_games_hooks_and_plays(tmp_path, capsys):
+    # Daimyo offers no starter of its own: the framework's names Daimyo's hooks (none beyond the framework's) and
+    # implements none, so the variant loads and plays as its base does.
+    assert main(["new-edition", "border-war", "--extends", "daimyo", "--dir", str(tmp_path)]) == 0
+    plugin = (tmp_path / "border_war.py").read_text()
+    assert "a variant of daimyo" in plugin and "@hookimpl\ndef" not in plugin
+    edition = samurai.load_edition(str(tmp_path / "border-war.toml"))
+    assert edition.game.name == "daimyo" and edition.manifest.extends == "daimyo"
+    assert main(["simulate", "--edition", str(tmp_path / "border-war.toml"), "--games", "2", "--no-progress"]) == 0
+    capsys.readouterr()
+
+
 def test_new_edition_can_extend_the_original_edition(tmp_path):
     assert main(["new-edition", "house", "--extends", "original", "--dir", str(tmp_path)]) == 0
     edition = samurai.load_edition(str(tmp_path / "house.toml"))

@@ -1,8 +1,9 @@
 """Starter files for a new edition: a manifest that extends another and a plugin module beside it.
 
 ``samurai new-edition NAME --extends ffg2015`` calls ``write_starter_edition``;
-the files load and play at once (the plugin's hook returns None, which keeps
-the base edition's rule) and docs/designing-editions.md explains what to
+the files load and play at once (the plugin's hooks return None, which keeps
+the base edition's rules; the game of the base edition may give its own
+starter, ``GameCommands.starter_plugin``) and docs/designing-editions.md explains what to
 change next.
 """
 
@@ -15,32 +16,26 @@ import tomli_w
 
 from .catalog.editions import available_editions, load_edition
 from .errors import DataError
+from .files.writing import write_atomically
 
 __all__ = ["write_starter_edition", "STARTER_PLUGIN"]
 
 _NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 
-STARTER_PLUGIN = '''"""{ident}: a variant of {base}. Its rules: {ident}.toml and the hooks below.
+STARTER_PLUGIN = '''"""{ident}: a variant of {base}. Its rules: {ident}.toml and the hooks you add below.
 
-Each hook decides one rule; returning None keeps the rule of {base}.
-Every hook and its arguments: samurai.hooks.specs. A walk-through:
+Each hook decides one rule; a hook that returns None keeps the rule of {base}.
+The hooks an edition of {game} may implement: {hookspecs}. A walk-through:
 docs/designing-editions.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from samurai.catalog.manifests import EditionManifest
-from samurai.hooks.specs import hookimpl
-
-
-@hookimpl
-def samurai_public_captures(edition: EditionManifest, players: int, options: Mapping[str, Any]) -> bool | None:
-    """Whether every player sees the figures each player has captured (None: as in {base})."""
-    return None
+from samurai.hooks.specs import hookimpl  # noqa: F401  (mark each hook you add with @hookimpl)
 '''
+"""The plugin module a new edition starts with when its game offers no starter of its own
+(``GameCommands.starter_plugin``): a docstring naming the game's hooks, and the marker. ``{ident}``, ``{base}``,
+``{game}`` and ``{hookspecs}`` are filled in."""
 
 
 def write_starter_edition(name: str, extends: str, folder: Path, *, force: bool = False) -> tuple[Path, Path]:
@@ -54,7 +49,8 @@ def write_starter_edition(name: str, extends: str, folder: Path, *, force: bool 
     if extends not in catalog:
         raise DataError(f"cannot extend {extends!r}: installed editions are {', '.join(catalog)}",
                         source="--extends")
-    base = load_edition(extends).manifest
+    base_edition = load_edition(extends)
+    base = base_edition.manifest
     manifest_path = folder / f"{name}.toml"
     plugin_path = folder / f"{name.replace('-', '_')}.py"
     for path in (manifest_path, plugin_path):
@@ -73,7 +69,12 @@ def write_starter_edition(name: str, extends: str, folder: Path, *, force: bool 
               f"# Override any table of {extends} here, e.g. [tiles.samurai] influence = [2, 2, 3, 3, 4];\n"
               f"# change a rule in {plugin_path.name}.\n\n")
     folder.mkdir(parents=True, exist_ok=True)
-    manifest_path.write_text(header + tomli_w.dumps(manifest), encoding="utf-8")
-    plugin_path.write_text(STARTER_PLUGIN.format(ident=name, base=extends), encoding="utf-8")
+    write_atomically(manifest_path, header + tomli_w.dumps(manifest))
+    commands = base_edition.game.commands
+    starter = commands.starter_plugin if commands is not None and commands.starter_plugin is not None \
+        else STARTER_PLUGIN
+    specs = ", ".join(module.__name__ for module in base_edition.game.hookspecs) or "none beyond the framework's"
+    write_atomically(plugin_path, starter.format(ident=name, base=extends, game=base_edition.game.title,
+                                                 hookspecs=specs))
     load_edition(str(manifest_path))  # what we wrote must load: fail here, not in the designer's hands
     return manifest_path, plugin_path

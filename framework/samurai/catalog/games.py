@@ -383,6 +383,10 @@ class GameCommands:
     try_end_of_game_hooks: Callable[[Edition], None] | None = None
     """``(edition)``: call once per player count the hooks a game calls only at its end (scoring, metrics), so that
     ``samurai editions`` catches a plugin failing there when it lists the edition rather than after a long run."""
+    starter_plugin: str | None = None
+    """The plugin module ``samurai new-edition`` writes beside a new edition of this game: Python text in which
+    ``{ident}`` (the new edition), ``{base}`` (the edition it extends), ``{game}`` and ``{hookspecs}`` are filled in;
+    it must load as it is (its hooks return None). None: ``samurai.scaffold.STARTER_PLUGIN``."""
     play_scenario: Callable[[str, str | None, Sequence[str], int, Sequence[str]], PlayedScenario] | None = None
     """``(file, edition, bots, seed, trust) -> played``: ``samurai play-scenario``, bots playing a position of this
     game's scenario file to the end; ``edition`` (an id or a manifest path the user trusts; None: the scenario's

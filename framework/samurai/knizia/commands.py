@@ -16,7 +16,8 @@ from ..catalog.games import BenchRequest, GameCommands, PlayedScenario
 from ..errors import DataError
 from .editions import knizia_edition
 
-__all__ = ["COMMANDS", "score_captured", "render_file", "bench_lines", "try_end_of_game_hooks", "play_scenario"]
+__all__ = ["COMMANDS", "score_captured", "render_file", "bench_lines", "try_end_of_game_hooks", "play_scenario",
+           "STARTER_PLUGIN"]
 
 
 def score_captured(edition: Edition, captured: Any) -> dict[str, Any]:
@@ -134,6 +135,32 @@ def play_scenario(path: str, edition: str | None, bots: Sequence[str], seed: int
     return PlayedScenario(lines=lines, save=lambda to: str(write_record(record, to)))
 
 
+STARTER_PLUGIN = '''"""{ident}: a variant of {base}. Its rules: {ident}.toml and the hooks below.
+
+Each hook decides one rule; returning None keeps the rule of {base}.
+Every hook and its arguments: {hookspecs}. A walk-through:
+docs/designing-editions.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from samurai.catalog.manifests import EditionManifest
+from samurai.hooks.specs import hookimpl
+
+
+@hookimpl
+def samurai_public_captures(edition: EditionManifest, players: int, options: Mapping[str, Any]) -> bool | None:
+    """Whether every player sees the figures each player has captured (None: as in {base})."""
+    return None
+'''
+"""The plugin a new edition of Knizia's game starts with (``samurai new-edition``): one hook that keeps the base
+edition's rule, to change."""
+
+
 COMMANDS = GameCommands(score=score_captured, render_file=render_file, bench=bench_lines,
-                        try_end_of_game_hooks=try_end_of_game_hooks, play_scenario=play_scenario)
+                        try_end_of_game_hooks=try_end_of_game_hooks, play_scenario=play_scenario,
+                        starter_plugin=STARTER_PLUGIN)
 """Knizia's game's work behind ``samurai score``, ``render``, ``bench`` and ``editions``."""

@@ -21,7 +21,7 @@ from .position import HexSeatKnowledge, SeatBot
 __all__ = ["Bot", "Observation", "GreedyBot", "GAME_BOTS", "BOT_NAMES", "make_bot", "parse_bots"]
 
 Bot = SeatBot
-"""Anything that picks an action for its seat from the seat's knowledge (``samurai.knizia.knowledge.SeatBot``)."""
+"""Anything that picks an action for its seat from the seat's knowledge (``samurai.knizia.position.SeatBot``)."""
 
 Observation = HexSeatKnowledge
 """What a bot is handed in this game: its seat's knowledge (``samurai.knizia.position.HexSeatKnowledge``), never the

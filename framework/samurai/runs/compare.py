@@ -21,6 +21,7 @@ Both editions of a comparison must play the same game.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -34,6 +35,7 @@ from ..catalog.editions import Edition, load_edition
 from ..catalog.games import GameDefinition, GameMeasures
 from ..catalog.trust import Trust, TrustLike
 from ..errors import DataError
+from ..files.writing import write_atomically
 from ..interrupts import deferred_interrupts
 from ..protocol import GameState
 from ..records import read_record_file, record_facts, record_of, records_of
@@ -81,19 +83,20 @@ class Comparison:
 
     def write_json(self, path: str | Path) -> None:
         """Write ``to_dict()`` as JSON (NaN, for a rate over no games, is written as null)."""
-        Path(path).write_text(json.dumps(_no_nan(self.to_dict()), indent=2) + "\n", encoding="utf-8")
+        write_atomically(path, json.dumps(_no_nan(self.to_dict()), indent=2) + "\n")
 
     def write_csv(self, path: str | Path) -> None:
         """One row per metric: A, B and B − A, each with its interval."""
-        with Path(path).open("w", newline="", encoding="utf-8") as out:
-            writer = csv.writer(out)
-            writer.writerow(["metric", "label", "kind", "a", "a_low", "a_high", "a_n", "b", "b_low", "b_high",
-                             "b_n", "difference", "difference_low", "difference_high", "note"])
-            for m in self.metrics:
-                d = m.difference
-                writer.writerow([m.name, m.label, m.kind, m.a.value, m.a.low, m.a.high, m.a.n, m.b.value, m.b.low,
-                                 m.b.high, m.b.n, d.value if d else "", d.low if d else "", d.high if d else "",
-                                 m.note])
+        out = io.StringIO(newline="")
+        writer = csv.writer(out)
+        writer.writerow(["metric", "label", "kind", "a", "a_low", "a_high", "a_n", "b", "b_low", "b_high",
+                         "b_n", "difference", "difference_low", "difference_high", "note"])
+        for m in self.metrics:
+            d = m.difference
+            writer.writerow([m.name, m.label, m.kind, m.a.value, m.a.low, m.a.high, m.a.n, m.b.value, m.b.low,
+                             m.b.high, m.b.n, d.value if d else "", d.low if d else "", d.high if d else "",
+                             m.note])
+        write_atomically(path, out.getvalue())  # the whole table, or nothing
 
 
 def _no_nan(value: Any) -> Any:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import io
 import itertools
 import json
 import math
@@ -48,6 +49,7 @@ import attrs
 
 from ..catalog.editions import Edition, load_edition
 from ..errors import DataError, IllegalAction
+from ..files.writing import write_atomically
 from ..search.bots import make_bot
 from ..seeds import derive_seed
 from .executors import Executor, make_executor
@@ -223,17 +225,18 @@ class TournamentResult:
 
     def write_json(self, path: str | Path) -> None:
         """Write ``to_dict()`` as JSON."""
-        Path(path).write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+        write_atomically(path, json.dumps(self.to_dict(), indent=2) + "\n")
 
     def write_csv(self, path: str | Path) -> None:
         """One row per seat of every game (long format, ready for a data frame)."""
-        with Path(path).open("w", newline="", encoding="utf-8") as out:
-            writer = csv.writer(out)
-            writer.writerow(["game", "players", "table", "round", "seed", "seat", "bot", "return", "won_alone"])
-            for g in self.games:
-                for seat, (bot, value) in enumerate(zip(g.seating, g.returns, strict=True)):
-                    writer.writerow([g.index, len(g.seating), self.tables[g.table].label, g.round, g.seed, seat, bot,
-                                     value, int(value == 1.0)])
+        out = io.StringIO(newline="")
+        writer = csv.writer(out)
+        writer.writerow(["game", "players", "table", "round", "seed", "seat", "bot", "return", "won_alone"])
+        for g in self.games:
+            for seat, (bot, value) in enumerate(zip(g.seating, g.returns, strict=True)):
+                writer.writerow([g.index, len(g.seating), self.tables[g.table].label, g.round, g.seed, seat, bot,
+                                 value, int(value == 1.0)])
+        write_atomically(path, out.getvalue())  # the whole table, or nothing
 
 
 def _standings(games: Iterable[GameOutcome], order: Sequence[str]) -> list[Standing]:

@@ -41,7 +41,7 @@ class RandomBot:
     @property
     def samples_from(self) -> random.Random:
         """Its action is exactly ``sample_action`` drawn from this generator, so a game may make that draw on the
-        position itself instead of building the knowledge (Knizia's ``samurai.knizia.knowledge.decide`` does)."""
+        position itself instead of building the knowledge (Knizia's ``samurai.knizia.position.decide`` does)."""
         return self.rng
 
     def act(self, knowledge: Knowledge) -> Move:
