@@ -1,9 +1,10 @@
 """The import graph of the framework and the games, read statically (every import, those under TYPE_CHECKING and
-inside functions included), and what importing the framework loads (issue 21, point 3).
+inside functions included), and what importing the framework loads (issue 21, point 3; docs/architecture.md).
 
-The framework's floor (protocol, errors, seeds, statistics, files, processes, search) imports no game; Knizia's game
-(``samurai.knizia``) and Daimyo (``samurai_plugins.daimyo``) import nothing of each other; ``import samurai`` and
-``import samurai.protocol`` load no game module.
+There is no import cycle anywhere; no framework module imports a game (the front door, ``samurai/__init__.py``,
+re-exports the reference game's names lazily and is the one exception); Knizia's game (``samurai.knizia``) and
+Daimyo (``samurai_plugins.daimyo``) import nothing of each other; ``import samurai``, ``import samurai.protocol``
+and ``import samurai_plugins.daimyo`` load no module of Knizia's game.
 """
 
 from __future__ import annotations
