@@ -16,6 +16,7 @@ import importlib
 import importlib.util
 import inspect
 import os
+import sys
 import traceback
 from collections.abc import Mapping, Sequence
 from importlib.metadata import entry_points
@@ -55,13 +56,23 @@ class PluginInfo:
     version: str
 
 
+_scanned: dict[tuple[str, ...], dict[str, PluginInfo]] = {}
+
+
 def installed_plugins() -> dict[str, PluginInfo]:
-    """Every plugin registered under the ``samurai`` entry-point group, by name."""
-    found = {}
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        dist = ep.dist
-        found[ep.name] = PluginInfo(ep.name, ep.value, dist.name if dist else "?", dist.version if dist else "?")
-    return dict(sorted(found.items()))
+    """Every plugin registered under the ``samurai`` entry-point group, by name.
+
+    The packages on ``sys.path`` are scanned once for each ``sys.path`` (a scan costs milliseconds, and records,
+    editions and game lookups ask often); a package installed while the process runs is seen by the next process,
+    or at once where it adds a folder to ``sys.path``."""
+    key = tuple(sys.path)
+    if key not in _scanned:
+        found = {}
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            dist = ep.dist
+            found[ep.name] = PluginInfo(ep.name, ep.value, dist.name if dist else "?", dist.version if dist else "?")
+        _scanned[key] = dict(sorted(found.items()))
+    return dict(_scanned[key])
 
 
 def load_plugin(name: str, *, source: str = "plugins") -> ModuleType:
