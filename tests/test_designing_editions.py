@@ -102,6 +102,7 @@ def test_new_edition_of_another_game_starts_from_that_games_hooks_and_plays(tmp_
     # Daimyo offers no starter of its own: the framework's names Daimyo's hooks (none beyond the framework's) and
     # implements none, so the variant loads and plays as its base does.
     assert main(["new-edition", "border-war", "--extends", "daimyo", "--dir", str(tmp_path)]) == 0
+    assert "--players 2 --games 100" in capsys.readouterr().out  # the hint names a count Daimyo plays
     plugin = (tmp_path / "border_war.py").read_text()
     assert "a variant of daimyo" in plugin and "@hookimpl\ndef" not in plugin
     edition = samurai.load_edition(str(tmp_path / "border-war.toml"))

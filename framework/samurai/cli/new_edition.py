@@ -20,10 +20,13 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
 def _new_edition(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from ..catalog.editions import load_edition
     from ..scaffold import write_starter_edition
 
     manifest, plugin = write_starter_edition(args.name, args.extends, Path(args.dir), force=args.force)
+    counts = load_edition(str(manifest)).player_counts
+    players = 3 if 3 in counts else counts[0]  # a count the variant's game plays (Daimyo: 2)
     print(f"wrote {manifest} and {plugin}")
-    print(f"try it: samurai simulate --edition {manifest} --players 3 --games 100")
+    print(f"try it: samurai simulate --edition {manifest} --players {players} --games 100")
     return 0
 

@@ -20,8 +20,8 @@ from typing import Any
 import attrs
 
 from ..catalog.cache import edition_named, keep_edition, loadable_name
-from ..catalog.editions import Edition, installed_plugins, make_plugin_manager
-from ..catalog.games import GameDefinition, games_of
+from ..catalog.editions import Edition, installed_games
+from ..catalog.games import GameDefinition
 from ..errors import DataError
 from ..protocol import GameState, Move
 from ..records import record_of, records_of
@@ -41,23 +41,18 @@ MAX_ACTIONS = 100_000
 def check_bots_play(game: str | GameDefinition, bots: Sequence[str]) -> tuple[str, ...]:
     """The bot names, checked to exist and to play ``game`` (its definition, or its name among the installed
     games); ``DataError`` naming ``--bots`` in one line, which for a bot of another game names the games it plays."""
-    definition = _installed_games().get(game) if isinstance(game, str) else game
+    definition = installed_games().get(game) if isinstance(game, str) else game
     name_of_game = game if isinstance(game, str) else game.name
     try:
         return parse_bots(bots, definition)
     except DataError:
         listed = bots.split(",") if isinstance(bots, str) else bots
         for name in (n.strip() for n in listed if isinstance(n, str)):
-            plays = [other.name for other in _installed_games().values() if name in other.bots]
+            plays = [other.name for other in installed_games().values() if name in other.bots]
             if plays and name_of_game not in plays:
                 raise DataError(f"bot {name!r} plays only {', '.join(plays)}, not {name_of_game!r}; random and the "
                                 f"MCTS bots (easy, medium, hard, mcts:N) play any game", source="--bots") from None
         raise
-
-
-def _installed_games() -> dict[str, GameDefinition]:
-    """The games of every installed plugin, by name (where a bot's game is looked up by name)."""
-    return games_of(make_plugin_manager(tuple(installed_plugins()), source="installed plugins"))
 
 
 def result_reason(state: GameState) -> str:
