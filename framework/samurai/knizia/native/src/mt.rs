@@ -1,0 +1,346 @@
+//! CPython's Mersenne Twister (`random.Random`), value for value.
+//!
+//! The Python engine draws every random choice from a `random.Random`; the native engine must draw the
+//! very same numbers from the same seed so that both engines play the same games. This is a port of
+//! CPython 3.11's `Modules/_randommodule.c` (MT19937 with `init_by_array` seeding) and of the parts of
+//! `Lib/random.py` the engine uses (`_randbelow` by `getrandbits` rejection and `shuffle`).
+
+/// Words in the generator's state.
+pub const N: usize = 624;
+const M: usize = 397;
+const MATRIX_A: u32 = 0x9908_b0df;
+const UPPER_MASK: u32 = 0x8000_0000;
+const LOWER_MASK: u32 = 0x7fff_ffff;
+
+/// The largest `n` for which `floor(random() * n)` can reach every index: `random()` has 53 bits.
+pub const MAX_INDEX_BOUND: u64 = 1 << 53;
+
+/// Why a state could not be set: the index is outside `0..=N`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidState {
+    /// The index that was refused.
+    pub index: usize,
+}
+
+/// The generator: 624 words and the index of the next word to temper.
+#[derive(Clone, PartialEq, Eq)]
+pub struct MersenneTwister {
+    state: [u32; N],
+    index: usize,
+}
+
+impl std::fmt::Debug for MersenneTwister {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MersenneTwister")
+            .field("index", &self.index)
+            .finish_non_exhaustive()
+    }
+}
+
+impl MersenneTwister {
+    /// `init_genrand`: the state from one 32-bit word (CPython seeds through `init_by_array` only).
+    fn from_word(seed: u32) -> Self {
+        let mut state = [0u32; N];
+        state[0] = seed;
+        for i in 1..N {
+            let previous = state[i - 1];
+            state[i] = 1_812_433_253u32
+                .wrapping_mul(previous ^ (previous >> 30))
+                .wrapping_add(i as u32);
+        }
+        MersenneTwister { state, index: N }
+    }
+
+    /// `init_by_array`: the state from a key of 32-bit words, least significant first.
+    ///
+    /// An empty key is seeded as `[0]`, as CPython seeds the integer 0.
+    pub fn from_key(key: &[u32]) -> Self {
+        let key: &[u32] = if key.is_empty() { &[0] } else { key };
+        let mut twister = Self::from_word(19_650_218);
+        let mt = &mut twister.state;
+        let (mut i, mut j) = (1usize, 0usize);
+        for _ in 0..N.max(key.len()) {
+            let previous = mt[i - 1];
+            mt[i] = (mt[i] ^ (previous ^ (previous >> 30)).wrapping_mul(1_664_525))
+                .wrapping_add(key[j])
+                .wrapping_add(j as u32);
+            i += 1;
+            j += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+            if j >= key.len() {
+                j = 0;
+            }
+        }
+        for _ in 0..N - 1 {
+            let previous = mt[i - 1];
+            mt[i] = (mt[i] ^ (previous ^ (previous >> 30)).wrapping_mul(1_566_083_941))
+                .wrapping_sub(i as u32);
+            i += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+        }
+        mt[0] = 0x8000_0000;
+        twister
+    }
+
+    /// `random.Random(seed)` for a whole-number seed: CPython seeds with the words of `abs(seed)`.
+    pub fn from_seed(seed: u64) -> Self {
+        let (low, high) = (seed as u32, (seed >> 32) as u32);
+        if high == 0 {
+            Self::from_key(&[low])
+        } else {
+            Self::from_key(&[low, high])
+        }
+    }
+
+    /// `random.Random(seed)` for a signed seed (CPython seeds with its absolute value).
+    pub fn from_signed_seed(seed: i64) -> Self {
+        Self::from_seed(seed.unsigned_abs())
+    }
+
+    /// The key CPython makes of the little-endian bytes of `abs(seed)`, for seeds of any size.
+    pub fn key_from_le_bytes(bytes: &[u8]) -> Vec<u32> {
+        let significant = bytes
+            .iter()
+            .rposition(|&b| b != 0)
+            .map_or(0, |last| last + 1);
+        let key: Vec<u32> = bytes[..significant]
+            .chunks(4)
+            .map(|chunk| {
+                chunk
+                    .iter()
+                    .rev()
+                    .fold(0u32, |word, &b| (word << 8) | u32::from(b))
+            })
+            .collect();
+        if key.is_empty() {
+            vec![0]
+        } else {
+            key
+        }
+    }
+
+    /// The next 32 random bits (`genrand_uint32`).
+    #[inline]
+    pub fn next_u32(&mut self) -> u32 {
+        if self.index >= N {
+            self.twist();
+        }
+        let mut y = self.state[self.index];
+        self.index += 1;
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^ (y >> 18)
+    }
+
+    fn twist(&mut self) {
+        let mt = &mut self.state;
+        let mix = |upper: u32, lower: u32| {
+            let y = (upper & UPPER_MASK) | (lower & LOWER_MASK);
+            (y >> 1) ^ if y & 1 == 1 { MATRIX_A } else { 0 }
+        };
+        for k in 0..N - M {
+            mt[k] = mt[k + M] ^ mix(mt[k], mt[k + 1]);
+        }
+        for k in N - M..N - 1 {
+            mt[k] = mt[k + M - N] ^ mix(mt[k], mt[k + 1]);
+        }
+        mt[N - 1] = mt[M - 1] ^ mix(mt[N - 1], mt[0]);
+        self.index = 0;
+    }
+
+    /// `random()`: a float in `[0, 1)` from 53 random bits (27 of one word, 26 of the next).
+    #[inline]
+    pub fn random(&mut self) -> f64 {
+        let a = self.next_u32() >> 5;
+        let b = self.next_u32() >> 6;
+        (f64::from(a) * 67_108_864.0 + f64::from(b)) * (1.0 / 9_007_199_254_740_992.0)
+    }
+
+    /// `getrandbits(k)` for `k` in `0..=64`: whole words least significant first, the last one cut to the
+    /// bits left by dropping its low bits (as CPython does).
+    ///
+    /// # Panics
+    /// If `k` is over 64; the Python binding refuses such a `k` before calling this.
+    #[inline]
+    pub fn getrandbits(&mut self, k: u32) -> u64 {
+        assert!(k <= 64, "getrandbits: k = {k} is over 64");
+        if k == 0 {
+            return 0;
+        }
+        if k <= 32 {
+            return u64::from(self.next_u32() >> (32 - k));
+        }
+        let low = u64::from(self.next_u32());
+        let high = u64::from(self.next_u32() >> (64 - k));
+        low | (high << 32)
+    }
+
+    /// `_randbelow(n)`: a whole number in `[0, n)` by rejection on `getrandbits(n.bit_length())`,
+    /// as CPython 3.11's `_randbelow_with_getrandbits`.
+    ///
+    /// # Panics
+    /// If `n` is 0 (CPython loops forever there); the Python binding refuses it first.
+    #[inline]
+    pub fn randbelow(&mut self, n: u64) -> u64 {
+        assert!(n > 0, "randbelow: n is 0");
+        let k = u64::BITS - n.leading_zeros();
+        let mut r = self.getrandbits(k);
+        while r >= n {
+            r = self.getrandbits(k);
+        }
+        r
+    }
+
+    /// `floor(random() * n)` (equally `int(random() * n)`): how Knizia's engine picks an index in `[0, n)`.
+    ///
+    /// The product is rounded as a Python float is, so the index is the one the Python engine picks.
+    #[inline]
+    pub fn random_index(&mut self, n: usize) -> usize {
+        (self.random() * n as f64).floor() as usize
+    }
+
+    /// `shuffle(x)`: CPython's Fisher-Yates, from the last element down, each swap by `_randbelow(i + 1)`.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.randbelow(i as u64 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
+
+    /// The 624 words and the index, as the middle of `getstate()`'s tuple holds them.
+    pub fn state(&self) -> (&[u32; N], usize) {
+        (&self.state, self.index)
+    }
+
+    /// The generator of `setstate()`: refused, as CPython refuses it, if `index` is over `N`.
+    pub fn from_state(state: [u32; N], index: usize) -> Result<Self, InvalidState> {
+        if index > N {
+            return Err(InvalidState { index });
+        }
+        Ok(MersenneTwister { state, index })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Values printed by CPython 3.11: `random.Random(s).random()` and friends.
+    #[test]
+    fn seed_zero_first_floats_match_cpython() {
+        let mut rng = MersenneTwister::from_seed(0);
+        assert_eq!(rng.random(), 0.8444218515250481);
+        assert_eq!(rng.random(), 0.7579544029403025);
+        assert_eq!(rng.random(), 0.420571580830845);
+    }
+
+    #[test]
+    fn seed_42_first_float_and_bits_match_cpython() {
+        let mut rng = MersenneTwister::from_seed(42);
+        assert_eq!(rng.random(), 0.6394267984578837);
+        let mut rng = MersenneTwister::from_seed(42);
+        assert_eq!(rng.getrandbits(32), 2_746_317_213);
+        let mut rng = MersenneTwister::from_seed(42);
+        assert_eq!(rng.getrandbits(64), 2_053_695_854_357_871_005);
+    }
+
+    #[test]
+    fn large_seed_uses_two_key_words() {
+        let seed = (1u64 << 63) - 1;
+        let mut rng = MersenneTwister::from_seed(seed);
+        assert_eq!(rng.random(), 0.3166448820870279);
+        assert_ne!(
+            MersenneTwister::from_seed(1 << 32),
+            MersenneTwister::from_seed(0)
+        );
+    }
+
+    #[test]
+    fn negative_seed_is_its_absolute_value() {
+        assert_eq!(
+            MersenneTwister::from_signed_seed(-7),
+            MersenneTwister::from_seed(7)
+        );
+        assert_eq!(
+            MersenneTwister::from_signed_seed(i64::MIN),
+            MersenneTwister::from_seed(1 << 63)
+        );
+    }
+
+    #[test]
+    fn key_from_bytes_drops_high_zero_bytes() {
+        assert_eq!(MersenneTwister::key_from_le_bytes(&[]), vec![0]);
+        assert_eq!(MersenneTwister::key_from_le_bytes(&[0, 0]), vec![0]);
+        assert_eq!(
+            MersenneTwister::key_from_le_bytes(&[1, 2, 3, 4, 5, 0, 0, 0]),
+            vec![0x0403_0201, 5]
+        );
+        let key = MersenneTwister::key_from_le_bytes(&u64::MAX.to_le_bytes());
+        assert_eq!(
+            MersenneTwister::from_key(&key),
+            MersenneTwister::from_seed(u64::MAX)
+        );
+    }
+
+    #[test]
+    fn shuffle_matches_cpython() {
+        // random.Random(3).shuffle(x := list(range(10))); x
+        let mut items: Vec<u32> = (0..10).collect();
+        MersenneTwister::from_seed(3).shuffle(&mut items);
+        assert_eq!(items, vec![1, 5, 6, 0, 9, 4, 7, 2, 8, 3]);
+    }
+
+    #[test]
+    fn randbelow_stays_below_and_rejects_by_bit_length() {
+        let mut rng = MersenneTwister::from_seed(5);
+        for n in 1..200u64 {
+            assert!(rng.randbelow(n) < n);
+        }
+        // randbelow(1) draws getrandbits(1) until it is 0: it always consumes at least one word.
+        let mut drawn = MersenneTwister::from_seed(5);
+        let before = drawn.clone();
+        assert_eq!(drawn.randbelow(1), 0);
+        assert_ne!(drawn, before);
+    }
+
+    #[test]
+    fn getrandbits_zero_draws_nothing() {
+        let mut rng = MersenneTwister::from_seed(9);
+        let before = rng.clone();
+        assert_eq!(rng.getrandbits(0), 0);
+        assert_eq!(rng, before);
+    }
+
+    #[test]
+    fn random_index_is_floor_of_the_product() {
+        let mut a = MersenneTwister::from_seed(11);
+        let mut b = a.clone();
+        for n in 1..500usize {
+            assert_eq!(a.random_index(n), (b.random() * n as f64).floor() as usize);
+        }
+    }
+
+    #[test]
+    fn state_round_trip_continues_the_same_sequence() {
+        let mut rng = MersenneTwister::from_seed(123);
+        for _ in 0..1000 {
+            rng.next_u32();
+        }
+        let (words, index) = rng.state();
+        let mut copy = MersenneTwister::from_state(*words, index).unwrap();
+        for _ in 0..2000 {
+            assert_eq!(copy.next_u32(), rng.next_u32());
+        }
+        assert_eq!(
+            MersenneTwister::from_state([0; N], N + 1),
+            Err(InvalidState { index: N + 1 })
+        );
+    }
+}
