@@ -17,6 +17,7 @@ from typing import Any
 
 from samurai.catalog.manifests import EditionManifest
 from samurai.hooks.specs import hookimpl
+from samurai.knizia.native_scoring import native_scoring
 from samurai.knizia.result import Result, seats_text
 from samurai.knizia.setup_rules import SetupProcedure
 from samurai.knizia.tiles import CASTES
@@ -58,6 +59,7 @@ def samurai_public_captures(edition: EditionManifest, players: int, options: Map
 
 
 @hookimpl
+@native_scoring("majorities")
 def samurai_score(edition: EditionManifest, captured: Mapping[int, Mapping[str, int]],
                   options: Mapping[str, Any]) -> Result:
     """Majorities and "other" figures (seed 002)."""

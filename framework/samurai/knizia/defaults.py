@@ -16,6 +16,7 @@ from ..catalog.manifests import EditionManifest
 from ..hooks.specs import hookimpl
 from ..runs.statistics import GameMetric
 from .facts import core_game_metrics
+from .native_scoring import native_scoring
 from .result import Result, seats_text
 from .setup_rules import SetupProcedure
 
@@ -59,6 +60,7 @@ def samurai_game_metrics(players: int, first_player: int) -> Sequence[GameMetric
 
 
 @hookimpl(trylast=True)
+@native_scoring("most_figures")
 def samurai_score(edition: EditionManifest, captured: Mapping[int, Mapping[str, int]],
                   options: Mapping[str, Any]) -> Result:
     """Most captured figures in total wins; a tie is shared."""

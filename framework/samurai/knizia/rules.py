@@ -18,6 +18,7 @@ from ..hooks.calls import PLUGIN_FAILURES, call_hook, hook_failure, refused_hook
 from .actions import Action
 from .hook_results import KNIZIA_HOOK_RESULTS, score_problem
 from .manifests import KniziaManifest
+from .native_scoring import claimed_scoring
 from .maps import Board, GameMap, build_board
 from .result import END_REASONS, Result
 from .setup_rules import CUT_CONTRIBUTION, SETUP_PHASES, SetupProcedure, figures_fit
@@ -36,7 +37,7 @@ class Rules:
                  "tile_fast", "tile_on", "tile_movable", "behaviours", "special_tiles", "player_tiles", "hand_size",
                  "figures_per_caste", "setup", "figure_stages", "stage_of", "capacities", "prefilled",
                  "resolve_each_tile", "end_immediate", "pass_when_unable", "removed_limit", "public_captures",
-                 "settlement_neighbours", "scorer", "template", "reference")
+                 "settlement_neighbours", "scorer", "template", "reference", "native_scoring", "native")
 
     edition: KniziaManifest
     players: int
@@ -72,6 +73,12 @@ class Rules:
     """The starting position every new game copies."""
     reference: str
     """How game records name the edition (set by ``Edition.rules``: an installed id or a manifest path)."""
+    native_scoring: str
+    """The scoring the native engine decides these games by (``samurai.knizia.native_scoring``), or ``"python"``:
+    the edition's scoring hook is asked at the end of every game."""
+    native: Any
+    """The native engine's tables of these rules, made when a game first asks for them
+    (``samurai.knizia.engines``); None until then."""
 
     def score(self, captured: list[int]) -> Result:
         """Ask the edition's scoring hook about the flat ``captured`` counts."""
@@ -176,6 +183,8 @@ def compile_rules(manifest: KniziaManifest, hook: Any, game_map: GameMap, player
         return cast(Result, result)
 
     rules.scorer = scorer
+    rules.native_scoring = claimed_scoring(caller)
+    rules.native = None
     rules.template = initial_state(rules)
     rules.reference = manifest.path
     return rules

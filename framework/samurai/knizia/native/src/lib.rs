@@ -1,10 +1,20 @@
 //! The native engine of Knizia's Samurai, built as the Python extension module `samurai.knizia._native`.
 //!
-//! So far it holds the generator every game draws from, CPython's Mersenne Twister ([`mt`]); the engine
-//! itself comes next (docs/native.md). The Python binding is the `python` feature, so the pure-Rust parts
-//! are tested by `cargo test` without Python.
+//! The same game as the Python engine (`samurai.knizia.engine`), which stays the reference: the compiled
+//! rules ([`rules`]), the position ([`state`]), the rules engine ([`engine`]), the shipped scorings
+//! ([`scoring`]), the greedy player ([`greedy`]) and CPython's Mersenne Twister ([`mt`]), which every game draws
+//! from. The Python binding is the `python` feature, so the pure-Rust parts are tested by `cargo test` without
+//! Python (docs/native.md).
 
+pub mod engine;
+pub mod greedy;
 pub mod mt;
+pub mod rules;
+pub mod scoring;
+pub mod seeds;
+pub mod state;
 
+#[cfg(feature = "python")]
+mod binding;
 #[cfg(feature = "python")]
 mod python;

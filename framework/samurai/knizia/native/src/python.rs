@@ -18,7 +18,7 @@ fn type_name(value: &Bound<'_, PyAny>) -> String {
 }
 
 /// The words of CPython's seeding key for a whole-number seed of any size: those of `abs(seed)`.
-fn seed_key(seed: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+pub(crate) fn seed_key(seed: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
     if !seed.is_instance_of::<PyInt>() {
         return Err(PyTypeError::new_err(format!(
             "MersenneTwister(seed): the seed must be a whole number (int), got {}",
@@ -47,9 +47,9 @@ fn seed_key(seed: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
 #[pyclass(module = "samurai.knizia._native")]
 #[derive(Clone)]
 pub struct MersenneTwister {
-    inner: mt::MersenneTwister,
+    pub(crate) inner: mt::MersenneTwister,
     /// `random.Random`'s cached second Gaussian: kept only so that a state passes through unchanged.
-    gauss_next: Option<f64>,
+    pub(crate) gauss_next: Option<f64>,
 }
 
 impl MersenneTwister {
@@ -142,49 +142,14 @@ impl MersenneTwister {
 
     /// `getstate()`: `(3, (624 words..., index), gauss_next)`, as `random.Random.getstate()` gives it.
     fn getstate<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let (words, index) = self.inner.state();
-        let mut internal: Vec<u64> = words.iter().map(|&w| u64::from(w)).collect();
-        internal.push(index as u64);
-        let internal = PyTuple::new(py, internal)?;
-        let gauss = self.gauss_next.into_pyobject(py)?;
-        PyTuple::new(
-            py,
-            [
-                STATE_VERSION.into_pyobject(py)?.into_any(),
-                internal.into_any(),
-                gauss,
-            ],
-        )
+        state_tuple(py, &self.inner, self.gauss_next)
     }
 
     /// `setstate(state)`: takes a tuple of `getstate()`, this class's or `random.Random`'s; a malformed one
     /// is refused with ValueError naming what is wrong, and the generator is left as it was.
     fn setstate(&mut self, state: &Bound<'_, PyAny>) -> PyResult<()> {
-        let refuse = |what: String| PyValueError::new_err(format!("setstate(state): {what}"));
-        let (version, internal, gauss): (i64, Vec<Bound<'_, PyAny>>, Option<f64>) = state
-            .extract()
-            .map_err(|_| refuse("expected (3, (624 words, index), gauss_next)".to_string()))?;
-        if version != STATE_VERSION {
-            return Err(refuse(format!("version {version} is not {STATE_VERSION}")));
-        }
-        if internal.len() != N + 1 {
-            return Err(refuse(format!(
-                "{} numbers in the internal state, not {}",
-                internal.len(),
-                N + 1
-            )));
-        }
-        let mut words = [0u32; N];
-        for (i, (word, value)) in words.iter_mut().zip(&internal).enumerate() {
-            *word = value
-                .extract::<u32>()
-                .map_err(|_| refuse(format!("word {i} is not in 0..2**32: {value}")))?;
-        }
-        let index = internal[N]
-            .extract::<usize>()
-            .map_err(|_| refuse(format!("index {} is not in 0..=624", internal[N])))?;
-        self.inner = mt::MersenneTwister::from_state(words, index)
-            .map_err(|invalid| refuse(format!("index {} is not in 0..=624", invalid.index)))?;
+        let (inner, gauss) = parse_state(state)?;
+        self.inner = inner;
         self.gauss_next = gauss;
         Ok(())
     }
@@ -199,9 +164,63 @@ impl MersenneTwister {
     }
 }
 
+/// `random.Random.getstate()`'s tuple of a generator.
+pub(crate) fn state_tuple<'py>(
+    py: Python<'py>,
+    inner: &mt::MersenneTwister,
+    gauss_next: Option<f64>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let (words, index) = inner.state();
+    let mut internal: Vec<u64> = words.iter().map(|&w| u64::from(w)).collect();
+    internal.push(index as u64);
+    let internal = PyTuple::new(py, internal)?;
+    let gauss = gauss_next.into_pyobject(py)?;
+    PyTuple::new(
+        py,
+        [
+            STATE_VERSION.into_pyobject(py)?.into_any(),
+            internal.into_any(),
+            gauss,
+        ],
+    )
+}
+
+/// The generator of a `getstate()` tuple (this class's or `random.Random`'s); ValueError naming what is wrong.
+pub(crate) fn parse_state(
+    state: &Bound<'_, PyAny>,
+) -> PyResult<(mt::MersenneTwister, Option<f64>)> {
+    let refuse = |what: String| PyValueError::new_err(format!("setstate(state): {what}"));
+    let (version, internal, gauss): (i64, Vec<Bound<'_, PyAny>>, Option<f64>) = state
+        .extract()
+        .map_err(|_| refuse("expected (3, (624 words, index), gauss_next)".to_string()))?;
+    if version != STATE_VERSION {
+        return Err(refuse(format!("version {version} is not {STATE_VERSION}")));
+    }
+    if internal.len() != N + 1 {
+        return Err(refuse(format!(
+            "{} numbers in the internal state, not {}",
+            internal.len(),
+            N + 1
+        )));
+    }
+    let mut words = [0u32; N];
+    for (i, (word, value)) in words.iter_mut().zip(&internal).enumerate() {
+        *word = value
+            .extract::<u32>()
+            .map_err(|_| refuse(format!("word {i} is not in 0..2**32: {value}")))?;
+    }
+    let index = internal[N]
+        .extract::<usize>()
+        .map_err(|_| refuse(format!("index {} is not in 0..=624", internal[N])))?;
+    let inner = mt::MersenneTwister::from_state(words, index)
+        .map_err(|invalid| refuse(format!("index {} is not in 0..=624", invalid.index)))?;
+    Ok((inner, gauss))
+}
+
 /// The module `samurai.knizia._native`.
 #[pymodule]
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<MersenneTwister>()?;
+    crate::binding::register(module)?;
     Ok(())
 }

@@ -1,0 +1,306 @@
+"""Knizia's two engines behind one face: the Python engine, the reference, and the native one, in Rust.
+
+Both play exactly the same games (``tests/test_native_engine.py`` compares them position by position): the same
+legal actions in the same order, the same positions, the same draws from the same seeds, the same results. The
+native engine is about two orders of magnitude faster; the Python engine runs what the native one cannot
+represent (a special tile behaviour of a plugin, say) and is what a machine without a Rust toolchain gets.
+
+Which engine a game gets: the ``engine=`` argument where games are made (``new_game``, ``start``), else the
+environment variable ``SAMURAI_ENGINE`` (``python``, ``native`` or ``auto``), else ``auto``: native when it is
+installed and can represent the edition, Python otherwise (``engine_report`` says which and why). Asking for
+``native`` where it cannot run is one clear error, not a silent fallback.
+
+An engine is an object with the engine functions as methods, each taking the compiled ``Rules`` and a position:
+``samurai.knizia.state.State`` for the Python engine, ``samurai.knizia._native.NativeState`` for the native one
+(the same fields, read-only). The code above (``Game``, ``HexGameState``, the runner) calls these methods and never
+knows which engine it drives.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import Any, Protocol
+
+from ..errors import DataError
+from . import engine as python_engine
+from .result import Result
+from .rules import Rules
+from .special_tiles import MoveBehaviour, SwitchBehaviour
+from .state import OVER, State
+
+__all__ = ["ENGINE_VARIABLE", "ENGINE_CHOICES", "Engine", "PYTHON", "NATIVE", "engine_for", "engine_report",
+           "requested_engine", "native_module", "native_unsupported", "native_rules", "native_spec"]
+
+ENGINE_VARIABLE = "SAMURAI_ENGINE"
+"""The environment variable that picks the engine of every game made without an ``engine=`` argument."""
+
+ENGINE_CHOICES = ("python", "native", "auto")
+"""What ``SAMURAI_ENGINE`` and ``engine=`` accept; ``auto`` (the default) is native wherever it can run."""
+
+_NATIVE_BEHAVIOURS = {MoveBehaviour: "move", SwitchBehaviour: "switch"}
+"""The special tile behaviours the native engine carries out itself (the engine's own), by class."""
+
+
+class Engine(Protocol):
+    """The engine functions of ``samurai.knizia.engine``, as one engine runs them on its positions."""
+
+    name: str
+
+    def new_state(self, rules: Rules, seed: int, *, trace: bool = False) -> Any:
+        """A new game seeded ``seed``, its random setup done."""
+
+    def of_state(self, rules: Rules, state: State) -> Any:
+        """This engine's position of a Python engine ``State`` (a scenario's, say)."""
+
+    def legal_actions(self, rules: Rules, st: Any) -> list[tuple[int, ...]]:
+        """Every legal action, in the engine's stable order."""
+
+    def check(self, rules: Rules, st: Any, action: tuple[int, ...]) -> str | None:
+        """Why ``action`` is illegal now, or None."""
+
+    def apply(self, rules: Rules, st: Any, action: tuple[int, ...]) -> None:
+        """Carry out a legal action (check it first)."""
+
+    def sample_action(self, rules: Rules, st: Any, rng: Any) -> tuple[int, ...]:
+        """A random legal action drawn from ``rng``."""
+
+    def play_random(self, rules: Rules, st: Any, rngs: Sequence[Any], *,
+                    after: Callable[[tuple[int, ...]], None] | None = None) -> int:
+        """The game to its end between random players; how many actions were played."""
+
+
+class PythonEngine:
+    """The pure-Python engine (``samurai.knizia.engine``): the reference."""
+
+    name = "python"
+
+    def new_state(self, rules: Rules, seed: int, *, trace: bool = False) -> State:
+        """``engine.new_state``."""
+        return python_engine.new_state(rules, seed, trace=trace)
+
+    def of_state(self, rules: Rules, state: State) -> State:
+        """The state itself."""
+        return state
+
+    def legal_actions(self, rules: Rules, st: State) -> list[tuple[int, ...]]:
+        """``engine.legal_actions``."""
+        return python_engine.legal_actions(rules, st)
+
+    def check(self, rules: Rules, st: State, action: tuple[int, ...]) -> str | None:
+        """``engine.check``."""
+        return python_engine.check(rules, st, action)
+
+    def apply(self, rules: Rules, st: State, action: tuple[int, ...]) -> None:
+        """``engine.apply``."""
+        python_engine.apply(rules, st, action)
+
+    def sample_action(self, rules: Rules, st: State, rng: random.Random) -> tuple[int, ...]:
+        """``engine.sample_action``."""
+        return python_engine.sample_action(rules, st, rng)
+
+    def play_random(self, rules: Rules, st: State, rngs: Sequence[random.Random], *,
+                    after: Callable[[tuple[int, ...]], None] | None = None) -> int:
+        """``engine.play_random``."""
+        return python_engine.play_random(rules, st, rngs, after=after)
+
+    def __repr__(self) -> str:
+        return "<engine python>"
+
+
+class NativeEngine:
+    """The native engine (``samurai.knizia._native``, Rust): the same games, far faster.
+
+    A finished game is scored by the edition's own scoring hook, as the Python engine scores it, so its result
+    (explanation included) is the same object the Python engine would make.
+    """
+
+    name = "native"
+
+    def new_state(self, rules: Rules, seed: int, *, trace: bool = False) -> Any:
+        """A new game on the native engine."""
+        st = native_module_or_error().NativeState.start(native_rules(rules), seed, trace)
+        return _scored(rules, st)
+
+    def of_state(self, rules: Rules, state: State) -> Any:
+        """The native position of a Python ``State``; ``DataError`` if the native engine refuses it."""
+        try:
+            st = native_module_or_error().NativeState.of_state(native_rules(rules), state)
+        except ValueError as exc:
+            raise DataError(f"the native engine refuses the position: {exc}", source=rules.reference) from None
+        return _scored(rules, st)
+
+    def legal_actions(self, rules: Rules, st: Any) -> list[tuple[int, ...]]:
+        """Every legal action, in the Python engine's order."""
+        actions: list[tuple[int, ...]] = st.legal_actions()
+        return actions
+
+    def check(self, rules: Rules, st: Any, action: tuple[int, ...]) -> str | None:
+        """Why ``action`` is illegal, in the Python engine's words; ``IndexError`` where it would index past a
+        table."""
+        reason: str | None = st.check(action)
+        return reason
+
+    def apply(self, rules: Rules, st: Any, action: tuple[int, ...]) -> None:
+        """Carry out an action; the native side checks it again and refuses an illegal one unchanged."""
+        st.apply(action)
+        if st.phase == OVER:
+            _scored(rules, st)
+
+    def sample_action(self, rules: Rules, st: Any, rng: Any) -> tuple[int, ...]:
+        """A random legal action, drawn from ``rng`` exactly as the Python engine draws."""
+        action: tuple[int, ...] = st.sample_action(rng)
+        return action
+
+    def play_random(self, rules: Rules, st: Any, rngs: Sequence[Any], *,
+                    after: Callable[[tuple[int, ...]], None] | None = None) -> int:
+        """The game to its end between random players in one native call (``after`` is told each action)."""
+        played, actions = st.play_random(list(rngs), after is not None)
+        _scored(rules, st)
+        if after is not None:
+            for action in actions:
+                after(action)
+        return int(played)
+
+    def greedy_action(self, rules: Rules, st: Any, rng: Any) -> tuple[int, ...]:
+        """What the greedy player plays for the seat to act (its own knowledge only), ties drawn from ``rng``."""
+        action: tuple[int, ...] = st.greedy_action(rng)
+        return action
+
+    def __repr__(self) -> str:
+        return "<engine native>"
+
+
+PYTHON = PythonEngine()
+"""The Python engine."""
+
+NATIVE = NativeEngine()
+"""The native engine (usable only where ``native_module()`` is not None)."""
+
+
+def _scored(rules: Rules, st: Any) -> Any:
+    """Score a native game that has just ended, by the edition's hook as the Python engine's ``_finish`` does."""
+    if st.phase == OVER and st.result is None:
+        st.result = rules.score(st.captured).with_end_reason(st.end_reason)
+    return st
+
+
+_MODULE: list[ModuleType | None] = []
+
+
+def native_module() -> ModuleType | None:
+    """The native extension module, or None where the package was installed without a Rust toolchain."""
+    if not _MODULE:
+        try:
+            _MODULE.append(importlib.import_module("samurai.knizia._native"))
+        except ImportError:
+            _MODULE.append(None)
+    return _MODULE[0]
+
+
+_NOT_BUILT = ("the native engine is not installed here (the package was built without a Rust toolchain: "
+              "install cargo and reinstall to get it)")
+
+
+def native_module_or_error() -> ModuleType:
+    """The native module, or a ``DataError`` saying it is not installed."""
+    module = native_module()
+    if module is None:
+        raise DataError(_NOT_BUILT, source=ENGINE_VARIABLE)
+    return module
+
+
+def native_unsupported(rules: Rules) -> str | None:
+    """Why the native engine cannot play these rules, or None when it can (and is installed)."""
+    if native_module() is None:
+        return _NOT_BUILT
+    for tile, behaviour in enumerate(rules.behaviours):
+        if behaviour is not None and type(behaviour) not in _NATIVE_BEHAVIOURS:
+            return (f"tile {rules.tile_types[tile].name!r} is played by the special tile behaviour "
+                    f"{getattr(behaviour, 'name', type(behaviour).__name__)!r} of a plugin "
+                    f"({type(behaviour).__module__}), which only the Python engine runs")
+    return None
+
+
+def requested_engine(engine: str | None = None) -> str:
+    """The engine asked for: ``engine`` if given, else ``SAMURAI_ENGINE``, else ``auto``; ``DataError`` naming the
+    argument or variable for anything else."""
+    if engine is None:
+        asked = os.environ.get(ENGINE_VARIABLE, "").strip() or "auto"
+        where = ENGINE_VARIABLE
+    else:
+        asked, where = engine, "engine"
+    if asked not in ENGINE_CHOICES:
+        raise DataError(f"{where} must be one of {', '.join(ENGINE_CHOICES)}, not {asked!r}", source=where)
+    return asked
+
+
+def engine_for(rules: Rules, engine: str | Engine | None = None) -> Engine:
+    """The engine a game under ``rules`` gets (see the module): an engine object is returned as it is."""
+    if isinstance(engine, (PythonEngine, NativeEngine)):
+        return engine
+    asked = requested_engine(engine if isinstance(engine, str) or engine is None else str(engine))
+    if asked == "python":
+        return PYTHON
+    why = native_unsupported(rules)
+    if why is None:
+        return NATIVE
+    if asked == "native":
+        raise DataError(f"the native engine cannot play edition {rules.edition.id!r}: {why}", source="engine")
+    return PYTHON
+
+
+def engine_report(rules: Rules, engine: str | None = None) -> tuple[str, str | None]:
+    """Which engine games under ``rules`` get and, when it is Python, why (None when native, or when Python was
+    asked for)."""
+    asked = requested_engine(engine)
+    if asked == "python":
+        return "python", f"{ENGINE_VARIABLE}=python" if engine is None else "engine=python"
+    why = native_unsupported(rules)
+    return ("native", None) if why is None else ("python", why)
+
+
+def native_rules(rules: Rules) -> Any:
+    """The native engine's tables of ``rules`` (``NativeRules``), made once per compiled rules."""
+    if rules.native is None:
+        rules.native = native_module_or_error().NativeRules(native_spec(rules), rules.template)
+    return rules.native
+
+
+def native_spec(rules: Rules) -> dict[str, Any]:
+    """The compiled rules as the plain tables ``NativeRules`` reads (every choice the hooks made, as data)."""
+    board, setup = rules.board, rules.setup
+    placement = ("land", "sea", "special")
+    return {
+        "players": rules.players, "hand_size": rules.hand_size,
+        "tile_names": [t.name for t in rules.tile_types],
+        "tile_influence": [t.influence for t in rules.tile_types],
+        "tile_value": list(rules.tile_value), "tile_fast": list(rules.tile_fast),
+        "tile_on": [placement[on] for on in rules.tile_on], "tile_movable": list(rules.tile_movable),
+        "tile_special": [None if b is None else _NATIVE_BEHAVIOURS.get(type(b), "unsupported")
+                         for b in rules.behaviours],
+        "player_tiles": list(rules.player_tiles), "board_size": board.size, "terrain": list(board.terrain),
+        "land_hexes": list(board.land_hexes), "sea_hexes": list(board.sea_hexes),
+        "adjacent_settlements": [list(s) for s in board.adjacent_settlements],
+        "settlement_neighbours": [list(n) for n in rules.settlement_neighbours],
+        "settlement_names": [s.name for s in board.settlements], "capacities": list(rules.capacities),
+        "stage_of": list(rules.stage_of), "stage_count": len(rules.figure_stages),
+        "hands_random": setup.hands == "random", "figures_random": setup.figures == "random",
+        "first_player": setup.first_player, "figures_must_fit": setup.figures_must_fit,
+        "resolve_each_tile": rules.resolve_each_tile, "end_immediate": rules.end_immediate,
+        "pass_when_unable": rules.pass_when_unable, "removed_limit": rules.removed_limit,
+        "scoring": rules.native_scoring,
+    }
+
+
+def native_result(rules: Rules, captured: Sequence[int], winners: Sequence[int] | None, reason: str | None,
+                  end_reason: str) -> Result:
+    """The result of a game the native engine played whole: decided natively when the edition's scoring is one it
+    knows (the explanation is the hook's, written when read), else by the edition's hook."""
+    if winners is None or reason is None:
+        return rules.score(list(captured)).with_end_reason(end_reason)
+    counts = list(captured)
+    return Result(tuple(winners), reason, lambda: rules.score(counts).explanation, end_reason)
