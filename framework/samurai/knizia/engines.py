@@ -32,7 +32,7 @@ from .rules import Rules
 from .special_tiles import MoveBehaviour, SwitchBehaviour
 from .state import OVER, State
 
-__all__ = ["ENGINE_VARIABLE", "ENGINE_CHOICES", "Engine", "PYTHON", "NATIVE", "engine_for", "engine_report",
+__all__ = ["ENGINE_VARIABLE", "ENGINE_CHOICES", "Engine", "PYTHON", "NATIVE", "engine_for", "engine_of", "engine_report",
            "requested_engine", "native_module", "native_unsupported", "native_rules", "native_spec"]
 
 ENGINE_VARIABLE = "SAMURAI_ENGINE"
@@ -70,7 +70,11 @@ class Engine(Protocol):
 
     def play_random(self, rules: Rules, st: Any, rngs: Sequence[Any], *,
                     after: Callable[[tuple[int, ...]], None] | None = None) -> int:
-        """The game to its end between random players; how many actions were played."""
+        """The game to its end between random players, seat ``k`` drawing from ``rngs[k]``; how many actions were
+        played. ``after(action)`` is called after each action, the position then as ``apply`` leaves it."""
+
+    def play_random_into(self, rules: Rules, st: Any, rngs: Sequence[Any], actions: list[tuple[int, ...]]) -> int:
+        """``play_random``, appending every action played to ``actions``."""
 
 
 class PythonEngine:
@@ -106,6 +110,11 @@ class PythonEngine:
                     after: Callable[[tuple[int, ...]], None] | None = None) -> int:
         """``engine.play_random``."""
         return python_engine.play_random(rules, st, rngs, after=after)
+
+    def play_random_into(self, rules: Rules, st: State, rngs: Sequence[random.Random],
+                         actions: list[tuple[int, ...]]) -> int:
+        """``engine.play_random`` appending to ``actions`` (a bound method: no Python frame per action)."""
+        return python_engine.play_random(rules, st, rngs, after=actions.append)
 
     def __repr__(self) -> str:
         return "<engine python>"
@@ -157,12 +166,25 @@ class NativeEngine:
 
     def play_random(self, rules: Rules, st: Any, rngs: Sequence[Any], *,
                     after: Callable[[tuple[int, ...]], None] | None = None) -> int:
-        """The game to its end between random players in one native call (``after`` is told each action)."""
-        played, actions = st.play_random(list(rngs), after is not None)
+        """The game to its end between random players: one native call, or with ``after`` one call per action
+        (``after`` may read the position between actions)."""
+        if after is None:
+            played, _ = st.play_random(list(rngs), False)
+            _scored(rules, st)
+            return int(played)
+        played = 0
+        while st.phase != OVER:
+            action = st.sample_action(rngs[st.current])
+            self.apply(rules, st, action)
+            played += 1
+            after(action)
+        return played
+
+    def play_random_into(self, rules: Rules, st: Any, rngs: Sequence[Any], actions: list[tuple[int, ...]]) -> int:
+        """``play_random`` in one native call, the actions collected there."""
+        played, kept = st.play_random(list(rngs), True)
         _scored(rules, st)
-        if after is not None:
-            for action in actions:
-                after(action)
+        actions.extend(kept)
         return int(played)
 
     def greedy_action(self, rules: Rules, st: Any, rng: Any) -> tuple[int, ...]:
@@ -179,6 +201,11 @@ PYTHON = PythonEngine()
 
 NATIVE = NativeEngine()
 """The native engine (usable only where ``native_module()`` is not None)."""
+
+
+def engine_of(st: Any) -> Engine:
+    """The engine whose position ``st`` is."""
+    return PYTHON if isinstance(st, State) else NATIVE
 
 
 def _scored(rules: Rules, st: Any) -> Any:

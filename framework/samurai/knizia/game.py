@@ -24,6 +24,7 @@ from ..seeds import MAX_SEED, check_seed
 from . import engine
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
 from .editions import KniziaEdition, knizia_edition
+from .engines import Engine, engine_for
 from .hexgrid import Coord
 from .manifests import KniziaManifest
 from .maps import GameMap
@@ -50,8 +51,10 @@ class Game:
     """
 
     def __init__(self, rules: Rules, seed: int, *, trace: bool = True, map_name: str | None = None,
-                 scenario: Scenario | None = None) -> None:
+                 scenario: Scenario | None = None, engine: str | Engine | None = None) -> None:
         check_seed(seed)
+        self.engine: Engine = engine_for(rules, engine)
+        """The engine that plays this game (``samurai.knizia.engines``): Python or native, the same game."""
         self.rules = rules
         self.seed = seed
         self.map_name = map_name
@@ -59,9 +62,9 @@ class Game:
         self.scenario = scenario
         """The scenario the game started from, if any."""
         if scenario is None:
-            self.state: State = engine.new_state(rules, seed, trace=trace)
+            self.state: State = self.engine.new_state(rules, seed, trace=trace)
         else:
-            self.state = scenario_state(rules, scenario, seed, trace=trace)
+            self.state = self.engine.of_state(rules, scenario_state(rules, scenario, seed, trace=trace))
         self._history: list[Action] = []
 
     @property
@@ -118,7 +121,7 @@ class Game:
         rules = self.rules
         tile_types, coords, behaviours = rules.tile_types, rules.board.coords, rules.behaviours
         keyed: list[tuple[tuple[str, tuple[Any, ...]], Action]] = []
-        for internal in engine.legal_actions(rules, self.state):
+        for internal in self.engine.legal_actions(rules, self.state):
             if internal[0] == engine.PLACE:  # most of the list: built and keyed here, as _sort_key would
                 tile, at = tile_types[internal[1]].name, coords[internal[2]]
                 keyed.append((("PlaceTile", (tile, at)), _place_tile(tile, at)))
@@ -145,10 +148,10 @@ class Game:
         """
         self._check_caller(seat, version)
         internal = self.to_internal(action)
-        reason = engine.check(self.rules, self.state, internal)
+        reason = self.engine.check(self.rules, self.state, internal)
         if reason is not None:
             raise IllegalAction(f"{action!r} is illegal: {reason}")
-        engine.apply(self.rules, self.state, internal)
+        self.engine.apply(self.rules, self.state, internal)
         self._history.append(action)
 
     def _check_caller(self, seat: Any, version: Any) -> None:
@@ -181,6 +184,7 @@ class Game:
         other.map_name = self.map_name
         other.scenario = self.scenario
         other.state = self.state.copy(rng=rng)
+        other.engine = self.engine
         other._history = list(self._history)
         return other
 
@@ -316,7 +320,7 @@ def edition_of(edition: str | Edition) -> KniziaEdition:
 def new_game(edition: str | Edition | None = None, players: int | None = None, seed: int = 0, *,
              options: Mapping[str, Any] | None = None, map: str | GameMap | None = None,
              scenario: str | Path | Mapping[str, Any] | None = None, trace: bool = True,
-             trust: TrustLike = ()) -> Game:
+             trust: TrustLike = (), engine: str | None = None) -> Game:
     """Start a game: an edition (id, manifest path or loaded ``Edition``; default ffg2015), 2-4 players
     (default 4), a seed (a whole number from 0), options and an optional map.
 
@@ -328,7 +332,8 @@ def new_game(edition: str | Edition | None = None, players: int | None = None, s
     given here, or its manifest vouched for in ``trust``; the map it names is a
     bundled one or a map file beside the scenario file (or vouched for in
     ``trust``; see ``samurai.catalog.trust``). ``trace`` keeps an event log
-    (``Game.events``).
+    (``Game.events``). ``engine`` is ``"python"``, ``"native"`` or ``"auto"`` (default: ``SAMURAI_ENGINE``, else
+    auto; see ``samurai.knizia.engines``): the same game on either.
     """
     vouched = Trust.of(trust)
     if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
@@ -384,7 +389,7 @@ def new_game(edition: str | Edition | None = None, players: int | None = None, s
             raise
         raise DataError(f"edition {ed.id!r} does not fit map {game_map.name!r}: {exc.message}", source=map_asked_by,
                         key="map") from None
-    return Game(rules, seed, trace=trace, map_name=map_name, scenario=setup)
+    return Game(rules, seed, trace=trace, map_name=map_name, scenario=setup, engine=engine)
 
 
 def _same_map(given: str | GameMap, named: str | GameMap, edition: KniziaEdition) -> bool:

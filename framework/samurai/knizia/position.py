@@ -17,7 +17,8 @@ from ..catalog.editions import Edition
 from . import engine
 from .evaluation import estimate_returns
 from .game import Game, action_of, check_seed, edition_of
-from .greedy import GreedyPlayer
+from .engines import NATIVE, PYTHON, Engine, engine_for, engine_of
+from .greedy import GreedyBot, GreedyPlayer
 from .knowledge import LeftGame, SeatKnowledge
 from .rules import Rules
 from .state import EMPTY, OVER, State
@@ -32,18 +33,21 @@ _SHAPES = {engine.CHOOSE: 2, engine.FIGURE: 3, engine.PLACE: 3, engine.END: 1, e
 class HexGameState:
     """One position of Knizia's Samurai on the protocol's fast path."""
 
-    __slots__ = ("rules", "state", "moves", "_left_game")
+    __slots__ = ("rules", "state", "moves", "_left_game", "engine")
 
-    def __init__(self, rules: Rules, state: State, moves: int = 0) -> None:
+    def __init__(self, rules: Rules, state: State, moves: int = 0, engine: Engine | None = None) -> None:
         self.rules = rules
         self.state = state
+        """The engine's position: a ``State`` on the Python engine, a ``NativeState`` on the native one."""
         self.moves = moves
+        self.engine = engine_of(state) if engine is None else engine
+        """The engine that plays it (``samurai.knizia.engines``; by default the one whose position ``state`` is)."""
         self._left_game: LeftGame | None = None
 
     @classmethod
     def of_game(cls, game: Game) -> HexGameState:
         """The position of a friendly ``Game`` (a copy: the game itself is not changed by play here)."""
-        return cls(game.rules, game.state.copy(), len(game.history))
+        return cls(game.rules, game.state.copy(), len(game.history), game.engine)
 
     @property
     def players(self) -> int:
@@ -67,7 +71,7 @@ class HexGameState:
 
     def legal_actions(self) -> list[tuple[int, ...]]:
         """Every legal engine action for the seat to act, in the engine's stable order."""
-        return engine.legal_actions(self.rules, self.state)
+        return self.engine.legal_actions(self.rules, self.state)
 
     def check(self, action: tuple[int, ...]) -> str | None:
         """Why ``action`` is illegal now, or None. Anything that is not an engine action is illegal."""
@@ -78,25 +82,27 @@ class HexGameState:
         if shape is None or (shape and len(action) != shape):
             return f"{list(action)} is not an action of this game"
         try:  # engine.check indexes tables by the action's numbers: one out of range is simply not legal
-            reason = engine.check(self.rules, self.state, action)
+            reason = self.engine.check(self.rules, self.state, action)
         except (IndexError, ValueError, TypeError):
             return f"{list(action)} names a tile, hex, caste or settlement this game does not have"
         return reason
 
     def apply(self, action: tuple[int, ...]) -> None:
         """Play a legal action (not checked: see ``check``)."""
-        engine.apply(self.rules, self.state, action)
+        self.engine.apply(self.rules, self.state, action)
         self.moves += 1
 
     def sample_action(self, rng: random.Random) -> tuple[int, ...]:
         """A random legal action (``samurai.knizia.engine.sample_action``)."""
-        return engine.sample_action(self.rules, self.state, rng)
+        return self.engine.sample_action(self.rules, self.state, rng)
 
     def policy_action(self, rng: random.Random) -> tuple[int, ...]:
         """What the greedy player (``samurai.knizia.greedy``) would play for the seat to act, on its knowledge only."""
         seat = self.to_act
         if seat is None:
             raise ValueError("the game is over: no seat is to act")
+        if self.engine is NATIVE:
+            return NATIVE.greedy_action(self.rules, self.state, rng)
         return decide(GreedyPlayer(rng), self.rules, self.state, seat, self._left(), self.moves)
 
     def returns(self) -> tuple[float, ...]:
@@ -111,11 +117,13 @@ class HexGameState:
 
     def copy(self) -> HexGameState:
         """An independent copy (its generator included)."""
-        return HexGameState(self.rules, self.state.copy(), self.moves)
+        return HexGameState(self.rules, self.state.copy(), self.moves, self.engine)
 
     def knowledge(self, seat: int) -> HexSeatKnowledge:
         """What ``seat`` knows now (``HexSeatKnowledge``), detached from this position."""
-        return HexSeatKnowledge(self.rules, self.state, seat, move_number=self.moves, left_game=self._left())
+        knowledge = HexSeatKnowledge(self.rules, self.state, seat, move_number=self.moves, left_game=self._left())
+        knowledge.engine = self.engine
+        return knowledge
 
     def determinize(self, seat: int, rng: random.Random) -> HexGameState:
         """A position agreeing with all ``seat`` knows, the rest drawn from ``rng`` (``SeatKnowledge.determinize``)."""
@@ -130,7 +138,7 @@ class HexGameState:
         seat = self.to_act
         if seat is None:
             raise ValueError("the game is over: no seat is to act")
-        return decide(bot, self.rules, self.state, seat, self._left(), self.moves)
+        return decide(bot, self.rules, self.state, seat, self._left(), self.moves, self.engine)
 
     def _left(self) -> LeftGame:
         if self._left_game is None:
@@ -151,7 +159,10 @@ class HexSeatKnowledge(SeatKnowledge):
     ``samurai.knizia.knowledge.SeatKnowledge`` that draws a whole position agreeing with it
     (``protocol.Knowledge.determinize``)."""
 
-    __slots__ = ()
+    __slots__ = ("engine",)
+
+    engine: Engine
+    """The engine of the position it was read from; the positions it draws are played on the same one."""
 
     def determinize(self, rng: random.Random) -> HexGameState:
         """A full position agreeing with this knowledge, the rest drawn from ``rng``.
@@ -160,8 +171,9 @@ class HexSeatKnowledge(SeatKnowledge):
         deal of its unseen tiles; the position gets a fresh generator seeded
         from ``rng`` for the refills (so the order of every stack is drawn too).
         """
-        return HexGameState(self.rules, self.determinized_state(rng, random.Random(rng.getrandbits(64))),
-                            self.move_number)
+        state = self.determinized_state(rng, random.Random(rng.getrandbits(64)))
+        engine = getattr(self, "engine", PYTHON)  # unset for a knowledge built directly, of a Python position
+        return HexGameState(self.rules, engine.of_state(self.rules, state), self.move_number, engine)
 
 
 class SeatBot(Protocol):
@@ -174,7 +186,7 @@ class SeatBot(Protocol):
 
 
 def decide(bot: SeatBot, rules: Rules, st: State, seat: int, left_game: LeftGame,
-           move_number: int = 0) -> tuple[int, ...]:
+           move_number: int = 0, engine: Engine | None = None) -> tuple[int, ...]:
     """Ask ``bot`` for ``seat``'s action in ``st``, handing it only that seat's knowledge.
 
     The knowledge reads the public lists in place while the bot decides and is
@@ -183,12 +195,18 @@ def decide(bot: SeatBot, rules: Rules, st: State, seat: int, left_game: LeftGame
     is by definition ``sample_action`` drawn from a generator it names as
     ``samples_from`` (the random bot) gets that very draw made on the position
     (the engine's sampler reads only what the seat to act may know), which
-    keeps random playouts as fast as before bots were handed knowledge.
+    keeps random playouts as fast as before bots were handed knowledge. On the native ``engine`` the greedy
+    player decides natively, by the same steps on what its seat may know.
     """
+    if engine is None:
+        engine = engine_of(st)
     sampler = getattr(bot, "samples_from", None)
     if sampler is not None:
         return engine.sample_action(rules, st, sampler)
+    if engine is NATIVE and type(bot) in _NATIVE_GREEDY:
+        return NATIVE.greedy_action(rules, st, bot.rng)  # type: ignore[attr-defined]
     knowledge = HexSeatKnowledge._during_decision(rules, st, seat, move_number, left_game.of(rules, st))
+    knowledge.engine = engine
     action = bot.act(knowledge)
     kept = weakref.ref(knowledge)
     del knowledge
@@ -196,6 +214,10 @@ def decide(bot: SeatBot, rules: Rules, st: State, seat: int, left_game: LeftGame
     if still_held is not None:
         still_held.detach()
     return action
+
+
+_NATIVE_GREEDY = (GreedyPlayer, GreedyBot)
+"""The greedy players the native engine decides for (exactly these classes: a subclass may decide otherwise)."""
 
 
 def returns_of(state: State, players: int) -> tuple[float, ...]:
@@ -206,8 +228,10 @@ def returns_of(state: State, players: int) -> tuple[float, ...]:
 
 
 def start(edition: str | Edition, players: int, seed: int, *,
-          options: Mapping[str, Any] | None = None) -> HexGameState:
-    """A new game's position on the protocol: an edition (id or loaded), 2-4 players, a seed, options."""
+          options: Mapping[str, Any] | None = None, engine: str | None = None) -> HexGameState:
+    """A new game's position on the protocol: an edition (id or loaded), 2-4 players, a seed, options, and the
+    engine (``"python"``, ``"native"`` or ``"auto"``; default ``SAMURAI_ENGINE``, else auto)."""
     check_seed(seed)
     rules = edition_of(edition).rules(players, options)
-    return HexGameState(rules, engine.new_state(rules, seed))
+    chosen = engine_for(rules, engine)
+    return HexGameState(rules, chosen.new_state(rules, seed), engine=chosen)

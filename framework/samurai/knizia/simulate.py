@@ -25,8 +25,8 @@ from ..runs.matches import Batch, MatchGame, MatchSummary, simulate_matches
 from ..runs.summary import SummaryTable, share_rows
 from ..search.bots import BOTS, RandomBot
 from ..seeds import derive_seed
-from . import engine
 from .editions import knizia_edition
+from .engines import NATIVE, Engine, engine_for, engine_of, native_module_or_error, native_result, native_rules
 from .knowledge import LeftGame
 from .position import decide
 from .records import GameRecord, record_of
@@ -41,26 +41,33 @@ __all__ = ["play_game", "play_out", "GameSummary", "SimulationSummary", "simulat
 
 
 def play_game(rules: Rules, seed: int, bots: Sequence[str], *, trace: bool = False,
-              actions: list[tuple[int, ...]] | None = None, watch: Callable[[State], None] | None = None) -> State:
+              actions: list[tuple[int, ...]] | None = None, watch: Callable[[State], None] | None = None,
+              engine: str | Engine | None = None) -> State:
     """Play one game between bots (seat ``k`` gets ``bots[k % len(bots)]``) and return its final state.
 
     A bot's actions are checked unless it is marked ``trusted`` (the built-in
     bots only produce legal actions, which the property tests verify). When
     ``actions`` is a list, every action played is appended to it (for records).
     ``watch(state)`` is called before the first action and after each one.
+    ``engine`` picks the engine (``samurai.knizia.engines``; default ``SAMURAI_ENGINE``, else auto): the
+    final state is the engine's position, the same game on either.
     """
-    return play_out(rules, engine.new_state(rules, seed, trace=trace), seed, bots, actions=actions, watch=watch)
+    chosen = engine_for(rules, engine)
+    return play_out(rules, chosen.new_state(rules, seed, trace=trace), seed, bots, actions=actions, watch=watch,
+                    engine=chosen)
 
 
 def play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], *,
-             actions: list[tuple[int, ...]] | None = None, watch: Callable[[State], None] | None = None) -> State:
-    """Play the game in ``st`` to its end between bots seeded from ``seed`` (see ``play_game``)."""
-    _play_out(rules, st, seed, bots, actions, watch)
+             actions: list[tuple[int, ...]] | None = None, watch: Callable[[State], None] | None = None,
+             engine: Engine | None = None) -> State:
+    """Play the game in ``st`` (a position of either engine) to its end between bots seeded from ``seed`` (see
+    ``play_game``)."""
+    _play_out(rules, st, seed, bots, actions, watch, engine_of(st) if engine is None else engine)
     return st
 
 
 def _play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], actions: list[tuple[int, ...]] | None,
-              watch: Callable[[State], None] | None) -> int:
+              watch: Callable[[State], None] | None, engine: Engine) -> int:
     """``play_out``, counting the actions played (random bots: counted by the fused loop, not collected)."""
     names = [bots[seat % len(bots)] for seat in range(rules.players)]
     if all(isinstance(name, str) and BOTS.get(name) is RandomBot for name in names):
@@ -72,7 +79,8 @@ def _play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], actions: 
             watch(st)
         after: Callable[[tuple[int, ...]], None] | None = None
         if watch is None:
-            after = None if actions is None else actions.append  # a bound method: no Python frame per action
+            if actions is not None:
+                return engine.play_random_into(rules, st, rngs, actions)
         else:
             def after(action: tuple[int, ...]) -> None:
                 if actions is not None:
@@ -89,7 +97,7 @@ def _play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], actions: 
     played = 0
     while st.phase != OVER:
         seat = st.current
-        action = decide(players[seat], rules, st, seat, left_game)
+        action = decide(players[seat], rules, st, seat, left_game, engine=engine)
         if checked[seat]:
             reason = check(rules, st, action)
             if reason is not None:
@@ -242,18 +250,53 @@ def play_batch(edition: Edition, batch: Batch) -> list[tuple[int, MatchGame, Gam
     # compiled once per edition, players and options
     rules = knizia_edition(edition).rules(batch.players, batch.options)
     players = batch.players
+    chosen = engine_for(rules)
+    native_bots = _native_bots(batch.bots, players)
+    if chosen is NATIVE and native_bots is not None and not batch.keep_records:
+        return _play_native_batch(rules, batch, native_bots)
     out: list[tuple[int, MatchGame, GameRecord | None]] = []
     for index in batch.indices:
         game_seed = derive_seed(batch.seed, index)
         actions: list[tuple[int, ...]] | None = [] if batch.keep_records else None
-        st = engine.new_state(rules, game_seed)
-        played = _play_out(rules, st, game_seed, batch.bots, actions, None)
+        st = chosen.new_state(rules, game_seed)
+        played = _play_out(rules, st, game_seed, batch.bots, actions, None, chosen)
         assert st.result is not None
         record = record_of(rules, game_seed, actions, final=st) if actions is not None else None
         # What samurai.runs.matches.match_game reads through the protocol: returns, the result's reason.
         out.append((index, MatchGame(game_seed, st.result.shares(players), st.result.reason, played,
                                      outcome_of(st, players)), record))
     return out
+def _native_bots(bots: Sequence[str], players: int) -> list[str] | None:
+    """The bots of every seat as the native engine plays them whole (``random``, ``greedy``), or None when some
+    seat's bot is one only Python plays (the searches)."""
+    kinds = []
+    for seat in range(players):
+        name = bots[seat % len(bots)]
+        if isinstance(name, str) and BOTS.get(name) is RandomBot:
+            kinds.append("random")
+        elif name == "greedy":
+            kinds.append("greedy")
+        else:
+            return None
+    return kinds
+
+
+def _play_native_batch(rules: Rules, batch: Batch, bots: list[str]) -> list[tuple[int, MatchGame, GameRecord | None]]:
+    """A batch of random and greedy games played whole by the native engine, one call for the batch: the same
+    ``MatchGame`` for each game as the per-game path gives it (``tests/test_native_engine.py`` pins them)."""
+    seeds = [derive_seed(batch.seed, index) for index in batch.indices]
+    games = native_module_or_error().play_games(native_rules(rules), seeds, bots, False)
+    players = batch.players
+    out: list[tuple[int, MatchGame, GameRecord | None]] = []
+    for index, seed, game in zip(batch.indices, seeds, games, strict=True):
+        winners, reason, end_reason, turn, tiles_played, captured, removed, played, _ = game
+        result = native_result(rules, captured, winners, reason, end_reason)
+        facts = (result.winners, result.reason, end_reason, turn, tiles_played,
+                 tuple(captured[s * 3:s * 3 + 3] for s in range(players)), removed)
+        out.append((index, MatchGame(seed, result.shares(players), result.reason, played, facts), None))
+    return out
+
+
 def cached_rules(name: str, players: int, options: Mapping[str, Any]) -> Rules:
     """The rules of edition ``name`` (an id or a manifest path) for ``players`` and ``options``, compiled once per
     process (the edition is loaded once, ``samurai.catalog.cache``, and keeps the rules it compiled): what a batch

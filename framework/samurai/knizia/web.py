@@ -18,7 +18,7 @@ from ..errors import DataError
 from ..protocol import GameState, Move
 from ..search.bots import BOTS, LEVELS
 from ..web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions, shared_definition
-from . import engine
+from .engines import engine_for
 from .editions import knizia_edition
 from .game import check_seed
 from .identity import KNIZIA
@@ -67,7 +67,8 @@ class SamuraiDefinition:
                             f"players, not {setup.players!r}", source="players")
         check_seed(setup.seed)
         rules = edition.rules(setup.players, setup.options)
-        return cast(GameState, HexGameState(rules, engine.new_state(rules, setup.seed, trace=True)))
+        chosen = engine_for(rules)
+        return cast(GameState, HexGameState(rules, chosen.new_state(rules, setup.seed, trace=True), engine=chosen))
 
     def bot_action(self, state: GameState, seat: int, bot: str, rng: random.Random) -> Move:
         """The bot's move, chosen from ``seat``'s knowledge (``GameState.knowledge``) only: the bot is handed
