@@ -359,6 +359,9 @@ class BenchRequest:
     """``--simulations``: with ``mcts``, simulations per decision."""
     decisions: int
     """``--decisions``: with ``mcts``, decisions timed per kind of position."""
+    engine: str | None = None
+    """``--engine``: the one engine to time, for a game with several (Knizia's: python, native); None times each
+    side by side."""
 
 
 @attrs.frozen

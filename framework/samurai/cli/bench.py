@@ -33,6 +33,9 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
                        help="with --mcts: simulations per decision (default 2000)")
     bench.add_argument("--decisions", type=_whole(1, 10**5), default=5,
                        help="with --mcts: decisions timed per kind of position (default 5)")
+    bench.add_argument("--engine", choices=("python", "native"), default=None,
+                       help="time this engine only (default: each engine the game has, side by side, with the "
+                            "ratio)")
     bench.set_defaults(run=_bench)
 
 
@@ -51,7 +54,7 @@ def _bench(args: argparse.Namespace) -> int:
     request = BenchRequest(edition=args.edition, players=counts, players_given=args.players != "2,3,4",
                            games=args.games, seed=args.seed, paths=not args.no_paths,
                            compare_games=args.compare_games, compare_with=args.compare_with, mcts=args.mcts,
-                           simulations=args.simulations, decisions=args.decisions)
+                           simulations=args.simulations, decisions=args.decisions, engine=args.engine)
     for line in commands.bench(edition, request):
         print(line)
     return 0

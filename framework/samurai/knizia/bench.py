@@ -1,37 +1,40 @@
 """Speed: full random games per second for each player count, the paths search and comparisons use,
-and MCTS simulations per second.
+and MCTS simulations per second, on either engine (``samurai.knizia.engines``).
 
 ``run_bench`` runs the same loop as ``samurai simulate`` with random bots at
 every seat (setup included) and reports wall-clock and CPU figures.
-``time_paths`` times a position copy and ``Game.legal_actions`` at the
-opening of a 4-player game, ``time_compare`` a ``samurai compare`` run on
-one core, and ``run_mcts_bench`` the MCTS bot's search (full rollouts) from
-the first turn of play and from mid-game. Numbers, not assertions: machines
-differ and are shared, so each path is timed several times and the fastest
-repetition counts.
+``time_paths`` times a position copy and the legal actions (the protocol's and
+``Game.legal_actions``) at the opening of a 4-player game, ``time_compare`` a
+``samurai compare`` run on one core, and ``run_mcts_bench`` the MCTS bot's
+search (full rollouts) from the first turn of play and from mid-game. Each
+takes the engine to time. Numbers, not assertions: machines differ and are
+shared, so each path is timed several times and the fastest repetition counts.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 import attrs
 
 from ..catalog.editions import Edition
 from ..runs.compare import compare
+from ..runs.matches import Batch
 from ..search.mcts import MCTSBot
 from ..seeds import derive_seed
 from .editions import knizia_edition
-from .engine import new_state
+from .engines import ENGINE_VARIABLE, engine_for
 from .game import Game, new_game
 from .position import HexGameState
-from .simulate import play_game
+from .simulate import play_batch
 from .state import PLAY
 
 __all__ = ["BenchFigure", "run_bench", "PathFigures", "opening", "time_paths", "CompareFigure", "time_compare",
-           "MCTSFigure", "run_mcts_bench", "MCTS_POSITIONS"]
+           "MCTSFigure", "run_mcts_bench", "MCTS_POSITIONS", "engine_environment"]
 
 _REPEATS = 5
 
@@ -57,15 +60,18 @@ class BenchFigure:
 
 
 def run_bench(edition: Edition, players: Sequence[int] = (2, 3, 4), games: int = 2000,
-              seed: int = 1) -> list[BenchFigure]:
-    """Play ``games`` random games for each player count and time them."""
+              seed: int = 1, engine: str = "python") -> list[BenchFigure]:
+    """Play ``games`` random games for each player count on ``engine`` and time them: the batches of the runner
+    ``samurai simulate`` plays on each worker (``samurai.knizia.simulate.play_batch``), in one process."""
     figures = []
     for count in players:
-        rules = knizia_edition(edition).rules(count)
-        play_game(rules, seed, ("random",))  # warm up caches before timing
-        wall, cpu = time.perf_counter(), time.process_time()
-        for index in range(games):
-            play_game(rules, derive_seed(seed, index), ("random",))
+        knizia_edition(edition).rules(count)
+        warm_up = Batch(edition.reference, count, {}, seed, ("random",), (0,), False)
+        timed = Batch(edition.reference, count, {}, seed, ("random",), tuple(range(games)), False)
+        with engine_environment(engine):
+            play_batch(edition, warm_up)  # caches and the native tables, before timing
+            wall, cpu = time.perf_counter(), time.process_time()
+            play_batch(edition, timed)
         figures.append(BenchFigure(count, games, time.perf_counter() - wall, time.process_time() - cpu))
     return figures
 
@@ -80,14 +86,19 @@ class PathFigures:
     copy_seconds: float
     """``State.copy()``, the generator copied too."""
     copy_given_rng_seconds: float
-    """``State.copy(rng=...)``: the caller's generator, shared."""
+    """``State.copy(rng=...)``: the caller's generator (shared on the Python engine, its state copied on the native
+    one)."""
     legal_actions_seconds: float
     """``Game.legal_actions()``: every friendly action, sorted."""
+    protocol_copy_seconds: float = 0.0
+    """``HexGameState.copy()``: the position on the game protocol, as a search copies it."""
+    protocol_legal_actions_seconds: float = 0.0
+    """``HexGameState.legal_actions()``: the engine's action tuples, as a search lists them."""
 
 
-def opening(edition: Edition, players: int = 4, seed: int = 1) -> Game:
+def opening(edition: Edition, players: int = 4, seed: int = 1, engine: str | None = None) -> Game:
     """The first position of play of a ``players``-player game whose setup was chosen by random legal actions."""
-    game = new_game(edition, players=players, seed=seed, trace=False)
+    game = new_game(edition, players=players, seed=seed, trace=False, engine=engine)
     rng = random.Random(seed)
     while game.phase in ("choose_hands", "place_figures"):
         actions = game.legal_actions()
@@ -106,12 +117,14 @@ def _fastest(call: Callable[[], object], number: int) -> float:
     return best
 
 
-def time_paths(edition: Edition, players: int = 4, seed: int = 1) -> PathFigures:
-    """Time a position copy and ``Game.legal_actions`` at the ``opening`` of a game."""
-    game = opening(edition, players, seed)
+def time_paths(edition: Edition, players: int = 4, seed: int = 1, engine: str = "python") -> PathFigures:
+    """Time a position copy and the legal actions at the ``opening`` of a game on ``engine``."""
+    game = opening(edition, players, seed, engine)
     st, shared = game.state, random.Random(seed)
+    position = HexGameState.of_game(game)
     return PathFigures(players, len(game.legal_actions()), _fastest(st.copy, 2000),
-                       _fastest(lambda: st.copy(rng=shared), 2000), _fastest(game.legal_actions, 20))
+                       _fastest(lambda: st.copy(rng=shared), 2000), _fastest(game.legal_actions, 20),
+                       _fastest(position.copy, 2000), _fastest(position.legal_actions, 500))
 
 
 @attrs.frozen
@@ -130,11 +143,29 @@ class CompareFigure:
         return 2 * self.pairs / self.seconds if self.seconds else 0.0
 
 
-def time_compare(edition_a: str, edition_b: str, players: int, pairs: int, seed: int = 1) -> CompareFigure:
-    """Time ``compare`` of ``pairs`` paired random games in one process, editions loaded included."""
-    start = time.perf_counter()
-    compare(edition_a, edition_b, players=players, games=pairs, seed=seed, workers=1)
-    return CompareFigure(edition_a, edition_b, players, pairs, time.perf_counter() - start)
+@contextmanager
+def engine_environment(engine: str) -> Iterator[None]:
+    """``SAMURAI_ENGINE`` set to ``engine`` for the length of the block (a run's games take their engine from it),
+    then as it was."""
+    before = os.environ.get(ENGINE_VARIABLE)
+    os.environ[ENGINE_VARIABLE] = engine
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[ENGINE_VARIABLE]
+        else:
+            os.environ[ENGINE_VARIABLE] = before
+
+
+def time_compare(edition_a: str, edition_b: str, players: int, pairs: int, seed: int = 1, engine: str = "python",
+                 bots: Sequence[str] = ("random",)) -> CompareFigure:
+    """Time ``compare`` of ``pairs`` paired games between ``bots`` in one process on ``engine``, editions loaded
+    included."""
+    with engine_environment(engine):
+        start = time.perf_counter()
+        compare(edition_a, edition_b, players=players, games=pairs, seed=seed, bots=bots, workers=1)
+        return CompareFigure(edition_a, edition_b, players, pairs, time.perf_counter() - start)
 
 
 MCTS_POSITIONS = ("first turn", "mid-game")
@@ -163,13 +194,14 @@ class MCTSFigure:
         return self.simulations / self.cpu_seconds if self.cpu_seconds else 0.0
 
 
-def _bench_position(edition: Edition, players: int, seed: int, position: str) -> HexGameState:
+def _bench_position(edition: Edition, players: int, seed: int, position: str, engine: str) -> HexGameState:
     """A position of a random game at the start of a turn of play: the first, or once half the tiles are down."""
     rules = knizia_edition(edition).rules(players)
+    chosen = engine_for(rules, engine)
     half = players * len(rules.player_tiles) // 2
     rng = random.Random(seed)
     while True:  # a random game that ends before half its tiles are down is rare: try the next seed
-        state = HexGameState(rules, new_state(rules, seed))
+        state = HexGameState(rules, chosen.new_state(rules, seed), engine=chosen)
         while not state.is_over:
             st = state.state
             if st.phase == PLAY and st.played == 0 and (position == "first turn" or st.tiles_played >= half):
@@ -179,15 +211,16 @@ def _bench_position(edition: Edition, players: int, seed: int, position: str) ->
 
 
 def run_mcts_bench(edition: Edition, players: int = 2, simulations: int = 2000, decisions: int = 5, seed: int = 1,
-                   progress: Callable[[int], None] | None = None) -> list[MCTSFigure]:
+                   progress: Callable[[int], None] | None = None, engine: str = "python") -> list[MCTSFigure]:
     """Time ``decisions`` searches of ``simulations`` each from every kind of position (``MCTS_POSITIONS``),
-    with full random rollouts (the slowest simulations: the levels' estimate at the leaf is faster)."""
+    with full random rollouts (the slowest simulations: the levels' estimate at the leaf is faster), the positions
+    on ``engine``."""
     figures = []
     done = 0
     for position in MCTS_POSITIONS:
         wall = cpu = 0.0
         for index in range(decisions):
-            state = _bench_position(edition, players, derive_seed(seed, index), position)
+            state = _bench_position(edition, players, derive_seed(seed, index), position, engine)
             knowledge = state.knowledge(state.to_act)  # type: ignore[arg-type]
             bot = MCTSBot(derive_seed(seed + 1, index), simulations=simulations, playout=None)  # full rollouts
             legal = knowledge.legal_actions()

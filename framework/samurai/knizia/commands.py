@@ -41,53 +41,95 @@ def render_file(path: str, to: int | None, seat: int | None, width: int | None, 
     return render_svg(game, seat, width=width)
 
 
+def _bench_engines(request: BenchRequest) -> tuple[str, ...]:
+    """The engines ``samurai bench`` times: the one ``--engine`` names, else both where the native one is
+    installed (the Python engine alone otherwise, which the first line then says)."""
+    from .engines import native_module
+
+    if request.engine is not None:
+        return (request.engine,)
+    return ("python", "native") if native_module() is not None else ("python",)
+
+
+def _ratio(python: float, native: float) -> str:
+    return f"{native / python:.1f}x" if python > 0 and native > 0 else "-"
+
+
 def bench_lines(edition: Edition, request: BenchRequest) -> Iterator[str]:
-    """``samurai bench``: full random games per second for each player count, then a position copy and
-    ``Game.legal_actions`` at a 4-player opening, then a ``samurai compare`` on one core; with ``request.mcts``,
-    MCTS simulations per second instead (``samurai.knizia.bench``). Each line comes as soon as it is measured."""
+    """``samurai bench``: full random games per second for each player count, then a position copy and the legal
+    actions at a 4-player opening, then a ``samurai compare`` on one core; with ``request.mcts``, MCTS simulations
+    per second instead (``samurai.knizia.bench``). Each engine side by side, with the native engine's speed as a
+    multiple of the Python engine's; each line comes as soon as it is measured."""
     from .bench import run_bench, time_compare, time_paths
+    from .engines import engine_report
 
     edition = knizia_edition(edition)
     for count in request.players:
         edition.rules(count)
+    engines = _bench_engines(request)
+    if "native" in engines:
+        for count in request.players:
+            chosen, why = engine_report(edition.rules(count), "native")
+            if chosen != "native":
+                raise DataError(f"the native engine cannot play edition {edition.id!r}: {why}", source="--engine")
+    elif request.engine is None:
+        yield "the native engine is not installed here: timing the Python engine alone"
     if request.mcts:
-        yield from _mcts_bench_lines(edition, request)
+        yield from _mcts_bench_lines(edition, request, engines)
         return
     compare_players = 3 if 3 in edition.manifest.players else min(edition.manifest.players)
     if request.compare_games:
         # refuse a bad edition B before the timings
         knizia_edition(load_edition(request.compare_with)).rules(compare_players)
-    yield f"{'players':>7} {'games':>6} {'seconds':>8} {'games/s':>9} {'games/cpu-s':>12}"
-    for figure in run_bench(edition, request.players, request.games, request.seed):
-        yield (f"{figure.players:>7} {figure.games:>6} {figure.seconds:>8.2f} {figure.games_per_second:>9.0f} "
-               f"{figure.games_per_cpu_second:>12.0f}")
+    both = len(engines) == 2
+    header = f"{'players':>7} {'engine':>7} {'games':>6} {'seconds':>8} {'games/s':>9} {'games/cpu-s':>12}"
+    yield header + (f" {'native/python':>13}" if both else "")
+    for count in request.players:
+        rates: dict[str, float] = {}
+        for engine in engines:
+            figure = run_bench(edition, (count,), request.games, request.seed, engine)[0]
+            rates[engine] = figure.games_per_cpu_second
+            ratio = f" {_ratio(rates['python'], rates['native']):>13}" if both and engine == "native" else ""
+            yield (f"{figure.players:>7} {engine:>7} {figure.games:>6} {figure.seconds:>8.2f} "
+                   f"{figure.games_per_second:>9.0f} {figure.games_per_cpu_second:>12.0f}{ratio}")
     if request.paths:
-        paths = time_paths(edition, 4 if 4 in edition.manifest.players else max(edition.manifest.players),
-                           request.seed)
-        yield (f"position copy at a {paths.players}-player opening: {paths.copy_seconds * 1e6:.1f} us with its "
-               f"generator, {paths.copy_given_rng_seconds * 1e6:.1f} us given one (copy(rng=...))")
-        yield (f"Game.legal_actions at a {paths.players}-player opening ({paths.actions} actions): "
-               f"{paths.legal_actions_seconds * 1e3:.2f} ms")
+        players = 4 if 4 in edition.manifest.players else max(edition.manifest.players)
+        for engine in engines:
+            paths = time_paths(edition, players, request.seed, engine)
+            yield (f"{engine} engine at a {paths.players}-player opening ({paths.actions} actions): position copy "
+                   f"{paths.copy_seconds * 1e6:.1f} us ({paths.copy_given_rng_seconds * 1e6:.1f} us given a "
+                   f"generator); on the protocol: copy {paths.protocol_copy_seconds * 1e6:.1f} us, legal_actions "
+                   f"{paths.protocol_legal_actions_seconds * 1e6:.1f} us; Game.legal_actions "
+                   f"{paths.legal_actions_seconds * 1e3:.2f} ms")
     if request.compare_games:
-        timed = time_compare(request.edition, request.compare_with, compare_players, request.compare_games,
-                             request.seed)
-        yield (f"compare {timed.edition_a} {timed.edition_b}, {timed.players} players, {timed.pairs} pairs on one "
-               f"core: {timed.seconds:.2f} s, {timed.games_per_second:.0f} games/s")
+        for bots in (("random",), ("greedy",)):
+            seconds: dict[str, float] = {}
+            for engine in engines:
+                timed = time_compare(request.edition, request.compare_with, compare_players, request.compare_games,
+                                     request.seed, engine, bots)
+                seconds[engine] = timed.seconds
+                ratio = (f", {_ratio(1 / seconds['python'], 1 / seconds['native'])} the Python engine's speed"
+                         if both and engine == "native" else "")
+                yield (f"compare {timed.edition_a} {timed.edition_b} --bots {bots[0]}, {timed.players} players, "
+                       f"{timed.pairs} pairs on one core, {engine} engine: {timed.seconds:.2f} s, "
+                       f"{timed.games_per_second:.0f} games/s{ratio}")
 
 
-def _mcts_bench_lines(edition: Edition, request: BenchRequest) -> Iterator[str]:
+def _mcts_bench_lines(edition: Edition, request: BenchRequest, engines: tuple[str, ...]) -> Iterator[str]:
     """``samurai bench --mcts``: MCTS simulations per second from the first turn of play and from mid-game, for 2
-    players unless ``--players`` named others."""
+    players unless ``--players`` named others, the search's positions on each engine."""
     from .bench import run_mcts_bench
 
     players = request.players if request.players_given else (2,)
-    yield (f"{'players':>7} {'position':>10} {'decisions':>9} {'simulations':>11} {'seconds':>8} {'sims/s':>8} "
-           f"{'sims/cpu-s':>10}")
+    yield (f"{'players':>7} {'engine':>7} {'position':>10} {'decisions':>9} {'simulations':>11} {'seconds':>8} "
+           f"{'sims/s':>8} {'sims/cpu-s':>10}")
     for count in players:
-        for figure in run_mcts_bench(edition, count, request.simulations, request.decisions, request.seed):
-            yield (f"{count:>7} {figure.position:>10} {figure.decisions:>9} {figure.simulations:>11} "
-                   f"{figure.seconds:>8.2f} {figure.simulations_per_second:>8.0f} "
-                   f"{figure.simulations_per_cpu_second:>10.0f}")
+        for engine in engines:
+            for figure in run_mcts_bench(edition, count, request.simulations, request.decisions, request.seed,
+                                         engine=engine):
+                yield (f"{count:>7} {engine:>7} {figure.position:>10} {figure.decisions:>9} {figure.simulations:>11} "
+                       f"{figure.seconds:>8.2f} {figure.simulations_per_second:>8.0f} "
+                       f"{figure.simulations_per_cpu_second:>10.0f}")
 
 
 def try_end_of_game_hooks(edition: Edition) -> None:

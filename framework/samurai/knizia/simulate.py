@@ -71,10 +71,12 @@ def _play_out(rules: Rules, st: State, seed: int, bots: Sequence[str], actions: 
     """``play_out``, counting the actions played (random bots: counted by the fused loop, not collected)."""
     names = [bots[seat % len(bots)] for seat in range(rules.players)]
     if all(isinstance(name, str) and BOTS.get(name) is RandomBot for name in names):
+        # On the native engine the seats draw from its own copy of the same generator (no state to convert).
+        seat_generator = native_module_or_error().MersenneTwister if engine is NATIVE else seeded_random
         # Random bots only: draw each action straight from the engine with the generator each seat's
         # RandomBot would hold (Random(derive_seed(seed, seat)), seeded the same without building the
         # bots), as RandomBot.act does from its knowledge (the sampler reads only what the seat may know).
-        rngs = [seeded_random(derive_seed(seed, seat)) for seat in range(rules.players)]
+        rngs = [seat_generator(derive_seed(seed, seat)) for seat in range(rules.players)]
         if watch is not None:
             watch(st)
         after: Callable[[tuple[int, ...]], None] | None = None

@@ -898,11 +898,14 @@ fn play_games<'py>(
     }
     let (r, players) = (&*rules.rules, rules.rules.players);
     let mut out = Vec::with_capacity(seeds.len());
+    let mut st = (*rules.template).clone();
     for &seed in &seeds {
-        let mut st = engine::new_state(r, &rules.template, Twister::from_seed(seed), false);
-        let mut twisters: Vec<Twister> = (0..players)
-            .map(|k| Twister::from_seed(derive_seed(seed, k as u64)))
-            .collect();
+        // The game's generator and every seat's, seeded side by side (seeding is much of a random game's cost).
+        let mut all: Vec<u64> = vec![seed];
+        all.extend((0..players).map(|k| derive_seed(seed, k as u64)));
+        let mut twisters = Twister::from_seeds(&all);
+        let game_rng = twisters.remove(0);
+        engine::restart(r, &mut st, &rules.template, game_rng);
         let mut played = 0usize;
         let mut actions = Vec::new();
         while st.phase != OVER {

@@ -63,7 +63,8 @@ pub trait Draw {
     /// `floor(random() * n)`, how the engine picks an index.
     #[inline]
     fn index(&mut self, n: usize) -> usize {
-        (self.random() * n as f64).floor() as usize
+        // The product is never negative, so truncating is flooring (and `floor` is a library call).
+        (self.random() * n as f64) as usize
     }
 }
 
@@ -206,6 +207,14 @@ pub fn new_state(r: &Rules, template: &State, rng: MersenneTwister, trace: bool)
     st
 }
 
+/// `new_state` into `st`, reusing its lists (a run of games plays one after another in one position).
+pub fn restart(r: &Rules, st: &mut State, template: &State, rng: MersenneTwister) {
+    st.reset_from(template);
+    st.rng = rng;
+    st.events = None;
+    run_automatic_setup(r, st);
+}
+
 /// `_run_automatic_setup`: the setup phases nobody chooses in, then play.
 pub fn run_automatic_setup(r: &Rules, st: &mut State) {
     loop {
@@ -323,6 +332,36 @@ pub fn playable_tiles(r: &Rules, st: &State, seat: usize, normal_played: bool) -
         }
     }
     out
+}
+
+/// Hands up to this size list their playable tiles on the stack when sampling (every shipped hand is 5).
+const PLAYABLE_ON_STACK: usize = 32;
+
+/// `playable_tiles` into `out` (the hand fits it); how many.
+fn playable_into(
+    r: &Rules,
+    st: &State,
+    seat: usize,
+    normal_played: bool,
+    out: &mut [usize],
+) -> usize {
+    let (land, sea) = (!st.empty_land.is_empty(), !st.empty_sea.is_empty());
+    let mut count = 0;
+    for &tile in &st.hands[seat] {
+        if normal_played && !r.tile_fast[tile] {
+            continue;
+        }
+        let ok = match r.tile_on[tile] {
+            Placement::Land => land,
+            Placement::Sea => sea,
+            Placement::Special => special_can_play(r, st, seat, tile),
+        };
+        if ok {
+            out[count] = tile;
+            count += 1;
+        }
+    }
+    count
 }
 
 /// `can_play`: whether the seat could start a turn now.
@@ -627,7 +666,7 @@ fn resolve_pending(r: &Rules, st: &mut State) {
                     influence[owner as usize] += r.tile_value[st.tile_type[h] as usize * 3 + caste];
                 }
             }
-            let best = *influence.iter().max().unwrap_or(&0);
+            let best = influence.iter().copied().max().unwrap_or(0);
             st.on_board[caste] -= 1;
             mask &= !(1 << caste);
             st.figures[s] = mask;
@@ -990,7 +1029,15 @@ pub fn sample_action<D: Draw + ?Sized>(
     let seat = st.seat();
     match st.phase {
         PLAY => {
-            let options = playable_tiles(r, st, seat, st.normal_played);
+            let mut buffer = [0usize; PLAYABLE_ON_STACK];
+            let listed;
+            let options: &[usize] = if st.hands[seat].len() <= PLAYABLE_ON_STACK {
+                let count = playable_into(r, st, seat, st.normal_played, &mut buffer);
+                &buffer[..count]
+            } else {
+                listed = playable_tiles(r, st, seat, st.normal_played);
+                &listed
+            };
             let count = options.len() + usize::from(st.played > 0);
             let k = rng.index(count);
             if k == options.len() {

@@ -37,6 +37,88 @@ impl std::fmt::Debug for MersenneTwister {
     }
 }
 
+/// CPython's `init_by_array` of one key of any length.
+fn seed_words(key: &[u32]) -> [u32; N] {
+    let mut mt = *initial_words();
+    let (mut i, mut j) = (1usize, 0usize);
+    for _ in 0..N.max(key.len()) {
+        let previous = mt[i - 1];
+        mt[i] = (mt[i] ^ (previous ^ (previous >> 30)).wrapping_mul(1_664_525))
+            .wrapping_add(key[j])
+            .wrapping_add(j as u32);
+        i += 1;
+        j += 1;
+        if i >= N {
+            mt[0] = mt[N - 1];
+            i = 1;
+        }
+        if j >= key.len() {
+            j = 0;
+        }
+    }
+    for _ in 0..N - 1 {
+        let previous = mt[i - 1];
+        mt[i] = (mt[i] ^ (previous ^ (previous >> 30)).wrapping_mul(1_566_083_941))
+            .wrapping_sub(i as u32);
+        i += 1;
+        if i >= N {
+            mt[0] = mt[N - 1];
+            i = 1;
+        }
+    }
+    mt[0] = 0x8000_0000;
+    mt
+}
+
+/// `init_by_array` of `L` keys of `length` words (1 or 2, at most `N`) side by side: the same steps as
+/// `seed_words`, written for these lengths (with a key shorter than `N`, the first loop runs `N` times: once
+/// over words 1 to `N - 1`, then word 1 again after the wrap; the second loop over words 2 to `N - 1`, then 1).
+/// Each key's chain of steps depends on itself only, so the lanes overlap in the processor.
+fn seed_lanes<const L: usize>(keys: [[u32; 2]; L], length: usize) -> [[u32; N]; L] {
+    let mut mt = [*initial_words(); L];
+    let word = |lane: usize, j: usize| keys[lane][j].wrapping_add(j as u32);
+    let step = |mt: &mut [[u32; N]; L], i: usize, j: usize| {
+        for (lane, words) in mt.iter_mut().enumerate() {
+            let previous = words[i - 1];
+            words[i] = (words[i] ^ (previous ^ (previous >> 30)).wrapping_mul(1_664_525))
+                .wrapping_add(word(lane, j));
+        }
+    };
+    let mut j = 0usize;
+    for i in 1..N {
+        step(&mut mt, i, j);
+        j = if j + 1 >= length { 0 } else { j + 1 };
+    }
+    for lane in mt.iter_mut() {
+        lane[0] = lane[N - 1];
+    }
+    step(&mut mt, 1, j);
+    let mix = |mt: &mut [[u32; N]; L], i: usize| {
+        for lane in mt.iter_mut() {
+            let previous = lane[i - 1];
+            lane[i] = (lane[i] ^ (previous ^ (previous >> 30)).wrapping_mul(1_566_083_941))
+                .wrapping_sub(i as u32);
+        }
+    };
+    for i in 2..N {
+        mix(&mut mt, i);
+    }
+    for lane in mt.iter_mut() {
+        lane[0] = lane[N - 1];
+    }
+    mix(&mut mt, 1);
+    for lane in mt.iter_mut() {
+        lane[0] = 0x8000_0000;
+    }
+    mt
+}
+
+/// `init_genrand(19650218)`, where every `init_by_array` starts: computed once.
+fn initial_words() -> &'static [u32; N] {
+    static WORDS: std::sync::OnceLock<[u32; N]> = std::sync::OnceLock::new();
+    WORDS.get_or_init(|| MersenneTwister::from_word(19_650_218).state)
+}
+
 impl MersenneTwister {
     /// `init_genrand`: the state from one 32-bit word (CPython seeds through `init_by_array` only).
     fn from_word(seed: u32) -> Self {
@@ -56,36 +138,88 @@ impl MersenneTwister {
     /// An empty key is seeded as `[0]`, as CPython seeds the integer 0.
     pub fn from_key(key: &[u32]) -> Self {
         let key: &[u32] = if key.is_empty() { &[0] } else { key };
-        let mut twister = Self::from_word(19_650_218);
-        let mt = &mut twister.state;
-        let (mut i, mut j) = (1usize, 0usize);
-        for _ in 0..N.max(key.len()) {
-            let previous = mt[i - 1];
-            mt[i] = (mt[i] ^ (previous ^ (previous >> 30)).wrapping_mul(1_664_525))
-                .wrapping_add(key[j])
-                .wrapping_add(j as u32);
-            i += 1;
-            j += 1;
-            if i >= N {
-                mt[0] = mt[N - 1];
-                i = 1;
-            }
-            if j >= key.len() {
-                j = 0;
-            }
-        }
-        for _ in 0..N - 1 {
-            let previous = mt[i - 1];
-            mt[i] = (mt[i] ^ (previous ^ (previous >> 30)).wrapping_mul(1_566_083_941))
-                .wrapping_sub(i as u32);
-            i += 1;
-            if i >= N {
-                mt[0] = mt[N - 1];
-                i = 1;
+        Self::from_keys(&[key])
+            .pop()
+            .unwrap_or_else(|| Self::from_word(0))
+    }
+
+    /// `from_key` of several keys of one length at once: each generator's seeding is a chain of dependent
+    /// steps, so seeding them side by side lets the processor work on all the chains together (a game seeds one
+    /// generator for itself and one per seat, and seeding is most of a random game's cost). Keys of different
+    /// lengths are seeded one length at a time, in their order.
+    pub fn from_keys(keys: &[&[u32]]) -> Vec<Self> {
+        let mut out: Vec<Option<Self>> = vec![None; keys.len()];
+        let mut lengths: Vec<usize> = keys.iter().map(|k| k.len().max(1)).collect();
+        lengths.sort_unstable();
+        lengths.dedup();
+        for length in lengths {
+            let group: Vec<usize> = (0..keys.len())
+                .filter(|&g| keys[g].len().max(1) == length)
+                .collect();
+            let seeded =
+                Self::seed_group(&group.iter().map(|&g| keys[g]).collect::<Vec<_>>(), length);
+            for (g, twister) in group.into_iter().zip(seeded) {
+                out[g] = Some(twister);
             }
         }
-        mt[0] = 0x8000_0000;
-        twister
+        out.into_iter().flatten().collect()
+    }
+
+    /// `init_by_array` of keys that all have `length` words (an empty key stands for `[0]`): keys of one or two
+    /// words (every seed below 2**64) four at a time side by side, others one by one.
+    fn seed_group(keys: &[&[u32]], length: usize) -> Vec<Self> {
+        let mut out = Vec::with_capacity(keys.len());
+        if length <= 2 {
+            let pair = |key: &[u32]| {
+                [
+                    key.first().copied().unwrap_or(0),
+                    key.get(1).copied().unwrap_or(0),
+                ]
+            };
+            let mut chunks = keys.chunks_exact(4);
+            for chunk in &mut chunks {
+                let lanes = [
+                    pair(chunk[0]),
+                    pair(chunk[1]),
+                    pair(chunk[2]),
+                    pair(chunk[3]),
+                ];
+                out.extend(seed_lanes(lanes, length).map(Self::seeded));
+            }
+            for key in chunks.remainder() {
+                out.extend(seed_lanes([pair(key)], length).map(Self::seeded));
+            }
+            return out;
+        }
+        for key in keys {
+            out.push(Self::seeded(seed_words(key)));
+        }
+        out
+    }
+
+    fn seeded(state: [u32; N]) -> Self {
+        MersenneTwister { state, index: N }
+    }
+
+    /// The keys CPython makes of whole-number seeds below 2**64.
+    pub fn keys_of_seeds(seeds: &[u64]) -> Vec<Vec<u32>> {
+        seeds
+            .iter()
+            .map(|&seed| {
+                let (low, high) = (seed as u32, (seed >> 32) as u32);
+                if high == 0 {
+                    vec![low]
+                } else {
+                    vec![low, high]
+                }
+            })
+            .collect()
+    }
+
+    /// `from_seed` of several seeds at once (see `from_keys`).
+    pub fn from_seeds(seeds: &[u64]) -> Vec<Self> {
+        let keys = Self::keys_of_seeds(seeds);
+        Self::from_keys(&keys.iter().map(Vec::as_slice).collect::<Vec<_>>())
     }
 
     /// `random.Random(seed)` for a whole-number seed: CPython seeds with the words of `abs(seed)`.
@@ -233,6 +367,29 @@ mod tests {
     use super::*;
 
     // Values printed by CPython 3.11: `random.Random(s).random()` and friends.
+    #[test]
+    fn seeding_side_by_side_is_seeding_one_by_one() {
+        let seeds: Vec<u64> = vec![
+            0,
+            1,
+            5,
+            u32::MAX as u64,
+            1 << 32,
+            (1 << 63) + 12_345,
+            987_654_321_012,
+            7,
+        ];
+        let together = MersenneTwister::from_seeds(&seeds);
+        for (seed, twister) in seeds.iter().zip(together) {
+            let words = MersenneTwister::keys_of_seeds(&[*seed]).remove(0);
+            assert_eq!(
+                twister,
+                MersenneTwister::seeded(seed_words(&words)),
+                "seed {seed}"
+            );
+        }
+    }
+
     #[test]
     fn seed_zero_first_floats_match_cpython() {
         let mut rng = MersenneTwister::from_seed(0);

@@ -105,6 +105,43 @@ pub struct State {
 }
 
 impl State {
+    /// Become a copy of `other`, keeping this position's lists (no allocation when they are large enough):
+    /// how a run of games starts each game from the rules' starting position.
+    pub fn reset_from(&mut self, other: &State) {
+        self.phase = other.phase;
+        self.setup_queue.clone_from(&other.setup_queue);
+        self.current = other.current;
+        self.turn = other.turn;
+        self.pools.clone_from(&other.pools);
+        self.hands.clone_from(&other.hands);
+        self.stacks.clone_from(&other.stacks);
+        self.spent.clone_from(&other.spent);
+        self.tile_owner.clone_from(&other.tile_owner);
+        self.tile_type.clone_from(&other.tile_type);
+        self.tile_turn.clone_from(&other.tile_turn);
+        self.empty_land.clone_from(&other.empty_land);
+        self.empty_land_pos.clone_from(&other.empty_land_pos);
+        self.empty_sea.clone_from(&other.empty_sea);
+        self.empty_sea_pos.clone_from(&other.empty_sea_pos);
+        self.movable_count.clone_from(&other.movable_count);
+        self.figures.clone_from(&other.figures);
+        self.empty_around.clone_from(&other.empty_around);
+        self.pending.clone_from(&other.pending);
+        self.supply = other.supply;
+        self.on_board = other.on_board;
+        self.captured.clone_from(&other.captured);
+        self.removed = other.removed;
+        self.removed_total = other.removed_total;
+        self.open_by_stage.clone_from(&other.open_by_stage);
+        self.cut = other.cut;
+        self.normal_played = other.normal_played;
+        self.played = other.played;
+        self.tiles_played = other.tiles_played;
+        self.end_reason = other.end_reason;
+        self.rng.clone_from(&other.rng);
+        self.events.clone_from(&other.events);
+    }
+
     /// The seat to act; only called while the game goes on (the seat is then a real one).
     pub fn seat(&self) -> usize {
         self.current.max(0) as usize
