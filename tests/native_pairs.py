@@ -102,10 +102,11 @@ def assert_same_result(p: State, q: Any, where: str = "") -> None:
 
 
 def well_shaped(action: Any) -> bool:
-    """Whether ``action`` has the shape of an engine action (the protocol's first check, before the engine's)."""
-    if not isinstance(action, tuple) or not action:
+    """Whether ``action`` has the shape of an engine action: whole numbers >= 0 below 2**64, as many as its kind
+    takes (the protocol's first check, before the engine's; the engines read a list as a tuple, True as 1)."""
+    if not isinstance(action, (tuple, list)) or not action:
         return False
-    if not all(type(v) is int and 0 <= v < U64 for v in action):
+    if not all(isinstance(v, int) and 0 <= v < U64 for v in action):  # bools are ints to both engines
         return False
     shape = SHAPES.get(action[0])
     return len(action) >= 2 if action[0] == 3 else shape is not None and len(action) == shape
@@ -133,7 +134,7 @@ def assert_same_verdict(rules: Rules, p: State, q: Any, action: Any) -> str | No
     """
     native = verdict(NATIVE, rules, q, action)
     if well_shaped(action):
-        python = verdict(PYTHON, rules, p, action)
+        python = verdict(PYTHON, rules, p, tuple(int(v) for v in action))
         assert native == python, f"{action}: the Python engine says {python!r}, the native one {native!r}"
     else:
         assert native == RAISED, f"{action} is malformed, yet the native engine says {native!r}"
