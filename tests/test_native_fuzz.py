@@ -39,7 +39,7 @@ FUZZ = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCh
 NUMBERS = st.one_of(st.integers(0, 20), st.integers(0, 200), st.integers(-3, -1), st.integers(-2**70, 2**70),
                     st.sampled_from([2**31, 2**32, 2**53, 2**63 - 1, 2**63, 2**64 - 1, 2**64, 2**64 + 1]))
 ACTIONS = st.one_of(
-    st.tuples(st.integers(-1, 6)).flatmap(lambda kind: st.lists(NUMBERS, max_size=6).map(lambda rest: kind + tuple(rest))),
+    st.tuples(st.integers(-1, 6), st.lists(NUMBERS, max_size=6)).map(lambda drawn: (drawn[0], *drawn[1])),
     st.lists(NUMBERS, max_size=7).map(tuple),
     st.lists(st.integers(0, 100), min_size=1, max_size=6),  # a list, not a tuple
     st.sampled_from([(), "end", None, 4, (4.0,), (2, 1.0, 3), (2, None, 3), (4, "x"), ((4,),)]),
