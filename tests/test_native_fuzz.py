@@ -34,7 +34,7 @@ from native_pairs import (
 require_native()
 
 SHIPPED = shipped_knizia_editions()
-FUZZ = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 NUMBERS = st.one_of(st.integers(0, 20), st.integers(0, 200), st.integers(-3, -1), st.integers(-2**70, 2**70),
                     st.sampled_from([2**31, 2**32, 2**53, 2**63 - 1, 2**63, 2**64 - 1, 2**64, 2**64 + 1]))
@@ -129,7 +129,7 @@ def _out_of_range(rules: Any, field: str) -> list[int]:
 CORRUPTIONS = st.sampled_from(["shorter", "longer", "out_of_range", "wrong_type", "any_value"])
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=2000, deadline=None)
 @given(POSITIONS, st.sampled_from(FLAT_FIELDS + NESTED_FIELDS + NUMBER_FIELDS + ["rng", "end_reason", "events"]),
        CORRUPTIONS, st.data())
 def test_a_corrupted_position_is_refused_with_a_data_error_never_a_crash(position, field, corruption, data):
