@@ -133,7 +133,7 @@ fn rules_of(spec: &Bound<'_, PyDict>) -> PyResult<Rules> {
 }
 
 fn field<'py>(state: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-    state.getattr(name)
+    state.getattr(name).map_err(|e| bad_field(name, e))
 }
 
 fn bad_field(name: &str, err: PyErr) -> PyErr {
@@ -192,15 +192,18 @@ fn event_of(event: &Bound<'_, PyAny>) -> PyResult<Event> {
 
 /// The native position of a Python engine `State` (any object with its fields), checked against the rules.
 fn state_of(rules: &Rules, state: &Bound<'_, PyAny>) -> PyResult<State> {
-    let rng = field(state, "rng")?.call_method0("getstate")?;
+    let rng = field(state, "rng")?
+        .call_method0("getstate")
+        .map_err(|e| bad_field("rng", e))?;
     let end_reason: Option<String> = state_get!(state, "end_reason", Option<String>);
     let events = field(state, "events")?;
     let events = if events.is_none() {
         None
     } else {
         let mut out = Vec::new();
-        for event in events.try_iter()? {
-            out.push(event_of(&event?).map_err(|e| bad_field("events", e))?);
+        for event in events.try_iter().map_err(|e| bad_field("events", e))? {
+            let event = event.map_err(|e| bad_field("events", e))?;
+            out.push(event_of(&event).map_err(|e| bad_field("events", e))?);
         }
         Some(out)
     };
@@ -240,7 +243,7 @@ fn state_of(rules: &Rules, state: &Bound<'_, PyAny>) -> PyResult<State> {
                 PyValueError::new_err(format!("position: no end reason {code:?}"))
             })?),
         },
-        rng: parse_state(&rng)?.0,
+        rng: parse_state(&rng).map_err(|e| bad_field("rng", e))?.0,
         events,
     };
     if let Some(problem) = st.problem(rules) {
