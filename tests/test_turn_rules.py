@@ -43,7 +43,7 @@ def test_turn_allows_any_number_of_fast_tiles_beside_the_normal_one(tiny):
     game.apply(PlaceTile("ronin", (4, 2)))
     game.apply(PlaceTile("castle-4", (2, 1)))
     game.apply(PlaceTile("ship-2", (1, 0)))
-    assert game.state.played == 3
+    assert game.view(0)["this_turn"] == {"tiles_played": 3, "normal_tile_played": True}
     game.apply(EndTurn())
     assert game.current_player == 1
 
