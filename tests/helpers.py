@@ -4,7 +4,9 @@
 through ordinary actions, in the edition's order of phases: each seat chooses
 the hand the test names, and figures go where the test says (the city first,
 then villages, as the FFG rules require), so a rule test starts from a known
-position.
+position. ``tiny_scenario`` starts from a scenario given as data instead, for
+positions no short run of legal actions reaches. Both go through the public
+API only, so the rule tests pin whichever engine plays the game.
 """
 
 from __future__ import annotations
@@ -54,6 +56,37 @@ def setup_tiny(tiny: samurai.Edition, hands: Mapping[int, Sequence[str]] | None 
             for caste, at in figures:
                 game.apply(PlaceFigure(caste, at))
     return game
+
+
+STARTING_FIGURES = {"Kita": ["castle"], "Higashi": ["buddha"], "Miyako": ["buddha", "rice", "castle"],
+                    "Machi": ["buddha", "rice"], "Nishi": ["rice"], "Minami": ["castle"]}
+"""``DEFAULT_FIGURES`` by settlement name, as a scenario's ``[figures]`` table gives them."""
+
+
+def tiny_scenario(edition: samurai.Edition, *, players: int = 2, to_act: int = 0, turn: int = 1,
+                  tiles: Sequence[tuple[tuple[int, int], str, int]] = (),
+                  figures: Mapping[str, Sequence[str]] = STARTING_FIGURES,
+                  hands: Mapping[int, Sequence[str]] | None = None,
+                  stacks: Mapping[int, Sequence[str]] | None = None, seed: int = 1) -> Game:
+    """A tiny-map game in the play phase, started from a scenario given as data (``new_game(scenario=...)``).
+
+    By default it is the position ``setup_tiny`` reaches: every seat holds ``DEFAULT_HAND`` and the figures
+    stand where ``DEFAULT_FIGURES`` puts them. ``tiles`` are ``(hex, tile, owner)`` placed on earlier turns;
+    a seat named in ``stacks`` has exactly that stack (``[]``: nothing left to draw), the others every tile
+    of theirs not in hand or on the board. Positions that no short run of legal actions reaches (an empty
+    stack, a seat with nothing left to play) are set up this way, on whichever engine plays the game.
+    """
+    seats = []
+    for seat in range(players):
+        setup: dict[str, object] = {"hand": list((hands or {}).get(seat, DEFAULT_HAND))}
+        if stacks is not None and seat in stacks:
+            setup["stack"] = list(stacks[seat])
+        seats.append(setup)
+    data = {"players": players, "to_act": to_act, "turn": turn,
+            "figures": {name: list(castes) for name, castes in figures.items()},
+            "tiles": [{"at": list(at), "tile": tile, "owner": owner} for at, tile, owner in tiles],
+            "seats": seats}
+    return samurai.new_game(edition, seed=seed, scenario=data)
 
 
 def figures_at(game: Game, at: tuple[int, int]) -> list[str]:

@@ -10,10 +10,13 @@ import types
 import pytest
 
 import samurai
+from samurai import EndTurn, PlaceTile
 from samurai.catalog.editions import Edition, make_plugin_manager, register_plugin
 from samurai.hooks.specs import hookimpl
 from samurai.knizia.editions import KniziaEdition
 from samurai.knizia.setup_rules import SetupProcedure
+
+from helpers import CLOSING_HANDS, KITA, KITA_LAND, captured, figures_at, hand, setup_tiny
 
 
 def with_plugin(base: Edition, name: str, *hooks) -> Edition:
@@ -46,6 +49,18 @@ def immediate(tiny):
 def test_the_latest_registered_plugin_decides(immediate):
     rules = immediate.rules(2)
     assert rules.resolve_each_tile and rules.end_immediate
+    # In play: ffg2015 would wait for the end of the turn; the plugin registered after it resolves the
+    # surround at once (castle 2 against 1), and with the end at the first tie play stops at that tile.
+    game = setup_tiny(immediate, hands=CLOSING_HANDS)
+    game.apply(PlaceTile("castle-2", KITA_LAND[0]))
+    game.apply(EndTurn())
+    game.apply(PlaceTile("samurai-1", KITA_LAND[1]))
+    assert figures_at(game, KITA) == [] and captured(game, 0)["castle"] == 1
+    tie = setup_tiny(immediate, hands={seat: CLOSING_HANDS[1] for seat in (0, 1)}, options={"removed_to_end": 1})
+    tie.apply(PlaceTile("samurai-1", KITA_LAND[0]))
+    tie.apply(EndTurn())
+    tie.apply(PlaceTile("samurai-1", KITA_LAND[1]))  # 1 against 1: the tie that ends the game
+    assert tie.is_over and tie.result.end_reason == "removed_by_ties" and len(hand(tie, 1)) == 4  # no refill
 
 
 @pytest.fixture(scope="module")

@@ -9,10 +9,9 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from samurai.knizia import engine
 from samurai.knizia.knowledge import LeftGame, SeatKnowledge
 from samurai.knizia.position import HexGameState, decide, start
-from samurai.knizia.state import HANDS, OVER, PLAY
+from samurai.knizia.state import HANDS, PLAY
 from samurai.knizia.views import seat_view
 from samurai.search.bots import RandomBot
 
@@ -184,21 +183,19 @@ def test_tiles_that_left_the_game_are_known_by_kind():
 
 
 def test_decide_asks_every_seat_with_its_own_knowledge_only():
-    rules = start("original", 4, seed=1).rules
-    st_ = engine.new_state(rules, 9)
+    position = start("original", 4, seed=9)
     seen = []
 
     class Recorder:
         name = "recorder"
 
         def act(self, knowledge: SeatKnowledge) -> tuple[int, ...]:
-            seen.append((knowledge.seat, knowledge.hand == st_.hands[knowledge.seat]))
+            seen.append((knowledge.seat, knowledge.hand == position.state.hands[knowledge.seat]))
             return knowledge.sample_action(random.Random(0))
 
     left = LeftGame()
-    while st_.phase != OVER and len(seen) < 100:
-        seat = st_.current
-        engine.apply(rules, st_, decide(Recorder(), rules, st_, seat, left))
+    while not position.is_over and len(seen) < 100:
+        position.apply(decide(Recorder(), position.rules, position.state, position.to_act, left))
     assert all(ok for _, ok in seen) and {s for s, _ in seen} == {0, 1, 2, 3}
 
 

@@ -155,7 +155,7 @@ def test_play_stops_the_moment_the_end_is_triggered_without_refill(tiny_original
 
 
 def test_every_figure_the_ending_tile_surrounds_resolves_before_play_stops(tiny_original):
-    # Ruling (engine._resolve_pending): Machi's two figures are decided by the same four tiles, so
+    # Ruling (RULES.md "Ruling (resolution order)"): Machi's two figures are decided by the same four tiles, so
     # both resolve (two ties) although the first tie already reaches the limit of one.
     hands = {0: ("samurai-1", "samurai-2", "ship-2", "ronin", "move"),
              1: ("samurai-1", "samurai-2", "ship-2", "ronin", "move")}

@@ -3,7 +3,9 @@
 The game always ends; figures and tiles are conserved; no hand exceeds five;
 the engine's bookkeeping matches the board; an action is accepted exactly when
 ``legal_actions`` lists it, and a refused one changes nothing; the same seed
-and actions give the same game.
+and actions give the same game. Games are played through the game protocol
+(``samurai.knizia.position``) or ``Game``, and the position is only read, so
+the properties hold for whichever engine plays.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from hypothesis import strategies as st
 
 import samurai
 from samurai import ChooseTile, EndTurn, MoveTile, PlaceFigure, PlaceTile, SwitchFigures
-from samurai.knizia import engine
+from samurai.knizia.position import start
 from samurai.knizia.state import EMPTY, OVER
 
 from helpers import assert_refused_unchanged
@@ -50,17 +52,17 @@ def check_invariants(rules, s):
 @settings(max_examples=40, deadline=None, suppress_health_check=FIXTURES)
 @given(players=PLAYERS, seed=SEEDS, bot_seed=SEEDS)
 def test_random_games_end_and_conserve_figures_tiles_and_hand_size(ffg, players, seed, bot_seed):
-    rules = ffg.rules(players)
-    s = engine.new_state(rules, seed)
+    position = start(ffg, players, seed)
     rng = random.Random(bot_seed)
     for _ in range(10_000):
-        if s.phase == OVER:
+        if position.is_over:
             break
-        action = engine.sample_action(rules, s, rng)
-        assert engine.check(rules, s, action) is None  # sampling only ever draws legal actions
-        engine.apply(rules, s, action)
-        check_invariants(rules, s)
-    assert s.phase == OVER
+        action = position.sample_action(rng)
+        assert position.check(action) is None  # sampling only ever draws legal actions
+        position.apply(action)
+        check_invariants(position.rules, position.state)
+    assert position.is_over
+    s = position.state
     assert s.result is not None and s.result.winners and s.end_reason in samurai.END_REASONS
 
 

@@ -14,25 +14,26 @@ from hypothesis import strategies as st
 from test_properties import FIXTURES, PLAYERS, SEEDS, check_invariants, random_candidates
 
 import samurai
-from samurai.knizia import engine
-from samurai.knizia.state import OVER, PLAY
+from samurai.knizia.position import start
 
 from helpers import assert_refused_unchanged
 
 
-def _play_checking_invariants(rules, seed, bot_seed):
-    s = engine.new_state(rules, seed)
+def _play_checking_invariants(edition, players, seed, bot_seed):
+    position = start(edition, players, seed)
+    rules = position.rules
     rng = random.Random(bot_seed)
     for _ in range(10_000):
-        if s.phase == OVER:
+        if position.is_over:
             break
-        action = engine.sample_action(rules, s, rng)
-        assert engine.check(rules, s, action) is None
-        engine.apply(rules, s, action)
-        check_invariants(rules, s)
+        action = position.sample_action(rng)
+        assert position.check(action) is None
+        position.apply(action)
+        check_invariants(rules, position.state)
         if rules.resolve_each_tile:
-            assert not s.pending  # RULES.md original column: resolved immediately after each tile
-    assert s.phase == OVER
+            assert not position.state.pending  # RULES.md original column: resolved immediately after each tile
+    assert position.is_over
+    s = position.state
     assert s.result is not None and s.result.winners and s.end_reason in samurai.END_REASONS
     return s
 
@@ -40,16 +41,15 @@ def _play_checking_invariants(rules, seed, bot_seed):
 @settings(max_examples=30, deadline=None, suppress_health_check=FIXTURES)
 @given(players=PLAYERS, seed=SEEDS, bot_seed=SEEDS)
 def test_random_original_games_end_and_conserve_figures_tiles_and_hand_size(original, players, seed, bot_seed):
-    rules = original.rules(players)
-    s = _play_checking_invariants(rules, seed, bot_seed)
+    s = _play_checking_invariants(original, players, seed, bot_seed)
     if s.end_reason == "removed_by_ties":
-        assert s.removed_total >= rules.removed_limit
+        assert s.removed_total >= original.rules(players).removed_limit
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=FIXTURES)
 @given(edition=st.sampled_from(["ffg2015", "original"]), seed=SEEDS, bot_seed=SEEDS)
 def test_random_four_player_games_end_and_conserve_figures_tiles_and_hand_size(edition, seed, bot_seed):
-    _play_checking_invariants(samurai.load_edition(edition).rules(4), seed, bot_seed)
+    _play_checking_invariants(samurai.load_edition(edition), 4, seed, bot_seed)
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=FIXTURES)
@@ -66,6 +66,6 @@ def test_original_apply_accepts_exactly_the_listed_actions_and_a_refusal_changes
                 continue
             assert_refused_unchanged(game, candidate)  # not in legal_actions(), so refused
         game.apply(rng.choice(legal))
-        if game.state.phase == PLAY:
+        if game.phase == "play":
             check_invariants(game.rules, game.state)
     assert game.result is not None

@@ -11,6 +11,8 @@ from samurai.knizia import engine
 from samurai.knizia.position import HexGameState, start
 from samurai.protocol import GameState, Knowledge
 
+from helpers import TINY_EDITION
+
 
 def test_a_random_game_through_the_protocol_ends_with_returns_summing_to_one() -> None:
     rng = random.Random(3)
@@ -29,10 +31,21 @@ def test_a_random_game_through_the_protocol_ends_with_returns_summing_to_one() -
         assert all(r in (0.0, 1.0) or 0 < r < 1 for r in state.returns())
 
 
+EACH_CASTE = {"castle": 1, "buddha": 1, "rice": 1}
+SHARED_WIN = {"players": 2, "to_act": 1, "turn": 5,
+              "figures": {"Kita": ["castle"], "Higashi": ["buddha"], "Nishi": ["rice"]},
+              "tiles": [{"at": [2, 1], "tile": "samurai-1", "owner": 0}],
+              "seats": [{"hand": ["samurai-1", "samurai-2", "ronin", "ship-2", "move"], "captured": EACH_CASTE}] * 2}
+"""Tiny map: both seats have captured one figure of each caste, and Kita holds the last castle one."""
+
+
 def test_returns_split_a_shared_win_and_are_zero_before_the_end() -> None:
-    state = start("ffg2015", 2, seed=1)
+    state = HexGameState.of_game(samurai.new_game(TINY_EDITION, seed=1, scenario=SHARED_WIN))
     assert state.returns() == (0.0, 0.0)
-    state.state.result = samurai.Result((0, 1), "shared", "a shared win")
+    # Seat 1 closes Kita 1 against 1: the tie removes the last castle figure, the game ends, and the seats tie.
+    for wanted in ({"action": "PlaceTile", "tile": "samurai-1", "at": [2, 2]}, {"action": "EndTurn"}):
+        state.apply(next(action for action in state.legal_actions() if state.describe(action) == wanted))
+    assert state.is_over and state.view(0)["result"]["winners"] == [0, 1]
     assert state.returns() == (0.5, 0.5)
 
 

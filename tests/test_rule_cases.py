@@ -69,7 +69,9 @@ def test_original_switch_exchanges_figures_and_the_next_surround_resolves_the_sw
     assert figures_at(game, KITA) == ["buddha"] and figures_at(game, HIGASHI) == ["castle"]
     game.apply(PlaceTile("castle-4", KITA_LAND[1]))  # castle-4 counts nothing for buddha: 1 against 0
     assert figures_at(game, KITA) == [] and captured(game, 0)["buddha"] == 1
-    assert "switch" not in hand(game, 1) and game.state.spent[1] == 1  # the Switch tile left the game
+    view = game.view(1)  # the Switch tile left the game: one of seat 1's 20 tiles is nowhere
+    on_board = sum(1 for tile in view["board"]["tiles"] if tile["owner"] == 1)
+    assert "switch" not in view["hand"] and len(view["hand"]) + view["seats"][1]["stack_size"] + on_board == 19
 
 
 def test_original_switch_cannot_use_a_settlement_resolved_earlier_in_the_same_turn(tiny_original):
@@ -320,7 +322,7 @@ def play_until_dry(game: samurai.Game) -> list[tuple[int, dict]]:
     while not game.is_over:
         seen = len(game.events())
         places = [a for a in game.legal_actions() if isinstance(a, PlaceTile)]
-        if places and (game.current_player == 0 or not game.state.played):
+        if places and (game.current_player == 0 or not game.view(game.current_player)["this_turn"]["tiles_played"]):
             game.apply(places[-1])
         else:
             game.apply(EndTurn())

@@ -20,12 +20,11 @@ import samurai
 from samurai import ChooseTile, DataError, EndTurn, IllegalAction, PlaceFigure, PlaceTile
 from samurai.catalog.editions import Edition, make_plugin_manager, register_plugin
 from samurai.hooks.specs import hookimpl
-from samurai.knizia import engine
 from samurai.knizia.editions import KniziaEdition
+from samurai.knizia.position import start
 from samurai.knizia.setup_rules import SetupProcedure
-from samurai.knizia.state import OVER
 
-from helpers import DATA, HIGASHI, KITA, MACHI, MINAMI, NISHI, setup_tiny
+from helpers import DATA, HIGASHI, KITA, MACHI, MINAMI, NISHI, tiny_scenario
 
 HAND = ("castle-2", "castle-3", "castle-4", "samurai-1", "samurai-2")
 
@@ -91,16 +90,18 @@ def test_an_edition_without_the_fit_ruling_may_paint_the_setup_into_a_corner(loo
 def test_without_the_fit_ruling_random_distribution_and_play_still_end_and_conserve_figures(tiny_core):
     deal = with_plugin(tiny_core, (), "loose-random", samurai_setup_procedure=lambda edition, players, options:
                        SetupProcedure(hands="random", figures="random", figures_must_fit=False))
-    rules = deal.rules(2)
+    per_caste = deal.manifest.players[2].figures_per_caste
     for seed in range(40):
-        st = engine.new_state(rules, seed)
-        assert st.phase == engine.PLAY
+        position = start(deal, 2, seed)
+        assert position.view(0)["phase"] == "play" and position.move_number == 0  # dealt and distributed
         rng = random.Random(seed)
-        while st.phase != OVER:
-            engine.apply(rules, st, engine.sample_action(rules, st, rng))
-        for caste in range(3):
-            captured = sum(st.captured[seat * 3 + caste] for seat in range(2))
-            assert st.on_board[caste] + captured + st.removed[caste] + st.supply[caste] == rules.figures_per_caste
+        while not position.is_over:
+            position.apply(position.sample_action(rng))
+        view = position.view(0)  # every capture shows once the game is over
+        for caste in samurai.CASTES:
+            on_board = sum(caste in settlement["figures"] for settlement in view["board"]["settlements"])
+            captured = sum(seat["captured"][caste] for seat in view["seats"])
+            assert on_board + captured + view["removed"][caste] + view["supply"][caste] == per_caste
 
 
 def test_figures_must_fit_must_be_a_bool(tiny_core):
@@ -113,15 +114,14 @@ def test_figures_must_fit_must_be_a_bool(tiny_core):
 
 # --- who cannot play (RULES.md "End", ruling) ---------------------------------------------
 
-def _seat_1_has_nothing(game: samurai.Game) -> None:
-    game.state.hands[1].clear()
-    game.state.stacks[1].clear()
+def _seat_1_has_nothing(edition: Edition) -> samurai.Game:
+    """The default tiny position for three seats, seat 1 with an empty hand and an empty stack."""
+    return tiny_scenario(edition, players=3, hands={1: []}, stacks={1: []})
 
 
 def test_by_default_a_seat_that_cannot_play_passes(tiny):
     assert tiny.rules(3).pass_when_unable
-    game = setup_tiny(tiny, players=3)
-    _seat_1_has_nothing(game)
+    game = _seat_1_has_nothing(tiny)
     game.apply(PlaceTile("ronin", (4, 2)))
     game.apply(EndTurn())
     assert game.current_player == 2 and not game.is_over
@@ -129,8 +129,7 @@ def test_by_default_a_seat_that_cannot_play_passes(tiny):
 
 def test_an_edition_may_end_the_game_when_the_seat_to_act_cannot_play(end_when_stuck):
     assert not end_when_stuck.rules(3).pass_when_unable
-    game = setup_tiny(end_when_stuck, players=3)
-    _seat_1_has_nothing(game)
+    game = _seat_1_has_nothing(end_when_stuck)
     game.apply(PlaceTile("ronin", (4, 2)))
     game.apply(EndTurn())
     assert game.is_over and game.result.end_reason == "no_tiles"

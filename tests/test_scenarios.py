@@ -51,10 +51,12 @@ def test_the_game_starts_at_the_described_position(game):
 
 
 def test_tiles_a_scenario_leaves_out_are_spent(game):
-    rules, state = game.rules, game.state
-    # Seat 1: 5 in hand, 4 in its stack, 2 on the board: the other 9 have left the game.
-    assert state.spent[1] == 9 and state.spent[0] == 0
-    assert len(rules.player_tiles) == 20
+    # Seat 1: 5 in hand, 4 in its stack, 2 on the board: the other 9 of its 20 tiles have left the game.
+    for seat, kept in ((0, 20), (1, 11)):
+        view = game.view(seat)
+        on_board = sum(1 for tile in view["board"]["tiles"] if tile["owner"] == seat)
+        assert len(view["hand"]) + view["seats"][seat]["stack_size"] + on_board == kept
+    assert game.state.spent[1] == 9 and game.state.spent[0] == 0
 
 
 def test_play_goes_on_under_the_editions_rules(game):

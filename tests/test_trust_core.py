@@ -32,8 +32,6 @@ from samurai.hooks.specs import hookimpl
 from samurai.interrupts import interruptible
 from samurai.knizia import records
 from samurai.knizia.editions import KniziaEdition
-from samurai.knizia.scenarios import load_scenario, scenario_state
-from samurai.knizia.state import OVER
 from samurai.lifelines import EXIT_ORPHANED
 from samurai.records import play_record_of, play_record_to_dict, read_play_record
 
@@ -83,10 +81,10 @@ def test_where_the_edition_ends_the_game_when_the_seat_to_act_cannot_play_such_a
     manager = make_plugin_manager(("ffg2015",))
     register_plugin(manager, module, "end-when-stuck")
     stuck = KniziaEdition(tiny.manifest, manager, tiny.map, game=tiny.game)
-    scenario = load_scenario(_scenario_copy(tmp_path, EMPTY_HANDS[1], EMPTY_HANDS[2]))
+    path = _scenario_copy(tmp_path, EMPTY_HANDS[1], EMPTY_HANDS[2])
     with pytest.raises(DataError, match=r"\[seats\].*already over \(no tiles\): seat 1, the seat to act, can play"):
-        scenario_state(stuck.rules(2), scenario, 0)
-    assert scenario_state(tiny.rules(2), scenario, 0).phase != OVER  # passing is the default
+        samurai.new_game(stuck, scenario=path, trust=[TINY_EDITION])
+    assert not samurai.new_game(tiny, scenario=path, trust=[TINY_EDITION]).is_over  # passing is the default
 
 
 # --- whole numbers out of range ------------------------------------------------------------------------

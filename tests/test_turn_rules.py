@@ -26,6 +26,7 @@ from helpers import (
     play_turn,
     setup_tiny,
     tile_at,
+    tiny_scenario,
 )
 
 # --- 1. at least one tile: one normal tile, any number of fast tiles ---------------------
@@ -42,7 +43,7 @@ def test_turn_allows_any_number_of_fast_tiles_beside_the_normal_one(tiny):
     game.apply(PlaceTile("ronin", (4, 2)))
     game.apply(PlaceTile("castle-4", (2, 1)))
     game.apply(PlaceTile("ship-2", (1, 0)))
-    assert game.state.played == 3
+    assert game.view(0)["this_turn"] == {"tiles_played": 3, "normal_tile_played": True}
     game.apply(EndTurn())
     assert game.current_player == 1
 
@@ -202,10 +203,11 @@ def test_refill_draws_from_the_stack_up_to_five(tiny):
 
 
 def test_an_empty_stack_draws_nothing(tiny):
-    game = setup_tiny(tiny)
-    game.state.stacks[0].clear()  # as if every tile had been drawn
+    game = tiny_scenario(tiny, stacks={0: []})  # the default position, as if seat 0 had drawn every tile
+    assert game.view(0)["seats"][0]["stack_size"] == 0
     play_turn(game, PlaceTile("castle-4", (2, 1)), PlaceTile("ronin", (4, 2)))
     assert len(hand(game, 0)) == 3
+    assert {"event": "refill", "seat": 0, "drawn": 0} in game.events()
 
 
 def test_refill_draws_at_random_from_the_games_generator(tiny):
