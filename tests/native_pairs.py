@@ -12,7 +12,7 @@ import os
 import shutil
 import tomllib
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +57,7 @@ def shipped_knizia_editions() -> list[str]:
     return ids
 
 
-@lru_cache(maxsize=None)
+@cache
 def edition(name: str) -> KniziaEdition:
     """An edition by id or manifest path, loaded once."""
     loaded = samurai.load_edition(name)

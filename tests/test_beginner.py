@@ -9,6 +9,9 @@ import samurai
 from samurai import DataError
 from samurai.knizia.simulate import simulate
 
+# Every rule here is pinned on both engines (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 CAPACITY = {"village": 1, "city": 2, "capital": 3}
 
 

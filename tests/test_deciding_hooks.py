@@ -18,6 +18,9 @@ from samurai.knizia.setup_rules import SetupProcedure
 
 from helpers import CLOSING_HANDS, KITA, KITA_LAND, captured, figures_at, hand, setup_tiny
 
+# Every rule here is pinned on both engines (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 
 def with_plugin(base: Edition, name: str, *hooks) -> Edition:
     """``base``'s manifest and map, with a test plugin of ``hooks`` registered after ffg2015."""

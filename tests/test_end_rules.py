@@ -23,6 +23,9 @@ from samurai.knizia.position import HexGameState, start
 
 from helpers import tiny_scenario
 
+# Every rule here is pinned on both engines (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 NORMAL_PREFIXES = ("castle-", "buddha-", "rice-", "samurai-")
 """The normal tiles a Move may take (RULES.md "Turn (all editions)": caste or Samurai tiles)."""
 

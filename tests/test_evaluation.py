@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from samurai.knizia.evaluation import estimate_returns
 from samurai.knizia.position import start
 from samurai.knizia.state import PLAY
+
+# About the Python engine's own lists and paths (the native engine is pinned to it in test_native_engine.py).
+pytestmark = pytest.mark.usefixtures("python_engine")
 
 
 def _in_play(players: int, seed: int):

@@ -19,6 +19,9 @@ from samurai.knizia import engine
 from samurai.knizia.actions import Action
 from samurai.knizia.state import OVER, PLAY
 
+# About the Python engine's own lists and paths (the native engine is pinned to it in test_native_engine.py).
+pytestmark = pytest.mark.usefixtures("python_engine")
+
 
 def _old_order(action: Action) -> tuple[str, tuple[object, ...]]:
     """How actions were ordered before the fast key: class name, then ``attrs.astuple``."""

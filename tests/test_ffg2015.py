@@ -24,6 +24,9 @@ from helpers import (
     setup_tiny,
 )
 
+# Every rule here is pinned on both engines (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 PIECES = {2: 3, 3: 4, 4: 5}
 FIGURES_PER_CASTE = {2: 7, 3: 10, 4: 13}
 SEA = {2: 44, 3: 64, 4: 84}

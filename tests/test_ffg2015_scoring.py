@@ -11,6 +11,9 @@ import samurai
 from samurai import DataError
 from samurai_plugins.ffg2015 import _leader_token_winners, _leader_tokens, score_leader_tokens
 
+# Every rule here is pinned on both engines (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 
 def figures(buddha=0, rice=0, castle=0):
     return {"buddha": buddha, "rice": rice, "castle": castle}

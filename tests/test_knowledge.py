@@ -6,6 +6,7 @@ import gc
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -108,6 +109,7 @@ def test_the_true_hidden_tiles_are_not_favoured():
         assert abs(type_counts[tile] - expected) < 5 * expected ** 0.5 + 5
 
 
+@pytest.mark.usefixtures("python_engine")  # changes the Python State's lists in place
 def test_knowledge_holds_no_path_to_another_seats_tiles_or_the_generator():
     state = randomly_played("ffg2015", 3, seed=4, actions=50)
     real = state.state

@@ -23,6 +23,18 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from native_pairs import (
+    DATA,
+    assert_same_position,
+    assert_same_result,
+    assert_same_verdict,
+    edition,
+    play_pair,
+    require_native,
+    rules_of,
+    scaled,
+    shipped_knizia_editions,
+)
 
 import samurai
 from samurai.errors import DataError, IllegalAction
@@ -38,18 +50,6 @@ from samurai.knizia.tiles import CASTES
 from samurai.seeds import derive_seed
 
 from helpers import TINY_CORE_EDITION, TINY_EDITION, TINY_ORIGINAL_EDITION
-from native_pairs import (
-    DATA,
-    assert_same_position,
-    assert_same_result,
-    assert_same_verdict,
-    edition,
-    play_pair,
-    require_native,
-    rules_of,
-    scaled,
-    shipped_knizia_editions,
-)
 
 native = require_native()
 
@@ -178,7 +178,8 @@ def test_greedy_games_make_the_same_decisions(case):
         greedy = [number % 2 == 0 or k % 2 == 0 for k in range(players)]  # every other game: greedy and random
         left = LeftGame()
 
-        def pick(p: State, q: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        def pick(p: State, q: Any, greedy: list[bool] = greedy, seats: list[random.Random] = seats,
+                 twins: list[random.Random] = twins, left: LeftGame = left) -> tuple[tuple[int, ...], tuple[int, ...]]:
             seat = p.current
             if greedy[seat]:
                 return (decide(GreedyPlayer(seats[seat]), rules, p, seat, left),

@@ -17,11 +17,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from samurai.errors import DataError, IllegalAction
-from samurai.knizia.engines import NATIVE, PYTHON
-from samurai.knizia.state import OVER, State
-
 from native_pairs import (
     assert_same_position,
     assert_same_verdict,
@@ -30,6 +25,10 @@ from native_pairs import (
     shipped_knizia_editions,
     well_shaped,
 )
+
+from samurai.errors import DataError, IllegalAction
+from samurai.knizia.engines import NATIVE, PYTHON
+from samurai.knizia.state import OVER, State
 
 require_native()
 

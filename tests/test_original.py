@@ -21,6 +21,9 @@ from helpers import (
     setup_tiny,
 )
 
+# Every rule here is pinned on both engines (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 ISLANDS = {2: {"honshu-north", "honshu-central", "honshu-west"},
            3: {"honshu-north", "honshu-central", "honshu-west", "kyushu-shikoku"},
            4: {"honshu-north", "honshu-central", "honshu-west", "kyushu-shikoku", "hokkaido"}}

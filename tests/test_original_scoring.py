@@ -13,6 +13,9 @@ import samurai
 from samurai.cli import main
 from samurai_plugins.original import score_majorities
 
+# Every rule here is pinned on both engines (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 
 def figures(buddha=0, rice=0, castle=0):
     return {"buddha": buddha, "rice": rice, "castle": castle}

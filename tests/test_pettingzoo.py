@@ -82,6 +82,7 @@ def test_an_illegal_action_number_is_refused_and_changes_nothing():
     assert env._state.fingerprint() == before
 
 
+@pytest.mark.usefixtures("python_engine")  # changes the Python State's lists in place
 def test_observations_depend_only_on_the_seats_view():
     game = samurai.new_game("ffg2015", players=2, seed=4)
     samurai.play_bots(game, ["random"], seed=4, actions=80)

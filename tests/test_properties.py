@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,9 @@ from samurai.knizia.position import start
 from samurai.knizia.state import EMPTY, OVER
 
 from helpers import assert_refused_unchanged
+
+# Every rule here is pinned on both engines (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
 
 PLAYERS = st.sampled_from([2, 3, 4])
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_properties import FIXTURES, PLAYERS, SEEDS, check_invariants, random_candidates
@@ -17,6 +18,9 @@ import samurai
 from samurai.knizia.position import start
 
 from helpers import assert_refused_unchanged
+
+# Every rule here is pinned on both engines (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
 
 
 def _play_checking_invariants(edition, players, seed, bot_seed):

@@ -29,6 +29,9 @@ from helpers import (
     tile_at,
 )
 
+# Every rule here is pinned on both engines (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 MOVE_HAND = ("castle-4", "samurai-1", "ship-2", "ronin", "move")
 SWITCH_HAND = ("castle-4", "samurai-1", "ship-2", "ronin", "switch")
 

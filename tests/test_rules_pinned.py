@@ -23,6 +23,9 @@ from samurai.knizia.position import HexGameState
 
 from helpers import KITA, KITA_LAND, KITA_SEA, MINAMI, assert_refused_unchanged, captured, figures_at, hand, tile_at
 
+# Every rule here is pinned on both engines (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 HAND = ["samurai-1", "samurai-2", "samurai-3", "ronin", "ship-2"]
 """A full hand for the scenarios below (each seat owns two samurai-1, two samurai-2 and two ship-1)."""
 

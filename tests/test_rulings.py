@@ -26,6 +26,9 @@ from samurai.knizia.setup_rules import SetupProcedure
 
 from helpers import DATA, HIGASHI, KITA, MACHI, MINAMI, NISHI, tiny_scenario
 
+# Every rule here is pinned on both engines (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 HAND = ("castle-2", "castle-3", "castle-4", "samurai-1", "samurai-2")
 
 

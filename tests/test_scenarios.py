@@ -22,6 +22,9 @@ from helpers import (
     tile_at,
 )
 
+# Every rule here is pinned on both engines (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 SCENARIO = DATA / "scenarios" / "tiny-midgame.toml"
 BROKEN = DATA / "broken-scenarios"
 EXAMPLE = ROOT / "docs" / "examples" / "late-game.toml"

@@ -137,6 +137,7 @@ def _candidates(game: samurai.Game, rng: random.Random) -> list[object]:
             SwitchFigures(pick(coords), pick(castes), pick(coords), pick(castes))]
 
 
+@pytest.mark.usefixtures("python_engine")  # changes the Python State's lists in place
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(edition=st.sampled_from(["ffg2015", "original"]), players=st.sampled_from([2, 3, 4]), seed=SEEDS)
 def test_what_the_acting_seat_is_told_depends_only_on_what_it_may_know(edition, players, seed):

@@ -29,6 +29,9 @@ from helpers import (
     tiny_scenario,
 )
 
+# Every rule here is pinned on both engines (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 # --- 1. at least one tile: one normal tile, any number of fast tiles ---------------------
 
 def test_turn_allows_at_most_one_normal_tile(tiny):

@@ -57,6 +57,7 @@ def hide_differently(game, seat, rng):
     return other
 
 
+@pytest.mark.usefixtures("python_engine")  # changes the Python State's lists in place
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(edition=st.sampled_from(["ffg2015", "original"]), players=st.sampled_from([2, 3, 4]), seed=SEEDS,
        steps=st.integers(min_value=0, max_value=160), seat_choice=st.integers(min_value=0, max_value=3))
@@ -68,6 +69,7 @@ def test_games_that_differ_only_in_what_a_seat_cannot_know_look_the_same_to_it(e
     assert other.view(seat) == game.view(seat)
 
 
+@pytest.mark.usefixtures("python_engine")  # changes the Python State's lists in place
 @settings(max_examples=30, deadline=None)
 @given(players=st.sampled_from([2, 3, 4]), seed=SEEDS, steps=st.integers(min_value=12, max_value=120))
 def test_what_a_seat_may_know_does_change_its_view(players, seed, steps):

@@ -32,8 +32,8 @@ from .rules import Rules
 from .special_tiles import MoveBehaviour, SwitchBehaviour
 from .state import OVER, State
 
-__all__ = ["ENGINE_VARIABLE", "ENGINE_CHOICES", "Engine", "PYTHON", "NATIVE", "engine_for", "engine_of", "engine_report",
-           "requested_engine", "native_module", "native_unsupported", "native_rules", "native_spec"]
+__all__ = ["ENGINE_VARIABLE", "ENGINE_CHOICES", "Engine", "PYTHON", "NATIVE", "engine_for", "engine_of",
+           "engine_report", "requested_engine", "native_module", "native_unsupported", "native_rules", "native_spec"]
 
 ENGINE_VARIABLE = "SAMURAI_ENGINE"
 """The environment variable that picks the engine of every game made without an ``engine=`` argument."""

@@ -120,7 +120,7 @@ class FactsWatch:
 
 
 class PositionFactsWatch(FactsWatch):
-    """A ``FactsWatch`` shown the engine's states (the fast paths) or this game's positions on the protocol
+    """A ``FactsWatch`` shown either engine's positions (the fast paths) or this game's positions on the protocol
     (``samurai.knizia.position.HexGameState``, whose engine state is its ``state``): this game's
     ``GameMeasures.watch``, so ``samurai compare`` measures the same facts on either path."""
 
@@ -128,11 +128,17 @@ class PositionFactsWatch(FactsWatch):
 
     def see(self, st: Any) -> None:
         """Note the captured totals when a turn has just ended."""
-        super().see(st if isinstance(st, State) else st.state)
+        super().see(_engine_position(st))
 
     def facts(self, st: Any) -> GameFacts:
         """The facts of the finished game in ``st``."""
-        return super().facts(st if isinstance(st, State) else st.state)
+        return super().facts(_engine_position(st))
+
+
+def _engine_position(st: Any) -> Any:
+    """The engine's position of ``st``: itself (either engine's), or a protocol position's ``state``."""
+    inner = getattr(st, "state", None)
+    return st if inner is None else inner
 
 
 def _totals(captured: Sequence[int], players: int) -> tuple[int, ...]:

@@ -15,9 +15,9 @@ from typing import Any, Protocol
 
 from ..catalog.editions import Edition
 from . import engine
+from .engines import NATIVE, PYTHON, Engine, engine_for, engine_of
 from .evaluation import estimate_returns
 from .game import Game, action_of, check_seed, edition_of
-from .engines import NATIVE, PYTHON, Engine, engine_for, engine_of
 from .greedy import GreedyBot, GreedyPlayer
 from .knowledge import LeftGame, SeatKnowledge
 from .rules import Rules

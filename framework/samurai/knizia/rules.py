@@ -18,8 +18,8 @@ from ..hooks.calls import PLUGIN_FAILURES, call_hook, hook_failure, refused_hook
 from .actions import Action
 from .hook_results import KNIZIA_HOOK_RESULTS, score_problem
 from .manifests import KniziaManifest
-from .native_scoring import claimed_scoring
 from .maps import Board, GameMap, build_board
+from .native_scoring import claimed_scoring
 from .result import END_REASONS, Result
 from .setup_rules import CUT_CONTRIBUTION, SETUP_PHASES, SetupProcedure, figures_fit
 from .state import EMPTY, UNSEEDED, State

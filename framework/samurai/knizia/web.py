@@ -18,8 +18,9 @@ from ..errors import DataError
 from ..protocol import GameState, Move
 from ..search.bots import BOTS, LEVELS
 from ..web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions, shared_definition
-from .engines import engine_for
+from . import engine
 from .editions import knizia_edition
+from .engines import engine_for
 from .game import check_seed
 from .identity import KNIZIA
 from .position import HexGameState

@@ -257,6 +257,59 @@ fn state_of(rules: &Rules, state: &Bound<'_, PyAny>) -> PyResult<State> {
 pub struct NativeRules {
     rules: Arc<Rules>,
     template: Arc<State>,
+    tuples: Arc<ActionTuples>,
+}
+
+/// The Python tuple of every action but the special tiles', made once per rules: a search lists hundreds of
+/// actions per position, and handing out a tuple made before costs a fraction of making it.
+struct ActionTuples {
+    place: Vec<Py<PyTuple>>,
+    choose: Vec<Py<PyTuple>>,
+    figure: Vec<Py<PyTuple>>,
+    end: Py<PyTuple>,
+    board_size: usize,
+    settlements: usize,
+}
+
+impl ActionTuples {
+    fn new(py: Python<'_>, rules: &Rules) -> PyResult<Self> {
+        let types = rules.tile_names.len();
+        let settlements = rules.settlement_names.len();
+        let tuple = |action: Action| action_tuple(py, &action).map(Bound::unbind);
+        let mut place = Vec::with_capacity(types * rules.board_size);
+        for tile in 0..types {
+            for h in 0..rules.board_size {
+                place.push(tuple(Action::Place(tile, h))?);
+            }
+        }
+        Ok(ActionTuples {
+            place,
+            choose: (0..types)
+                .map(|t| tuple(Action::Choose(t)))
+                .collect::<PyResult<_>>()?,
+            figure: (0..3 * settlements)
+                .map(|i| tuple(Action::Figure(i % 3, i / 3)))
+                .collect::<PyResult<_>>()?,
+            end: tuple(Action::End)?,
+            board_size: rules.board_size,
+            settlements,
+        })
+    }
+
+    /// The tuple of `action`: the one made before, or a new one for a special tile.
+    fn of<'py>(&self, py: Python<'py>, action: &Action) -> PyResult<Bound<'py, PyTuple>> {
+        let made = match *action {
+            Action::Place(t, h) => self.place.get(t * self.board_size + h),
+            Action::Choose(t) => self.choose.get(t),
+            Action::Figure(c, s) if s < self.settlements => self.figure.get(s * 3 + c),
+            Action::End => Some(&self.end),
+            _ => None,
+        };
+        match made {
+            Some(tuple) => Ok(tuple.bind(py).clone()),
+            None => action_tuple(py, action),
+        }
+    }
 }
 
 #[pymethods]
@@ -264,12 +317,18 @@ impl NativeRules {
     /// The tables of `spec` (`samurai.knizia.native_engine.native_spec`) and the starting position `template`
     /// (a Python engine `State`); ValueError naming the table or field that is malformed.
     #[new]
-    fn new(spec: &Bound<'_, PyDict>, template: &Bound<'_, PyAny>) -> PyResult<Self> {
+    fn new(
+        py: Python<'_>,
+        spec: &Bound<'_, PyDict>,
+        template: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
         let rules = rules_of(spec)?;
         let template = state_of(&rules, template)?;
+        let tuples = ActionTuples::new(py, &rules)?;
         Ok(NativeRules {
             rules: Arc::new(rules),
             template: Arc::new(template),
+            tuples: Arc::new(tuples),
         })
     }
 
@@ -455,6 +514,7 @@ fn tuples<'py>(py: Python<'py>, rows: &[Vec<usize>]) -> PyResult<Bound<'py, PyTu
 #[pyclass(module = "samurai.knizia._native")]
 pub struct NativeState {
     rules: Arc<Rules>,
+    tuples: Arc<ActionTuples>,
     st: State,
     result: Option<Py<PyAny>>,
 }
@@ -492,6 +552,7 @@ impl NativeState {
         let st = engine::new_state(&rules.rules, &rules.template, rng, trace);
         Ok(NativeState {
             rules: Arc::clone(&rules.rules),
+            tuples: Arc::clone(&rules.tuples),
             st,
             result: None,
         })
@@ -509,6 +570,7 @@ impl NativeState {
         };
         Ok(NativeState {
             rules: Arc::clone(&rules.rules),
+            tuples: Arc::clone(&rules.tuples),
             st,
             result,
         })
@@ -523,6 +585,7 @@ impl NativeState {
         }
         Ok(NativeState {
             rules: Arc::clone(&self.rules),
+            tuples: Arc::clone(&self.tuples),
             st,
             result: self.result.as_ref().map(|r| r.clone_ref(py)),
         })
@@ -732,7 +795,7 @@ impl NativeState {
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let actions: Vec<Bound<'py, PyTuple>> = engine::legal_actions(&self.rules, &self.st)
             .iter()
-            .map(|a| action_tuple(py, a))
+            .map(|a| self.tuples.of(py, a))
             .collect::<PyResult<_>>()?;
         PyList::new(py, actions)
     }
@@ -766,7 +829,7 @@ impl NativeState {
             let action = engine::sample_action(&self.rules, &self.st, &mut draw);
             draw.finish(action)?
         };
-        action_tuple(py, &action)
+        self.tuples.of(py, &action)
     }
 
     /// What the greedy player (`samurai.knizia.greedy`) plays for the seat to act, ties drawn from `rng`.
@@ -783,7 +846,7 @@ impl NativeState {
             let action = greedy_action(&self.rules, &self.st, &mut draw);
             draw.finish(action)?
         };
-        action_tuple(py, &action)
+        self.tuples.of(py, &action)
     }
 
     /// The game to its end, seat `k` drawing random actions from `rngs[k]` (generators, native or
@@ -854,6 +917,16 @@ impl NativeState {
             None
         };
         Ok((played, kept))
+    }
+
+    /// `copy.copy`: an independent copy (a position has no shared parts to keep).
+    fn __copy__(&self, py: Python<'_>) -> PyResult<Self> {
+        self.copy(py, None)
+    }
+
+    /// `copy.deepcopy`: an independent copy.
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyResult<Self> {
+        self.copy(py, None)
     }
 
     fn __repr__(&self) -> String {
