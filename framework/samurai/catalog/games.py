@@ -395,6 +395,9 @@ class GameCommands:
     game's scenario file to the end; ``edition`` (an id or a manifest path the user trusts; None: the scenario's
     own), ``bots`` by seat (already checked to be this game's), the seed of the draws and the bots, the manifests and
     maps of ``trust`` vouched for. Only the game of a file that names no game is asked."""
+    edition_lines: Callable[[Edition], Iterable[str]] | None = None
+    """``(edition) -> lines``: what ``samurai editions`` says of an edition beyond what every game has (Knizia's
+    game: which engine plays it and, if the Python one, why)."""
 
 
 @attrs.frozen

@@ -32,6 +32,10 @@ def _editions(args: argparse.Namespace) -> int:
         print(f"  manifest: {manifest.path}")
         board = getattr(edition.board, "name", manifest.map)
         print(f"  players: {', '.join(map(str, edition.player_counts))}; map: {board}")
+        commands = edition.game.commands
+        if commands is not None and commands.edition_lines is not None:
+            for line in commands.edition_lines(edition):
+                print(f"  {line}")
         pm = edition.plugin_manager
         for name, plugin in pm.list_name_plugin():  # the engine's plugins, then the manifest's, as registered
             if plugin is None:  # a name pluggy keeps blocked holds no plugin
@@ -43,7 +47,6 @@ def _editions(args: argparse.Namespace) -> int:
             print(f"  option {option.name} = {option.default!r}: {option.description}")
         for players in edition.player_counts:
             edition.start(players, 0)  # a game that cannot start is caught when its edition is listed
-        commands = edition.game.commands
         if commands is not None and commands.try_end_of_game_hooks is not None:
             commands.try_end_of_game_hooks(edition)
     return 0

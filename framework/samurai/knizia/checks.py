@@ -21,6 +21,7 @@ from ..runs.statistics import is_metric_value
 from . import engine
 from .bots import play_bots
 from .editions import knizia_edition
+from .engines import NATIVE, PYTHON, native_module_or_error, native_unsupported
 from .facts import GameFacts
 from .game import Game, new_game
 from .records import from_record, record_from_dict, record_to_dict, to_record
@@ -107,10 +108,11 @@ def check_games_end(edition: Edition, players: int, seed: int, games: int) -> No
 
 
 def _random_play(edition: Edition, players: int, game_seed: int) -> Iterator[tuple[int, Rules, State]]:
-    """A game of random legal actions: yields (actions so far, rules, position) before each action and at the end."""
+    """A game of random legal actions on the Python engine (the checks below change its positions' lists): yields
+    (actions so far, rules, position) before each action and at the end."""
     rng = random.Random(game_seed)
     rules = knizia_edition(edition).rules(players)
-    st = engine.new_state(rules, game_seed)
+    st = PYTHON.new_state(rules, game_seed)
     for step in range(MAX_ACTIONS):
         yield step, rules, st
         if st.phase == OVER:
@@ -206,6 +208,44 @@ def check_determinism(edition: Edition, players: int, seed: int, games: int) -> 
                         f"{first.result!r} and {second.result!r}", game_seed)
 
 
+def check_engines_agree(edition: Edition, players: int, seed: int, games: int) -> None:
+    """Where the native engine plays the edition (``samurai.knizia.engines``), it plays the Python engine's games:
+    the same legal actions and position after every action of seeded random games, the same result; and a scoring
+    hook that claims a native scoring (``samurai.knizia.native_scoring``) decides as it does on random captures."""
+    rule = "both engines play the same games"
+    rules = knizia_edition(edition).rules(players)
+    if native_unsupported(rules) is not None:
+        return  # the Python engine alone plays it: nothing to compare
+    for game_seed in game_seeds(seed, games):
+        reference, native = PYTHON.new_state(rules, game_seed), NATIVE.new_state(rules, game_seed)
+        draws, twin = random.Random(game_seed), random.Random(game_seed)
+        for step in range(MAX_ACTIONS):
+            if reference.fingerprint() != native.fingerprint():
+                raise broken_rule(rule, edition, players, f"the positions differ after {step} random actions",
+                                  game_seed, ("random",))
+            if reference.phase == OVER:
+                break
+            if PYTHON.legal_actions(rules, reference) != NATIVE.legal_actions(rules, native):
+                raise broken_rule(rule, edition, players, f"the legal actions differ after {step} random actions",
+                                  game_seed, ("random",))
+            PYTHON.apply(rules, reference, PYTHON.sample_action(rules, reference, draws))
+            NATIVE.apply(rules, native, NATIVE.sample_action(rules, native, twin))
+        if reference.result != native.result:
+            raise broken_rule(rule, edition, players, f"the results differ: {reference.result!r} and "
+                              f"{native.result!r}", game_seed, ("random",))
+    if rules.native_scoring == "python":
+        return
+    decide = native_module_or_error().native_scoring_decision
+    rng = random.Random(seed)
+    for _ in range(_SCORED_CAPTURES * 50):
+        captured = [rng.randrange(4) for _ in range(3 * players)]
+        hook = rules.score(captured)
+        if decide(rules.native_scoring, captured, players) != (list(hook.winners), hook.reason):
+            raise broken_rule(rule, edition, players, f"the scoring hook claims the native scoring "
+                              f"{rules.native_scoring!r} but decides {captured} as {hook.winners} "
+                              f"({hook.reason}), which it does not")
+
+
 CHECKS: tuple[Check, ...] = (
     Check("manifest_and_hooks", "the manifest and its hooks are valid", check_manifest_and_hooks),
     Check("games_end", "random and greedy games end", check_games_end),
@@ -213,5 +253,6 @@ CHECKS: tuple[Check, ...] = (
     Check("records_round_trip", "records round-trip to the same game", check_records_round_trip),
     Check("views_hide", "views hide what they must", check_views_hide),
     Check("determinism", "same seed, same game", check_determinism),
+    Check("engines_agree", "both engines play the same games", check_engines_agree),
 )
 """Every check of the kit, in the order they run."""

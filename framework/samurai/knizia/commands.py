@@ -16,7 +16,8 @@ from ..catalog.games import BenchRequest, GameCommands, PlayedScenario
 from ..errors import DataError
 from .editions import knizia_edition
 
-__all__ = ["COMMANDS", "score_captured", "render_file", "bench_lines", "try_end_of_game_hooks", "play_scenario",
+__all__ = ["COMMANDS", "score_captured", "render_file", "bench_lines", "edition_lines", "try_end_of_game_hooks",
+           "play_scenario",
            "STARTER_PLUGIN"]
 
 
@@ -132,6 +133,25 @@ def _mcts_bench_lines(edition: Edition, request: BenchRequest, engines: tuple[st
                        f"{figure.simulations_per_cpu_second:>10.0f}")
 
 
+def edition_lines(edition: Edition) -> Iterator[str]:
+    """``samurai editions``: the engine each player count of the edition gets (``samurai.knizia.engines``) and, when
+    it is the Python engine, why."""
+    from .engines import engine_report
+
+    edition = knizia_edition(edition)
+    reports: dict[tuple[str, str | None], list[int]] = {}
+    for players in sorted(edition.manifest.players):
+        rules = edition.rules(players)
+        engine, why = engine_report(rules)
+        if engine == "native":
+            why = (f"the winner decided natively: {rules.native_scoring.replace('_', ' ')}"
+                   if rules.native_scoring != "python" else "the edition's scoring hook asked once a game")
+        reports.setdefault((engine, why), []).append(players)
+    for (engine, why), counts in reports.items():
+        which = "" if len(reports) == 1 else f" with {', '.join(map(str, counts))} players"
+        yield f"engine{which}: {engine}" + (f" ({why})" if why else "")
+
+
 def try_end_of_game_hooks(edition: Edition) -> None:
     """Call the hooks a game calls only at its end (scoring, metrics) once per player count, so a plugin that
     fails there is caught when ``samurai editions`` lists its edition rather than after a long run."""
@@ -204,5 +224,5 @@ edition's rule, to change."""
 
 COMMANDS = GameCommands(score=score_captured, render_file=render_file, bench=bench_lines,
                         try_end_of_game_hooks=try_end_of_game_hooks, play_scenario=play_scenario,
-                        starter_plugin=STARTER_PLUGIN)
+                        starter_plugin=STARTER_PLUGIN, edition_lines=edition_lines)
 """Knizia's game's work behind ``samurai score``, ``render``, ``bench`` and ``editions``."""

@@ -261,7 +261,7 @@ def requested_engine(engine: str | None = None) -> str:
     else:
         asked, where = engine, "engine"
     if asked not in ENGINE_CHOICES:
-        raise DataError(f"{where} must be one of {', '.join(ENGINE_CHOICES)}, not {asked!r}", source=where)
+        raise DataError(f"must be one of {', '.join(ENGINE_CHOICES)}, not {asked!r}", source=where)
     return asked
 
 

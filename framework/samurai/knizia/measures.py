@@ -29,11 +29,13 @@ from ..runs.statistics import (
 )
 from ..seeds import derive_seed
 from .editions import knizia_edition
+from .engines import NATIVE, engine_for, native_module_or_error, native_result, native_rules
 from .facts import FactsWatch, GameFacts, core_game_metrics
 from .hook_results import KNIZIA_HOOK_RESULTS
 from .records import GameRecord, record_of, replay
 from .result import Result
-from .simulate import cached_rules, play_game
+from .rules import Rules
+from .simulate import cached_rules, native_bots, play_game
 
 if TYPE_CHECKING:
     from ..catalog.editions import Edition
@@ -117,6 +119,25 @@ def knizia_metrics(editions: Sequence[Edition], players: int, options: Sequence[
                            game_metrics=contributed_metrics(editions, players, rules_a.setup.first_player))
 
 
+def _play_native_pairs(task: PairTask, rules: list[Rules], bots: list[str]) \
+        -> list[tuple[int, tuple[GameFacts, GameFacts], tuple[GameRecord, GameRecord] | None]]:
+    """``play_pairs`` of random and greedy games played whole by the native engine, one call per edition: the same
+    facts as the watched games of the Python path (``tests/test_native_engine.py`` pins them)."""
+    seeds = [derive_seed(task.seed, index) for index in task.indices]
+    play = native_module_or_error().play_games
+    per_edition = []
+    for compiled in rules:
+        facts = []
+        for game in play(native_rules(compiled), seeds, bots, False):
+            winners, reason, end_reason, turn, tiles_played, captured, removed, _, _, leader = game
+            result = native_result(compiled, captured, winners, reason, end_reason)
+            facts.append(GameFacts(result.winners, end_reason, turn, tiles_played,
+                                   tuple(tuple(captured[s * 3:s * 3 + 3]) for s in range(task.players)), removed,
+                                   leader))
+        per_edition.append(facts)
+    return [(index, (a, b), None) for index, a, b in zip(task.indices, *per_edition, strict=True)]
+
+
 def contributed_metrics(editions: Sequence[Edition], players: int, first_player: int) -> list[GameMetric]:
     """The per-game metrics of the engine and of both editions' plugins, each name once, the engine's first."""
     chosen: dict[str, GameMetric] = {}
@@ -138,6 +159,9 @@ def play_pairs(task: PairTask) \
     """Play a batch of paired games of Knizia's game (in any process) on its fast engine, with the editions
     compiled once per process (its ``GameMeasures.play_pairs``)."""
     rules = [cached_rules(name, task.players, chosen) for name, chosen in zip(task.editions, task.options, strict=True)]
+    whole = native_bots(task.bots, task.players)
+    if not task.keep_records and whole is not None and all(engine_for(r) is NATIVE for r in rules):
+        return _play_native_pairs(task, rules, whole)
     out = []
     for index in task.indices:
         game_seed = derive_seed(task.seed, index)

@@ -37,7 +37,7 @@ from .state import OVER, State, seeded_random
 from .tiles import CASTES
 
 __all__ = ["play_game", "play_out", "GameSummary", "SimulationSummary", "simulate", "cached_rules", "play_batch",
-           "outcome_of", "summary_of"]
+           "outcome_of", "summary_of", "native_bots"]
 
 
 def play_game(rules: Rules, seed: int, bots: Sequence[str], *, trace: bool = False,
@@ -253,9 +253,9 @@ def play_batch(edition: Edition, batch: Batch) -> list[tuple[int, MatchGame, Gam
     rules = knizia_edition(edition).rules(batch.players, batch.options)
     players = batch.players
     chosen = engine_for(rules)
-    native_bots = _native_bots(batch.bots, players)
-    if chosen is NATIVE and native_bots is not None and not batch.keep_records:
-        return _play_native_batch(rules, batch, native_bots)
+    whole = native_bots(batch.bots, players)
+    if chosen is NATIVE and whole is not None and not batch.keep_records:
+        return _play_native_batch(rules, batch, whole)
     out: list[tuple[int, MatchGame, GameRecord | None]] = []
     for index in batch.indices:
         game_seed = derive_seed(batch.seed, index)
@@ -268,7 +268,7 @@ def play_batch(edition: Edition, batch: Batch) -> list[tuple[int, MatchGame, Gam
         out.append((index, MatchGame(game_seed, st.result.shares(players), st.result.reason, played,
                                      outcome_of(st, players)), record))
     return out
-def _native_bots(bots: Sequence[str], players: int) -> list[str] | None:
+def native_bots(bots: Sequence[str], players: int) -> list[str] | None:
     """The bots of every seat as the native engine plays them whole (``random``, ``greedy``), or None when some
     seat's bot is one only Python plays (the searches)."""
     kinds = []
@@ -291,7 +291,7 @@ def _play_native_batch(rules: Rules, batch: Batch, bots: list[str]) -> list[tupl
     players = batch.players
     out: list[tuple[int, MatchGame, GameRecord | None]] = []
     for index, seed, game in zip(batch.indices, seeds, games, strict=True):
-        winners, reason, end_reason, turn, tiles_played, captured, removed, played, _ = game
+        winners, reason, end_reason, turn, tiles_played, captured, removed, played, _, _ = game
         result = native_result(rules, captured, winners, reason, end_reason)
         facts = (result.winners, result.reason, end_reason, turn, tiles_played,
                  tuple(captured[s * 3:s * 3 + 3] for s in range(players)), removed)

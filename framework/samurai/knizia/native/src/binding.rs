@@ -948,7 +948,8 @@ enum Bot {
 /// seeded `s` draws from `random.Random(derive_seed(s, k))` and plays `bots[k % len(bots)]` (`"random"` or
 /// `"greedy"`), as `samurai.knizia.simulate.play_game` plays them. Per game: the winners and reason code (None
 /// when the edition's own Python hook scores), the end reason, turns, tiles played, captured figures (`seat * 3
-/// + caste`), figures removed by ties, actions played and, when `keep`, the actions.
+/// + caste`), figures removed by ties, actions played, the actions when `keep` (else None), and the seat that led
+/// alone in captured figures after the middle turn (`samurai.knizia.facts.FactsWatch`), or None.
 #[pyfunction]
 #[pyo3(signature = (rules, seeds, bots, keep = false))]
 #[allow(clippy::type_complexity)]
@@ -975,6 +976,7 @@ fn play_games<'py>(
     let (r, players) = (&*rules.rules, rules.rules.players);
     let mut out = Vec::with_capacity(seeds.len());
     let mut st = (*rules.template).clone();
+    let mut totals_after_turn: Vec<(i64, Vec<i64>)> = Vec::new();
     for &seed in &seeds {
         // The game's generator and every seat's, seeded side by side (seeding is much of a random game's cost).
         let mut all: Vec<u64> = vec![seed];
@@ -984,7 +986,17 @@ fn play_games<'py>(
         engine::restart(r, &mut st, &rules.template, game_rng);
         let mut played = 0usize;
         let mut actions = Vec::new();
+        // Each seat's captured total after every turn (the facts' leader at the game's middle turn, as
+        // `samurai.knizia.facts.FactsWatch` notes them: when the turn number changes, for the turn just ended).
+        totals_after_turn.clear();
+        let mut watched_turn = st.turn;
         while st.phase != OVER {
+            if st.turn != watched_turn {
+                if watched_turn >= 1 {
+                    totals_after_turn.push((watched_turn, totals(&st.captured, players)));
+                }
+                watched_turn = st.turn;
+            }
             let seat = st.seat();
             let rng = &mut twisters[seat];
             let action = match kinds[seat % kinds.len()] {
@@ -998,6 +1010,19 @@ fn play_games<'py>(
                 actions.push(action);
             }
         }
+        if st.turn != watched_turn && watched_turn >= 1 {
+            totals_after_turn.push((watched_turn, totals(&st.captured, players)));
+        }
+        let middle = st.turn / 2;
+        let leader = totals_after_turn
+            .iter()
+            .rev()
+            .find(|(turn, _)| *turn == middle)
+            .and_then(|(_, totals)| {
+                let best = totals.iter().copied().max()?;
+                (totals.iter().filter(|&&t| t == best).count() == 1)
+                    .then(|| totals.iter().position(|&t| t == best))?
+            });
         let decision = scoring::decide(r.scoring, &st.captured, players);
         let kept = if keep {
             let tuples: Vec<Bound<'py, PyTuple>> = actions
@@ -1029,10 +1054,18 @@ fn play_games<'py>(
             st.removed_total.into_pyobject(py)?.into_any(),
             played.into_pyobject(py)?.into_any(),
             kept.into_pyobject(py)?.into_any(),
+            leader.into_pyobject(py)?.into_any(),
         ];
         out.push(PyTuple::new(py, items)?);
     }
     Ok(out)
+}
+
+/// Each seat's captured figures in all (`captured` by `seat * 3 + caste`).
+fn totals(captured: &[i64], players: usize) -> Vec<i64> {
+    (0..players)
+        .map(|s| captured[s * 3..s * 3 + 3].iter().sum())
+        .collect()
 }
 
 /// `derive_seed(seed, index)` of `samurai.seeds` (SplitMix64), for the tests that pin the two together.
@@ -1042,11 +1075,34 @@ fn derive_seed_py(seed: u64, index: u64) -> u64 {
     derive_seed(seed, index)
 }
 
+/// The winners and reason code the native scoring `scoring` (`leader_tokens`, `majorities`, `most_figures`) gives
+/// `captured` (`seat * 3 + caste` of a `players`-seat game): what the kit checks a scoring hook's claim against.
+#[pyfunction]
+fn native_scoring_decision(
+    scoring: &str,
+    captured: Vec<i64>,
+    players: usize,
+) -> PyResult<(Vec<usize>, &'static str)> {
+    let scoring = scoring_of(scoring)?;
+    if players == 0 || captured.len() != 3 * players {
+        return Err(PyValueError::new_err(format!(
+            "native_scoring_decision: {} counts for {players} seats",
+            captured.len()
+        )));
+    }
+    scoring::decide(scoring, &captured, players)
+        .map(|d| (d.winners, d.reason))
+        .ok_or_else(|| {
+            PyValueError::new_err("native_scoring_decision: the Python scoring is the hook's own")
+        })
+}
+
 /// Adds the engine's classes and functions to the module.
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<NativeRules>()?;
     module.add_class::<NativeState>()?;
     module.add_function(wrap_pyfunction!(play_games, module)?)?;
     module.add_function(wrap_pyfunction!(derive_seed_py, module)?)?;
+    module.add_function(wrap_pyfunction!(native_scoring_decision, module)?)?;
     Ok(())
 }
