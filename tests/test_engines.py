@@ -165,6 +165,7 @@ def test_simulate_with_a_bad_engine_variable_exits_2_with_one_error_line(monkeyp
     assert captured.out == ""
 
 
+@needs_native
 def test_a_plugins_own_tile_behaviour_plays_on_python_under_auto_and_says_why(careful_manifest, monkeypatch,
                                                                                 capsys):
     monkeypatch.delenv(ENGINE_VARIABLE, raising=False)
@@ -191,6 +192,17 @@ def test_asking_native_for_a_plugins_own_tile_behaviour_is_a_data_error_saying_w
     message = str(refused.value)
     assert "the native engine cannot play edition 'variant'" in message
     assert "'careful-move'" in message and "only the Python engine runs" in message and "\n" not in message
+
+
+@needs_native
+def test_simulate_asked_for_native_on_a_plugins_own_tile_behaviour_exits_2_saying_why(careful_manifest, monkeypatch,
+                                                                                      capsys):
+    monkeypatch.setenv(ENGINE_VARIABLE, "native")
+    assert main(["simulate", "--edition", str(careful_manifest), "--players", "2", "--games", "2", "--workers", "1",
+                 "--no-progress"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("samurai: error: ")
+    assert "the native engine cannot play edition 'variant'" in lines[0] and "'careful-move'" in lines[0]
 
 
 # --- 2. a designer's scoring in Python, and a wrong claim ---------------------------------------------------------
