@@ -142,14 +142,12 @@ def test_the_engine_argument_beats_the_variable(variable, argument, monkeypatch)
 def test_a_bad_engine_value_is_one_data_error_naming_where_and_the_choices(where, monkeypatch):
     if where == "variable":
         monkeypatch.setenv(ENGINE_VARIABLE, "fast")
-        make = lambda: samurai.new_game("ffg2015", players=2)  # noqa: E731
-        named = "SAMURAI_ENGINE"
+        asked, named = {}, "SAMURAI_ENGINE"
     else:
         monkeypatch.delenv(ENGINE_VARIABLE, raising=False)
-        make = lambda: samurai.new_game("ffg2015", players=2, engine="fast")  # noqa: E731
-        named = "engine"
+        asked, named = {"engine": "fast"}, "engine"
     with pytest.raises(DataError) as refused:
-        make()
+        samurai.new_game("ffg2015", players=2, **asked)
     message = str(refused.value)
     assert message.startswith(f"{named}: ") and "\n" not in message
     assert "python, native, auto" in message and "'fast'" in message
