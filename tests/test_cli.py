@@ -50,19 +50,22 @@ def test_editions_lists_editions_plugins_and_their_hooks(capsys):
 
 
 def test_bench_prints_games_per_second(capsys):
-    assert main(["bench", "--games", "20", "--players", "2,4", "--no-paths", "--compare-games", "0"]) == 0
+    assert main(["bench", "--games", "20", "--players", "2,4", "--no-paths", "--compare-games", "0",
+                 "--engine", "python"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
-    assert lines[0].split() == ["players", "games", "seconds", "games/s", "games/cpu-s"]
-    assert [line.split()[0] for line in lines[1:]] == ["2", "4"]
+    assert lines[0].split() == ["players", "engine", "games", "seconds", "games/s", "games/cpu-s"]
+    assert [line.split()[:2] for line in lines[1:]] == [["2", "python"], ["4", "python"]]
 
 
 def test_bench_times_a_copy_legal_actions_and_compare(capsys):
-    assert main(["bench", "--games", "5", "--players", "4", "--compare-games", "4"]) == 0
+    assert main(["bench", "--games", "5", "--players", "4", "--compare-games", "4", "--engine", "python"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
-    assert lines[2].startswith("position copy at a 4-player opening: ") and "given one (copy(rng=...))" in lines[2]
-    assert lines[3].startswith("Game.legal_actions at a 4-player opening (") and lines[3].endswith(" ms")
-    assert lines[4].startswith("compare ffg2015 original, 3 players, 4 pairs on one core: ")
-    assert lines[4].endswith(" games/s")
+    assert lines[2].startswith("python engine at a 4-player opening (") and "given a generator" in lines[2]
+    assert "on the protocol: copy " in lines[2] and lines[2].endswith(" ms")
+    for line, bots in zip(lines[3:5], ("random", "greedy"), strict=True):
+        assert line.startswith(f"compare ffg2015 original --bots {bots}, 3 players, 4 pairs on one core, python "
+                               f"engine: ")
+        assert line.endswith(" games/s")
 
 
 @pytest.mark.parametrize("args, message", [

@@ -99,7 +99,9 @@ def test_a_scoring_hook_naming_a_seat_that_does_not_exist_breaks_the_manifest_ru
 def test_scoring_that_remembers_earlier_games_breaks_same_seed_same_game(tmp_path):
     edition = samurai.load_edition(str(write_edition(tmp_path / "e", SCORING_WITH_MEMORY)))
     failures = only_failures(edition)
-    assert set(failures) == {"same seed, same game"}
+    # The same memory makes the two engines' games end differently too (each asks the hook at its own time).
+    assert "same seed, same game" in failures
+    assert set(failures) <= {"same seed, same game", "both engines play the same games"}
     failure = failures["same seed, same game"][0]
     assert failure.seed is not None and f"seed {failure.seed}" in str(failure)
 

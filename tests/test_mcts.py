@@ -211,10 +211,10 @@ def test_the_mcts_bot_refuses_a_missing_or_double_budget():
 def test_bench_mcts_prints_simulations_per_second_from_both_kinds_of_position(capsys):
     from samurai.cli import main
 
-    assert main(["bench", "--mcts", "--simulations", "20", "--decisions", "1"]) == 0
+    assert main(["bench", "--mcts", "--simulations", "20", "--decisions", "1", "--engine", "python"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert "sims/cpu-s" in lines[0]
-    assert [line.split()[:2] for line in lines[1:]] == [["2", "first"], ["2", "mid-game"]]
+    assert [line.split()[:3] for line in lines[1:]] == [["2", "python", "first"], ["2", "python", "mid-game"]]
     assert all(float(line.split()[-1]) > 0 for line in lines[1:])
 
 

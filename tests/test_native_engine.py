@@ -41,6 +41,7 @@ from samurai.errors import DataError, IllegalAction
 from samurai.knizia import simulate
 from samurai.knizia.engine import CHOOSE, END, FIGURE, PLACE, SPECIAL
 from samurai.knizia.engines import NATIVE, PYTHON, native_result, native_rules
+from samurai.knizia.facts import FactsWatch
 from samurai.knizia.greedy import GreedyPlayer
 from samurai.knizia.knowledge import LeftGame
 from samurai.knizia.position import decide
@@ -198,17 +199,19 @@ BOT_LINEUPS = (["random"], ["greedy"], ["greedy", "random"], ["random", "random"
 
 @pytest.mark.parametrize("case", CASES + TINY_CASES[:3], ids=_case_id)
 def test_native_whole_games_are_the_games_simulate_plays(case):
-    """``play_games`` (a whole game per seed in Rust) gives what ``simulate.play_game`` gives for the same seed
-    and bots: winners, reason, end reason, turns, tiles played, captures, removals and every action."""
+    """``play_games`` (a whole game per seed in Rust) gives what ``simulate.play_game`` on the Python engine gives
+    for the same seed and bots: winners, reason, end reason, turns, tiles played, captures, removals, every action
+    and the leader after the middle turn that ``samurai compare``'s facts watch notes."""
     name, players = case
     rules = rules_of(name, players)
     for bots in BOT_LINEUPS:
         games = scaled(150 if bots == ["random"] else 12)
         seeds = _seeds(f"play-games-{name}-{players}-{bots}", games)
         for seed, row in zip(seeds, native.play_games(native_rules(rules), seeds, bots, True), strict=True):
-            winners, reason, end_reason, turns, tiles, captured, removed, played, actions = row
+            winners, reason, end_reason, turns, tiles, captured, removed, played, actions, leader = row
             expected: list[tuple[int, ...]] = []
-            st = simulate.play_game(rules, seed, bots, actions=expected)
+            watch = FactsWatch(players)
+            st = simulate.play_game(rules, seed, bots, actions=expected, watch=watch.see, engine="python")
             where = f"{_id(name)} {players}p {bots} seed {seed}"
             assert st.result is not None
             result = native_result(rules, captured, winners, reason, end_reason)
@@ -218,6 +221,7 @@ def test_native_whole_games_are_the_games_simulate_plays(case):
             assert (end_reason, turns, tiles, list(captured), removed) == \
                 (st.end_reason, st.turn, st.tiles_played, st.captured, st.removed_total), where
             assert played == len(expected) and actions == expected, where
+            assert leader == watch.facts(st).midpoint_leader, where
 
 
 def test_play_games_refuses_what_it_cannot_play():
@@ -293,7 +297,7 @@ def _scenario(name: str, players: int, *, to_act: int = 0, tiles: tuple[tuple[tu
         "removed": removed or {}}
     for seat, stack in (stacks or {}).items():
         data["seats"][seat]["stack"] = stack
-    game = samurai.new_game(edition(name), seed=seed, scenario=data, options=options, trace=True)
+    game = samurai.new_game(edition(name), seed=seed, scenario=data, options=options, trace=True, engine="python")
     st = game.state
     return game.rules, st.copy(), NATIVE.of_state(game.rules, st)
 

@@ -976,14 +976,23 @@ fn play_games<'py>(
     let (r, players) = (&*rules.rules, rules.rules.players);
     let mut out = Vec::with_capacity(seeds.len());
     let mut st = (*rules.template).clone();
+    let mut twisters: Vec<Twister> = vec![st.rng.clone(); players];
+    let mut all = vec![0u64; players + 1];
     let mut totals_after_turn: Vec<(i64, Vec<i64>)> = Vec::new();
     for &seed in &seeds {
-        // The game's generator and every seat's, seeded side by side (seeding is much of a random game's cost).
-        let mut all: Vec<u64> = vec![seed];
-        all.extend((0..players).map(|k| derive_seed(seed, k as u64)));
-        let mut twisters = Twister::from_seeds(&all);
-        let game_rng = twisters.remove(0);
-        engine::restart(r, &mut st, &rules.template, game_rng);
+        // The game's generator and every seat's, reseeded in place side by side (seeding is much of a random
+        // game's cost).
+        all[0] = seed;
+        for (k, slot) in all[1..].iter_mut().enumerate() {
+            *slot = derive_seed(seed, k as u64);
+        }
+        {
+            let mut targets: Vec<&mut Twister> = std::iter::once(&mut st.rng)
+                .chain(twisters.iter_mut())
+                .collect();
+            Twister::reseed_all(&mut targets, &all);
+        }
+        engine::restart(r, &mut st, &rules.template);
         let mut played = 0usize;
         let mut actions = Vec::new();
         // Each seat's captured total after every turn (the facts' leader at the game's middle turn, as

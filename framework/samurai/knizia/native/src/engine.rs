@@ -207,10 +207,10 @@ pub fn new_state(r: &Rules, template: &State, rng: MersenneTwister, trace: bool)
     st
 }
 
-/// `new_state` into `st`, reusing its lists (a run of games plays one after another in one position).
-pub fn restart(r: &Rules, st: &mut State, template: &State, rng: MersenneTwister) {
+/// `new_state` into `st`, reusing its lists (a run of games plays one after another in one position): `st.rng`
+/// is the game's generator, already seeded.
+pub fn restart(r: &Rules, st: &mut State, template: &State) {
     st.reset_from(template);
-    st.rng = rng;
     st.events = None;
     run_automatic_setup(r, st);
 }

@@ -70,14 +70,17 @@ fn seed_words(key: &[u32]) -> [u32; N] {
     mt
 }
 
-/// `init_by_array` of `L` keys of `length` words (1 or 2, at most `N`) side by side: the same steps as
+/// `init_by_array` of `L` keys of `length` words (1 or 2, at most `N`) side by side, into `out`: the same steps as
 /// `seed_words`, written for these lengths (with a key shorter than `N`, the first loop runs `N` times: once
 /// over words 1 to `N - 1`, then word 1 again after the wrap; the second loop over words 2 to `N - 1`, then 1).
 /// Each key's chain of steps depends on itself only, so the lanes overlap in the processor.
-fn seed_lanes<const L: usize>(keys: [[u32; 2]; L], length: usize) -> [[u32; N]; L] {
-    let mut mt = [*initial_words(); L];
+fn seed_lanes<const L: usize>(keys: [[u32; 2]; L], length: usize, out: [&mut [u32; N]; L]) {
+    let mut mt = out;
+    for lane in mt.iter_mut() {
+        **lane = *initial_words();
+    }
     let word = |lane: usize, j: usize| keys[lane][j].wrapping_add(j as u32);
-    let step = |mt: &mut [[u32; N]; L], i: usize, j: usize| {
+    let step = |mt: &mut [&mut [u32; N]; L], i: usize, j: usize| {
         for (lane, words) in mt.iter_mut().enumerate() {
             let previous = words[i - 1];
             words[i] = (words[i] ^ (previous ^ (previous >> 30)).wrapping_mul(1_664_525))
@@ -93,7 +96,7 @@ fn seed_lanes<const L: usize>(keys: [[u32; 2]; L], length: usize) -> [[u32; N]; 
         lane[0] = lane[N - 1];
     }
     step(&mut mt, 1, j);
-    let mix = |mt: &mut [[u32; N]; L], i: usize| {
+    let mix = |mt: &mut [&mut [u32; N]; L], i: usize| {
         for lane in mt.iter_mut() {
             let previous = lane[i - 1];
             lane[i] = (lane[i] ^ (previous ^ (previous >> 30)).wrapping_mul(1_566_083_941))
@@ -110,7 +113,6 @@ fn seed_lanes<const L: usize>(keys: [[u32; 2]; L], length: usize) -> [[u32; N]; 
     for lane in mt.iter_mut() {
         lane[0] = 0x8000_0000;
     }
-    mt
 }
 
 /// `init_genrand(19650218)`, where every `init_by_array` starts: computed once.
@@ -165,36 +167,64 @@ impl MersenneTwister {
         out.into_iter().flatten().collect()
     }
 
-    /// `init_by_array` of keys that all have `length` words (an empty key stands for `[0]`): keys of one or two
-    /// words (every seed below 2**64) four at a time side by side, others one by one.
+    /// `init_by_array` of keys that all have `length` words (an empty key stands for `[0]`).
     fn seed_group(keys: &[&[u32]], length: usize) -> Vec<Self> {
-        let mut out = Vec::with_capacity(keys.len());
-        if length <= 2 {
-            let pair = |key: &[u32]| {
-                [
-                    key.first().copied().unwrap_or(0),
-                    key.get(1).copied().unwrap_or(0),
-                ]
-            };
-            let mut chunks = keys.chunks_exact(4);
-            for chunk in &mut chunks {
-                let lanes = [
-                    pair(chunk[0]),
-                    pair(chunk[1]),
-                    pair(chunk[2]),
-                    pair(chunk[3]),
-                ];
-                out.extend(seed_lanes(lanes, length).map(Self::seeded));
-            }
-            for key in chunks.remainder() {
-                out.extend(seed_lanes([pair(key)], length).map(Self::seeded));
-            }
-            return out;
-        }
-        for key in keys {
-            out.push(Self::seeded(seed_words(key)));
-        }
+        let mut out = vec![Self::seeded([0; N]); keys.len()];
+        let seeds: Vec<&[u32]> = keys.to_vec();
+        let mut targets: Vec<&mut MersenneTwister> = out.iter_mut().collect();
+        Self::seed_keys_into(&seeds, length, &mut targets);
         out
+    }
+
+    /// Reseed `targets[k]` as `from_seed(seeds[k])` in place (no generator is moved): how a run of games reseeds
+    /// the same generators game after game.
+    pub fn reseed_all(targets: &mut [&mut MersenneTwister], seeds: &[u64]) {
+        let keys = Self::keys_of_seeds(seeds);
+        for length in [1usize, 2] {
+            let (mut group_keys, mut group): (Vec<&[u32]>, Vec<&mut MersenneTwister>) =
+                (Vec::new(), Vec::new());
+            for (key, target) in keys.iter().zip(targets.iter_mut()) {
+                if key.len() == length {
+                    group_keys.push(key);
+                    group.push(&mut **target);
+                }
+            }
+            Self::seed_keys_into(&group_keys, length, &mut group);
+        }
+    }
+
+    /// `init_by_array` of keys of `length` words into `targets`: one or two words four at a time side by side,
+    /// longer keys one by one.
+    fn seed_keys_into(keys: &[&[u32]], length: usize, targets: &mut [&mut MersenneTwister]) {
+        for target in targets.iter_mut() {
+            target.index = N;
+        }
+        if length > 2 {
+            for (key, target) in keys.iter().zip(targets.iter_mut()) {
+                target.state = seed_words(key);
+            }
+            return;
+        }
+        let pair = |key: &[u32]| {
+            [
+                key.first().copied().unwrap_or(0),
+                key.get(1).copied().unwrap_or(0),
+            ]
+        };
+        let whole = keys.len() / 4 * 4;
+        for (four, quad) in targets.chunks_exact_mut(4).zip(keys.chunks_exact(4)) {
+            if let ([a, b, c, d], [ka, kb, kc, kd]) = (four, quad) {
+                let lanes = [pair(ka), pair(kb), pair(kc), pair(kd)];
+                seed_lanes(
+                    lanes,
+                    length,
+                    [&mut a.state, &mut b.state, &mut c.state, &mut d.state],
+                );
+            }
+        }
+        for (key, target) in keys[whole..].iter().zip(targets[whole..].iter_mut()) {
+            seed_lanes([pair(key)], length, [&mut target.state]);
+        }
     }
 
     fn seeded(state: [u32; N]) -> Self {

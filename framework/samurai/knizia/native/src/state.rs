@@ -105,8 +105,9 @@ pub struct State {
 }
 
 impl State {
-    /// Become a copy of `other`, keeping this position's lists (no allocation when they are large enough):
-    /// how a run of games starts each game from the rules' starting position.
+    /// Become a copy of `other` but for the generator, keeping this position's lists (no allocation when they are
+    /// large enough): how a run of games starts each game from the rules' starting position, its generator
+    /// seeded in place.
     pub fn reset_from(&mut self, other: &State) {
         self.phase = other.phase;
         self.setup_queue.clone_from(&other.setup_queue);
@@ -138,7 +139,6 @@ impl State {
         self.played = other.played;
         self.tiles_played = other.tiles_played;
         self.end_reason = other.end_reason;
-        self.rng.clone_from(&other.rng);
         self.events.clone_from(&other.events);
     }
 
