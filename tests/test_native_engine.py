@@ -208,7 +208,7 @@ def test_native_whole_games_are_the_games_simulate_plays(case):
         games = scaled(150 if bots == ["random"] else 12)
         seeds = _seeds(f"play-games-{name}-{players}-{bots}", games)
         for seed, row in zip(seeds, native.play_games(native_rules(rules), seeds, bots, True), strict=True):
-            winners, reason, end_reason, turns, tiles, captured, removed, played, actions, leader = row
+            winners, reason, end_reason, turns, tiles, captured, removed, played, actions, leader, returns = row
             expected: list[tuple[int, ...]] = []
             watch = FactsWatch(players)
             st = simulate.play_game(rules, seed, bots, actions=expected, watch=watch.see, engine="python")
@@ -222,6 +222,7 @@ def test_native_whole_games_are_the_games_simulate_plays(case):
                 (st.end_reason, st.turn, st.tiles_played, st.captured, st.removed_total), where
             assert played == len(expected) and actions == expected, where
             assert leader == watch.facts(st).midpoint_leader, where
+            assert returns == st.result.shares(players), where
 
 
 def test_play_games_refuses_what_it_cannot_play():

@@ -129,7 +129,7 @@ def _play_native_pairs(task: PairTask, rules: list[Rules], bots: list[str]) \
     for compiled in rules:
         facts = []
         for game in play(native_rules(compiled), seeds, bots, False):
-            winners, reason, end_reason, turn, tiles_played, captured, removed, _, _, leader = game
+            winners, reason, end_reason, turn, tiles_played, captured, removed, _, _, leader, _ = game
             result = native_result(compiled, captured, winners, reason, end_reason)
             facts.append(GameFacts(result.winners, end_reason, turn, tiles_played,
                                    tuple(tuple(captured[s * 3:s * 3 + 3]) for s in range(task.players)), removed,

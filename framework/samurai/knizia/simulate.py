@@ -291,11 +291,13 @@ def _play_native_batch(rules: Rules, batch: Batch, bots: list[str]) -> list[tupl
     players = batch.players
     out: list[tuple[int, MatchGame, GameRecord | None]] = []
     for index, seed, game in zip(batch.indices, seeds, games, strict=True):
-        winners, reason, end_reason, turn, tiles_played, captured, removed, played, _, _ = game
-        result = native_result(rules, captured, winners, reason, end_reason)
-        facts = (result.winners, result.reason, end_reason, turn, tiles_played,
+        winners, reason, end_reason, turn, tiles_played, captured, removed, played, _, _, returns = game
+        if returns is None:  # the edition's own scoring hook decides
+            result = native_result(rules, captured, winners, reason, end_reason)
+            winners, reason, returns = result.winners, result.reason, result.shares(players)
+        facts = (tuple(winners), reason, end_reason, turn, tiles_played,
                  tuple(captured[s * 3:s * 3 + 3] for s in range(players)), removed)
-        out.append((index, MatchGame(seed, result.shares(players), result.reason, played, facts), None))
+        out.append((index, MatchGame(seed, returns, reason, played, facts), None))
     return out
 
 

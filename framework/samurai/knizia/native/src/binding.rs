@@ -948,8 +948,9 @@ enum Bot {
 /// seeded `s` draws from `random.Random(derive_seed(s, k))` and plays `bots[k % len(bots)]` (`"random"` or
 /// `"greedy"`), as `samurai.knizia.simulate.play_game` plays them. Per game: the winners and reason code (None
 /// when the edition's own Python hook scores), the end reason, turns, tiles played, captured figures (`seat * 3
-/// + caste`), figures removed by ties, actions played, the actions when `keep` (else None), and the seat that led
-/// alone in captured figures after the middle turn (`samurai.knizia.facts.FactsWatch`), or None.
+/// + caste`), figures removed by ties, actions played, the actions when `keep` (else None), the seat that led
+/// alone in captured figures after the middle turn (`samurai.knizia.facts.FactsWatch`) or None, and the
+/// protocol's returns when the winners were decided natively (else None).
 #[pyfunction]
 #[pyo3(signature = (rules, seeds, bots, keep = false))]
 #[allow(clippy::type_complexity)]
@@ -1064,6 +1065,17 @@ fn play_games<'py>(
             played.into_pyobject(py)?.into_any(),
             kept.into_pyobject(py)?.into_any(),
             leader.into_pyobject(py)?.into_any(),
+            match &decision {
+                // The protocol's returns, as `Result.shares` computes them: the winners share 1.
+                Some(d) => {
+                    let share = 1.0 / d.winners.len() as f64;
+                    let returns: Vec<f64> = (0..players)
+                        .map(|s| if d.winners.contains(&s) { share } else { 0.0 })
+                        .collect();
+                    PyTuple::new(py, returns)?.into_any()
+                }
+                None => py.None().into_bound(py),
+            },
         ];
         out.push(PyTuple::new(py, items)?);
     }

@@ -23,17 +23,48 @@ pub struct InvalidState {
 }
 
 /// The generator: 624 words and the index of the next word to temper.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct MersenneTwister {
     state: [u32; N],
     index: usize,
+    /// How many words of the current block are twisted: CPython twists all 624 when the block starts, this
+    /// twists them in order as they are drawn (a game draws a few hundred), which gives the same words.
+    twisted: usize,
 }
+
+impl PartialEq for MersenneTwister {
+    fn eq(&self, other: &Self) -> bool {
+        self.state() == other.state()
+    }
+}
+
+impl Eq for MersenneTwister {}
 
 impl std::fmt::Debug for MersenneTwister {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MersenneTwister")
             .field("index", &self.index)
             .finish_non_exhaustive()
+    }
+}
+
+/// Words twisted at a time as they are drawn.
+const TWIST_CHUNK: usize = 32;
+
+/// CPython's twist of words `start..end` of a block, the words before `start` twisted already.
+fn twist_words(mt: &mut [u32; N], start: usize, end: usize) {
+    let mix = |upper: u32, lower: u32| {
+        let y = (upper & UPPER_MASK) | (lower & LOWER_MASK);
+        (y >> 1) ^ if y & 1 == 1 { MATRIX_A } else { 0 }
+    };
+    for k in start..end.min(N - M) {
+        mt[k] = mt[k + M] ^ mix(mt[k], mt[k + 1]);
+    }
+    for k in start.max(N - M)..end.min(N - 1) {
+        mt[k] = mt[k + M - N] ^ mix(mt[k], mt[k + 1]);
+    }
+    if start < N && end == N {
+        mt[N - 1] = mt[M - 1] ^ mix(mt[N - 1], mt[0]);
     }
 }
 
@@ -132,7 +163,11 @@ impl MersenneTwister {
                 .wrapping_mul(previous ^ (previous >> 30))
                 .wrapping_add(i as u32);
         }
-        MersenneTwister { state, index: N }
+        MersenneTwister {
+            state,
+            index: N,
+            twisted: N,
+        }
     }
 
     /// `init_by_array`: the state from a key of 32-bit words, least significant first.
@@ -198,6 +233,7 @@ impl MersenneTwister {
     fn seed_keys_into(keys: &[&[u32]], length: usize, targets: &mut [&mut MersenneTwister]) {
         for target in targets.iter_mut() {
             target.index = N;
+            target.twisted = N;
         }
         if length > 2 {
             for (key, target) in keys.iter().zip(targets.iter_mut()) {
@@ -228,7 +264,11 @@ impl MersenneTwister {
     }
 
     fn seeded(state: [u32; N]) -> Self {
-        MersenneTwister { state, index: N }
+        MersenneTwister {
+            state,
+            index: N,
+            twisted: N,
+        }
     }
 
     /// The keys CPython makes of whole-number seeds below 2**64.
@@ -292,8 +332,8 @@ impl MersenneTwister {
     /// The next 32 random bits (`genrand_uint32`).
     #[inline]
     pub fn next_u32(&mut self) -> u32 {
-        if self.index >= N {
-            self.twist();
+        if self.index >= self.twisted {
+            self.twist_more();
         }
         let mut y = self.state[self.index];
         self.index += 1;
@@ -303,20 +343,16 @@ impl MersenneTwister {
         y ^ (y >> 18)
     }
 
-    fn twist(&mut self) {
-        let mt = &mut self.state;
-        let mix = |upper: u32, lower: u32| {
-            let y = (upper & UPPER_MASK) | (lower & LOWER_MASK);
-            (y >> 1) ^ if y & 1 == 1 { MATRIX_A } else { 0 }
-        };
-        for k in 0..N - M {
-            mt[k] = mt[k + M] ^ mix(mt[k], mt[k + 1]);
+    /// Twist the next words of the block (starting a new block once all 624 are drawn): word `k` is CPython's
+    /// `genrand_uint32` twist of it, in the same order, so words not yet twisted still hold what it reads.
+    fn twist_more(&mut self) {
+        if self.index >= N {
+            self.index = 0;
+            self.twisted = 0;
         }
-        for k in N - M..N - 1 {
-            mt[k] = mt[k + M - N] ^ mix(mt[k], mt[k + 1]);
-        }
-        mt[N - 1] = mt[M - 1] ^ mix(mt[N - 1], mt[0]);
-        self.index = 0;
+        let end = (self.twisted + TWIST_CHUNK).min(N);
+        twist_words(&mut self.state, self.twisted, end);
+        self.twisted = end;
     }
 
     /// `random()`: a float in `[0, 1)` from 53 random bits (27 of one word, 26 of the next).
@@ -378,9 +414,12 @@ impl MersenneTwister {
         }
     }
 
-    /// The 624 words and the index, as the middle of `getstate()`'s tuple holds them.
-    pub fn state(&self) -> (&[u32; N], usize) {
-        (&self.state, self.index)
+    /// The 624 words and the index, as the middle of `getstate()`'s tuple holds them (the block twisted whole,
+    /// as CPython holds it).
+    pub fn state(&self) -> ([u32; N], usize) {
+        let mut words = self.state;
+        twist_words(&mut words, self.twisted, N);
+        (words, self.index)
     }
 
     /// The generator of `setstate()`: refused, as CPython refuses it, if `index` is over `N`.
@@ -388,7 +427,11 @@ impl MersenneTwister {
         if index > N {
             return Err(InvalidState { index });
         }
-        Ok(MersenneTwister { state, index })
+        Ok(MersenneTwister {
+            state,
+            index,
+            twisted: N,
+        })
     }
 }
 
@@ -521,7 +564,7 @@ mod tests {
             rng.next_u32();
         }
         let (words, index) = rng.state();
-        let mut copy = MersenneTwister::from_state(*words, index).unwrap();
+        let mut copy = MersenneTwister::from_state(words, index).unwrap();
         for _ in 0..2000 {
             assert_eq!(copy.next_u32(), rng.next_u32());
         }
