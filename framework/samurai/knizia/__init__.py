@@ -6,6 +6,9 @@ Its editions (``editions/original.toml``, ``editions/ffg2015.toml``) are plugins
 - ``hexgrid``, ``tiles``, ``maps``: coordinates, the tile set and the hex maps;
 - ``state``, ``rules``, ``setup_rules``, ``special_tiles``, ``engine``: the fast position (flat lists of small
   ints), the rules compiled from an edition, the set-up procedures, the special tiles, and the move generator;
+- ``engines``: the Python engine and the native one (the Rust crate in ``native/``, the extension ``_native``)
+  behind one face, chosen by ``SAMURAI_ENGINE`` or ``engine=``; ``native_scoring``: a scoring hook's claim
+  that the native engine decides its winners as it does;
 - ``result``: who won and why;
 - ``actions``, ``game``, ``views``, ``scenarios``: the friendly face (``Game``, ``new_game``, ``score``), a
   seat's view, positions from scenario files;
