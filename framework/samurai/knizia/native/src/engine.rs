@@ -655,11 +655,21 @@ fn after_tile(r: &Rules, st: &mut State, tile: usize) {
 
 /// `_resolve_pending`: every surrounded settlement, each figure separately, in caste order.
 fn resolve_pending(r: &Rules, st: &mut State) {
-    let pending = std::mem::take(&mut st.pending);
-    for &s in &pending {
+    // Influence per seat on the stack (no allocation per figure) for up to this many seats.
+    const SEATS_ON_STACK: usize = 8;
+    let mut stack = [0i32; SEATS_ON_STACK];
+    let mut heap = Vec::new();
+    for k in 0..st.pending.len() {
+        let s = st.pending[k];
         let mut mask = st.figures[s];
         for &caste in castes_in(mask) {
-            let mut influence = vec![0i32; r.players];
+            let influence: &mut [i32] = if r.players <= SEATS_ON_STACK {
+                &mut stack[..r.players]
+            } else {
+                heap.resize(r.players, 0);
+                &mut heap[..]
+            };
+            influence.fill(0);
             for &h in &r.settlement_neighbours[s] {
                 let owner = st.tile_owner[h];
                 if owner >= 0 {
@@ -679,7 +689,7 @@ fn resolve_pending(r: &Rules, st: &mut State) {
                         settlement: s,
                         caste,
                         seat: winner,
-                        influence,
+                        influence: influence.to_vec(),
                     });
                 }
             } else {
@@ -689,12 +699,13 @@ fn resolve_pending(r: &Rules, st: &mut State) {
                     events.push(Event::Remove {
                         settlement: s,
                         caste,
-                        influence,
+                        influence: influence.to_vec(),
                     });
                 }
             }
         }
     }
+    st.pending.clear();
     if r.end_immediate {
         if let Some(reason) = end_trigger(r, st) {
             finish(st, reason);

@@ -106,43 +106,53 @@ fn seed_words(key: &[u32]) -> [u32; N] {
 /// over words 1 to `N - 1`, then word 1 again after the wrap; the second loop over words 2 to `N - 1`, then 1).
 /// Each key's chain of steps depends on itself only, so the lanes overlap in the processor.
 fn seed_lanes<const L: usize>(keys: [[u32; 2]; L], length: usize, out: [&mut [u32; N]; L]) {
-    let mut mt = out;
-    for lane in mt.iter_mut() {
-        **lane = *initial_words();
+    // The lanes' words side by side (`words[i][lane]`), so that each step works on one row of `L` words at once.
+    let mut words = [[0u32; L]; N];
+    for (row, &word) in words.iter_mut().zip(initial_words().iter()) {
+        *row = [word; L];
     }
-    let word = |lane: usize, j: usize| keys[lane][j].wrapping_add(j as u32);
-    let step = |mt: &mut [&mut [u32; N]; L], i: usize, j: usize| {
-        for (lane, words) in mt.iter_mut().enumerate() {
-            let previous = words[i - 1];
-            words[i] = (words[i] ^ (previous ^ (previous >> 30)).wrapping_mul(1_664_525))
-                .wrapping_add(word(lane, j));
-        }
-    };
+    let added: [[u32; L]; 2] = [
+        std::array::from_fn(|lane| keys[lane][0]),
+        std::array::from_fn(|lane| keys[lane][1].wrapping_add(1)),
+    ];
     let mut j = 0usize;
     for i in 1..N {
-        step(&mut mt, i, j);
+        let previous = words[i - 1];
+        let row = &mut words[i];
+        for lane in 0..L {
+            let p = previous[lane];
+            row[lane] =
+                (row[lane] ^ (p ^ (p >> 30)).wrapping_mul(1_664_525)).wrapping_add(added[j][lane]);
+        }
         j = if j + 1 >= length { 0 } else { j + 1 };
     }
-    for lane in mt.iter_mut() {
-        lane[0] = lane[N - 1];
-    }
-    step(&mut mt, 1, j);
-    let mix = |mt: &mut [&mut [u32; N]; L], i: usize| {
-        for lane in mt.iter_mut() {
-            let previous = lane[i - 1];
-            lane[i] = (lane[i] ^ (previous ^ (previous >> 30)).wrapping_mul(1_566_083_941))
-                .wrapping_sub(i as u32);
+    words[0] = words[N - 1];
+    {
+        let previous = words[0];
+        let row = &mut words[1];
+        for lane in 0..L {
+            let p = previous[lane];
+            row[lane] =
+                (row[lane] ^ (p ^ (p >> 30)).wrapping_mul(1_664_525)).wrapping_add(added[j][lane]);
         }
-    };
-    for i in 2..N {
-        mix(&mut mt, i);
     }
-    for lane in mt.iter_mut() {
-        lane[0] = lane[N - 1];
+    for i in (2..N).chain(std::iter::once(1)) {
+        if i == 1 {
+            words[0] = words[N - 1];
+        }
+        let previous = words[i - 1];
+        let row = &mut words[i];
+        for lane in 0..L {
+            let p = previous[lane];
+            row[lane] =
+                (row[lane] ^ (p ^ (p >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+        }
     }
-    mix(&mut mt, 1);
-    for lane in mt.iter_mut() {
-        lane[0] = 0x8000_0000;
+    words[0] = [0x8000_0000; L];
+    for (lane, target) in out.into_iter().enumerate() {
+        for (word, row) in target.iter_mut().zip(words.iter()) {
+            *word = row[lane];
+        }
     }
 }
 
