@@ -106,7 +106,8 @@ fn seed_words(key: &[u32]) -> [u32; N] {
 /// over words 1 to `N - 1`, then word 1 again after the wrap; the second loop over words 2 to `N - 1`, then 1).
 /// Each key's chain of steps depends on itself only, so the lanes overlap in the processor.
 fn seed_lanes<const L: usize>(keys: [[u32; 2]; L], length: usize, out: [&mut [u32; N]; L]) {
-    // The lanes' words side by side (`words[i][lane]`), so that each step works on one row of `L` words at once.
+    // The lanes' words side by side (`words[i][lane]`), so that each step works on one row of `L` words at once
+    // (a row a vector where the processor has them).
     let mut words = [[0u32; L]; N];
     for (row, &word) in words.iter_mut().zip(initial_words().iter()) {
         *row = [word; L];
@@ -115,45 +116,54 @@ fn seed_lanes<const L: usize>(keys: [[u32; 2]; L], length: usize, out: [&mut [u3
         std::array::from_fn(|lane| keys[lane][0]),
         std::array::from_fn(|lane| keys[lane][1].wrapping_add(1)),
     ];
+    let mut previous = words[0];
     let mut j = 0usize;
-    for i in 1..N {
-        let previous = words[i - 1];
-        let row = &mut words[i];
-        for lane in 0..L {
-            let p = previous[lane];
-            row[lane] =
-                (row[lane] ^ (p ^ (p >> 30)).wrapping_mul(1_664_525)).wrapping_add(added[j][lane]);
-        }
+    for row in words[1..].iter_mut() {
+        *row = mix_row(*row, previous, 1_664_525, added[j], 0);
+        previous = *row;
         j = if j + 1 >= length { 0 } else { j + 1 };
     }
     words[0] = words[N - 1];
-    {
-        let previous = words[0];
-        let row = &mut words[1];
-        for lane in 0..L {
-            let p = previous[lane];
-            row[lane] =
-                (row[lane] ^ (p ^ (p >> 30)).wrapping_mul(1_664_525)).wrapping_add(added[j][lane]);
-        }
+    words[1] = mix_row(words[1], words[0], 1_664_525, added[j], 0);
+    let mut previous = words[1];
+    for (i, row) in words.iter_mut().enumerate().skip(2) {
+        *row = mix_row(*row, previous, 1_566_083_941, [0; L], i as u32);
+        previous = *row;
     }
-    for i in (2..N).chain(std::iter::once(1)) {
-        if i == 1 {
-            words[0] = words[N - 1];
-        }
-        let previous = words[i - 1];
-        let row = &mut words[i];
-        for lane in 0..L {
-            let p = previous[lane];
-            row[lane] =
-                (row[lane] ^ (p ^ (p >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
-        }
-    }
+    words[0] = words[N - 1];
+    words[1] = mix_row(words[1], words[0], 1_566_083_941, [0; L], 1);
     words[0] = [0x8000_0000; L];
     for (lane, target) in out.into_iter().enumerate() {
         for (word, row) in target.iter_mut().zip(words.iter()) {
             *word = row[lane];
         }
     }
+}
+
+/// `seed_lanes` of exactly `L` keys and targets (the caller gives as many of each).
+fn seed_group_of<const L: usize>(pairs: &[[u32; 2]], length: usize, states: Vec<&mut [u32; N]>) {
+    let keys: [[u32; 2]; L] =
+        std::array::from_fn(|lane| pairs.get(lane).copied().unwrap_or([0, 0]));
+    if let Ok(out) = <[&mut [u32; N]; L]>::try_from(states) {
+        seed_lanes(keys, length, out);
+    }
+}
+
+/// One seeding step of every lane: `(word ^ (p ^ (p >> 30)) * factor) + added - index`, `p` the lane's word before.
+#[inline(always)]
+fn mix_row<const L: usize>(
+    row: [u32; L],
+    previous: [u32; L],
+    factor: u32,
+    added: [u32; L],
+    index: u32,
+) -> [u32; L] {
+    std::array::from_fn(|lane| {
+        let p = previous[lane];
+        (row[lane] ^ (p ^ (p >> 30)).wrapping_mul(factor))
+            .wrapping_add(added[lane])
+            .wrapping_sub(index)
+    })
 }
 
 /// `init_genrand(19650218)`, where every `init_by_array` starts: computed once.
@@ -257,19 +267,20 @@ impl MersenneTwister {
                 key.get(1).copied().unwrap_or(0),
             ]
         };
-        let whole = keys.len() / 4 * 4;
-        for (four, quad) in targets.chunks_exact_mut(4).zip(keys.chunks_exact(4)) {
-            if let ([a, b, c, d], [ka, kb, kc, kd]) = (four, quad) {
-                let lanes = [pair(ka), pair(kb), pair(kc), pair(kd)];
-                seed_lanes(
-                    lanes,
-                    length,
-                    [&mut a.state, &mut b.state, &mut c.state, &mut d.state],
-                );
+        // Up to eight keys side by side in one pass (a game seeds five: its own and four seats').
+        for (group, group_keys) in targets.chunks_mut(8).zip(keys.chunks(8)) {
+            let pairs: Vec<[u32; 2]> = group_keys.iter().map(|key| pair(key)).collect();
+            let states: Vec<&mut [u32; N]> = group.iter_mut().map(|t| &mut t.state).collect();
+            match states.len() {
+                1 => seed_group_of::<1>(&pairs, length, states),
+                2 => seed_group_of::<2>(&pairs, length, states),
+                3 => seed_group_of::<3>(&pairs, length, states),
+                4 => seed_group_of::<4>(&pairs, length, states),
+                5 => seed_group_of::<5>(&pairs, length, states),
+                6 => seed_group_of::<6>(&pairs, length, states),
+                7 => seed_group_of::<7>(&pairs, length, states),
+                _ => seed_group_of::<8>(&pairs, length, states),
             }
-        }
-        for (key, target) in keys[whole..].iter().zip(targets[whole..].iter_mut()) {
-            seed_lanes([pair(key)], length, [&mut target.state]);
         }
     }
 
