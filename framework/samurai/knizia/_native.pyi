@@ -1,7 +1,7 @@
 """Knizia's native engine, the Rust extension module built from ``framework/samurai/knizia/native`` (docs/native.md).
 
-Present only where the package was built with a Rust toolchain; so far it holds the generator every game draws
-from. Nothing in the engine uses it yet.
+Present only where the package was built with a Rust toolchain: the engine (``NativeRules``, ``NativeState``,
+``play_games``) and the generator every game draws from. ``samurai.knizia.engines`` is its face; docs/native.md.
 """
 
 from typing import Any
@@ -29,3 +29,97 @@ class MersenneTwister:
         """Takes a ``getstate()`` tuple of this class or of ``random.Random``; a malformed one raises ValueError."""
     def copy(self) -> MersenneTwister:
         """An independent copy at the same point of the sequence."""
+
+class NativeRules:
+    """An edition compiled for one player count, options and map, as the native engine reads it
+    (``samurai.knizia.engines.native_rules`` makes one per compiled ``Rules``)."""
+
+    def __init__(self, spec: dict[str, Any], template: Any) -> None:
+        """The tables of ``spec`` (``samurai.knizia.engines.native_spec``) and the starting position ``template`` (a
+        Python engine ``State``); ``ValueError`` naming the table or field that is malformed."""
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+    @property
+    def scoring(self) -> str:
+        """``leader_tokens``, ``majorities``, ``most_figures``, or ``python`` (only the edition's hook decides)."""
+
+class NativeState:
+    """One position on the native engine: the Python engine ``State``'s fields, read-only (each read a fresh list),
+    and the engine's functions as methods."""
+
+    phase: int
+    setup_queue: list[int]
+    current: int
+    turn: int
+    pools: list[list[int]]
+    hands: list[list[int]]
+    stacks: list[list[int]]
+    spent: list[int]
+    tile_owner: list[int]
+    tile_type: list[int]
+    tile_turn: list[int]
+    empty_land: list[int]
+    empty_land_pos: list[int]
+    empty_sea: list[int]
+    empty_sea_pos: list[int]
+    movable_count: list[int]
+    figures: list[int]
+    empty_around: list[int]
+    pending: list[int]
+    supply: list[int]
+    on_board: list[int]
+    captured: list[int]
+    removed: list[int]
+    removed_total: int
+    open_by_stage: list[list[int]]
+    cut: list[int]
+    normal_played: bool
+    played: int
+    tiles_played: int
+    end_reason: str | None
+    events: list[tuple[Any, ...]] | None
+    rng: Any
+    """A ``random.Random`` in the state of the game's generator (a copy)."""
+    result: Any
+    """The ``Result`` once the game is over and scored (``samurai.knizia.engines`` scores it), else None."""
+
+    @staticmethod
+    def start(rules: NativeRules, seed: int, trace: bool = False) -> NativeState:
+        """A new game seeded ``seed``, its random setup done; ``trace`` keeps the events."""
+    @staticmethod
+    def of_state(rules: NativeRules, state: Any) -> NativeState:
+        """The native position of a Python engine ``State``; ``ValueError`` naming what is malformed."""
+    def copy(self, rng: Any = None) -> NativeState:
+        """An independent copy; its generator a copy of this one's, or of ``rng``'s state when given."""
+    def fingerprint(self) -> tuple[Any, ...]:
+        """The position as one tuple, equal to ``State.fingerprint()`` of the same position."""
+    def legal_actions(self) -> list[tuple[int, ...]]:
+        """Every legal action, as the Python engine lists them."""
+    def check(self, action: tuple[int, ...]) -> str | None:
+        """Why ``action`` is illegal, in the Python engine's words, or None; ``IndexError`` for a number that names
+        nothing of the game."""
+    def apply(self, action: tuple[int, ...]) -> None:
+        """Play ``action``; an illegal one raises ``samurai.IllegalAction`` and changes nothing."""
+    def sample_action(self, rng: Any) -> tuple[int, ...]:
+        """A random legal action drawn from ``rng`` (a ``MersenneTwister`` or anything with ``random()``)."""
+    def greedy_action(self, rng: Any) -> tuple[int, ...]:
+        """What the greedy player plays for the seat to act, ties drawn from ``rng``."""
+    def play_random(self, rngs: list[Any], keep: bool = False) -> tuple[int, list[tuple[int, ...]] | None]:
+        """The game to its end between random players, seat ``k`` drawing from ``rngs[k]``; the number of actions
+        and, with ``keep``, the actions."""
+    def native_decision(self) -> tuple[list[int], str] | None:
+        """The winners and reason code of a finished game by its shipped scoring, or None."""
+
+def play_games(rules: NativeRules, seeds: list[int], bots: list[str],
+               keep: bool = False) -> list[tuple[Any, ...]]:
+    """Whole games between ``random`` and ``greedy`` bots, one per seed, as ``samurai.knizia.simulate.play_game``
+    plays them: per game the winners and reason (None when only the edition's hook scores), the end reason, turns,
+    tiles played, captured figures, figures removed, actions played, the actions (with ``keep``), the seat leading
+    alone after the middle turn, and the returns (None when only the hook scores)."""
+
+def derive_seed(seed: int, index: int) -> int:
+    """``samurai.seeds.derive_seed``, natively."""
+
+def native_scoring_decision(scoring: str, captured: list[int], players: int) -> tuple[list[int], str]:
+    """The winners and reason code the native scoring ``scoring`` gives ``captured`` (``seat * 3 + caste``)."""
