@@ -314,30 +314,37 @@ pub fn begin_play(r: &Rules, st: &mut State, first: usize, turn: i64) {
 
 // --- what may be done -----------------------------------------------------------------------------
 
-/// `playable_tiles`: the tiles in the seat's hand with a legal target now, one entry per tile held.
-pub fn playable_tiles(r: &Rules, st: &State, seat: usize, normal_played: bool) -> Vec<usize> {
+/// The tiles in the seat's hand with a legal target now, in hand order, one entry per tile held: normal tiles
+/// only until the turn's normal tile is down; land tiles need an empty land hex, ships an empty sea hex, special
+/// tiles a target their behaviour accepts.
+fn playable<'a>(
+    r: &'a Rules,
+    st: &'a State,
+    seat: usize,
+    normal_played: bool,
+) -> impl Iterator<Item = usize> + 'a {
     let (land, sea) = (!st.empty_land.is_empty(), !st.empty_sea.is_empty());
-    let mut out = Vec::with_capacity(st.hands[seat].len());
-    for &tile in &st.hands[seat] {
+    st.hands[seat].iter().copied().filter(move |&tile| {
         if normal_played && !r.tile_fast[tile] {
-            continue;
+            return false;
         }
-        let ok = match r.tile_on[tile] {
+        match r.tile_on[tile] {
             Placement::Land => land,
             Placement::Sea => sea,
             Placement::Special => special_can_play(r, st, seat, tile),
-        };
-        if ok {
-            out.push(tile);
         }
-    }
-    out
+    })
+}
+
+/// `playable_tiles`: `playable` as a list.
+pub fn playable_tiles(r: &Rules, st: &State, seat: usize, normal_played: bool) -> Vec<usize> {
+    playable(r, st, seat, normal_played).collect()
 }
 
 /// Hands up to this size list their playable tiles on the stack when sampling (every shipped hand is 5).
 const PLAYABLE_ON_STACK: usize = 32;
 
-/// `playable_tiles` into `out` (the hand fits it); how many.
+/// `playable` into `out` (the hand fits it); how many.
 fn playable_into(
     r: &Rules,
     st: &State,
@@ -345,21 +352,10 @@ fn playable_into(
     normal_played: bool,
     out: &mut [usize],
 ) -> usize {
-    let (land, sea) = (!st.empty_land.is_empty(), !st.empty_sea.is_empty());
     let mut count = 0;
-    for &tile in &st.hands[seat] {
-        if normal_played && !r.tile_fast[tile] {
-            continue;
-        }
-        let ok = match r.tile_on[tile] {
-            Placement::Land => land,
-            Placement::Sea => sea,
-            Placement::Special => special_can_play(r, st, seat, tile),
-        };
-        if ok {
-            out[count] = tile;
-            count += 1;
-        }
+    for (slot, tile) in out.iter_mut().zip(playable(r, st, seat, normal_played)) {
+        *slot = tile;
+        count += 1;
     }
     count
 }
