@@ -27,7 +27,7 @@ from ..runs.matches import Batch
 from ..search.mcts import MCTSBot
 from ..seeds import derive_seed
 from .editions import knizia_edition
-from .engines import ENGINE_VARIABLE, engine_for
+from .engines import ENGINE_VARIABLE, PYTHON, engine_for, native_module_or_error
 from .game import Game, new_game
 from .position import HexGameState
 from .simulate import play_batch
@@ -94,6 +94,9 @@ class PathFigures:
     """``HexGameState.copy()``: the position on the game protocol, as a search copies it."""
     protocol_legal_actions_seconds: float = 0.0
     """``HexGameState.legal_actions()``: the engine's action tuples, as a search lists them."""
+    playout_seconds: float = 0.0
+    """A random playout to the end from a copy of the position, every seat drawing from one generator (the
+    engine's own kind): what a search's rollout costs, without a new game's seeding."""
 
 
 def opening(edition: Edition, players: int = 4, seed: int = 1, engine: str | None = None) -> Game:
@@ -122,9 +125,16 @@ def time_paths(edition: Edition, players: int = 4, seed: int = 1, engine: str = 
     game = opening(edition, players, seed, engine)
     st, shared = game.state, random.Random(seed)
     position = HexGameState.of_game(game)
+    chosen, rules = game.engine, game.rules
+    rollout = random.Random(seed) if chosen is PYTHON else native_module_or_error().MersenneTwister(seed)
+    seats = [rollout] * players
+
+    def playout() -> None:
+        chosen.play_random(rules, st.copy(rng=rollout) if chosen is PYTHON else st.copy(), seats)
+
     return PathFigures(players, len(game.legal_actions()), _fastest(st.copy, 2000),
                        _fastest(lambda: st.copy(rng=shared), 2000), _fastest(game.legal_actions, 20),
-                       _fastest(position.copy, 2000), _fastest(position.legal_actions, 500))
+                       _fastest(position.copy, 2000), _fastest(position.legal_actions, 500), _fastest(playout, 100))
 
 
 @attrs.frozen

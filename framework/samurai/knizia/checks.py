@@ -216,6 +216,8 @@ def check_engines_agree(edition: Edition, players: int, seed: int, games: int) -
     rules = knizia_edition(edition).rules(players)
     if native_unsupported(rules) is not None:
         return  # the Python engine alone plays it: nothing to compare
+    if rules.native_scoring != "python":  # the claim first: a wrong one would make the games differ too
+        _check_scoring_claim(edition, players, seed, rules, rule)
     for game_seed in game_seeds(seed, games):
         reference, native = PYTHON.new_state(rules, game_seed), NATIVE.new_state(rules, game_seed)
         draws, twin = random.Random(game_seed), random.Random(game_seed)
@@ -233,8 +235,10 @@ def check_engines_agree(edition: Edition, players: int, seed: int, games: int) -
         if reference.result != native.result:
             raise broken_rule(rule, edition, players, f"the results differ: {reference.result!r} and "
                               f"{native.result!r}", game_seed, ("random",))
-    if rules.native_scoring == "python":
-        return
+
+
+def _check_scoring_claim(edition: Edition, players: int, seed: int, rules: Rules, rule: str) -> None:
+    """The scoring hook decides as the native scoring it claims, on random captures."""
     decide = native_module_or_error().native_scoring_decision
     rng = random.Random(seed)
     for _ in range(_SCORED_CAPTURES * 50):

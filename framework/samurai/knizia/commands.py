@@ -101,7 +101,8 @@ def bench_lines(edition: Edition, request: BenchRequest) -> Iterator[str]:
                    f"{paths.copy_seconds * 1e6:.1f} us ({paths.copy_given_rng_seconds * 1e6:.1f} us given a "
                    f"generator); on the protocol: copy {paths.protocol_copy_seconds * 1e6:.1f} us, legal_actions "
                    f"{paths.protocol_legal_actions_seconds * 1e6:.1f} us; Game.legal_actions "
-                   f"{paths.legal_actions_seconds * 1e3:.2f} ms")
+                   f"{paths.legal_actions_seconds * 1e3:.2f} ms; a random playout from there "
+                   f"{paths.playout_seconds * 1e6:.1f} us")
     if request.compare_games:
         for bots in (("random",), ("greedy",)):
             seconds: dict[str, float] = {}

@@ -123,8 +123,9 @@ class PythonEngine:
 class NativeEngine:
     """The native engine (``samurai.knizia._native``, Rust): the same games, far faster.
 
-    A finished game is scored by the edition's own scoring hook, as the Python engine scores it, so its result
-    (explanation included) is the same object the Python engine would make.
+    A finished game's result is the one the Python engine makes: by the edition's own scoring hook, or, when the
+    hook claims a shipped scoring (``samurai.knizia.native_scoring``), decided natively with the hook's
+    explanation.
     """
 
     name = "native"
@@ -209,9 +210,13 @@ def engine_of(st: Any) -> Engine:
 
 
 def _scored(rules: Rules, st: Any) -> Any:
-    """Score a native game that has just ended, by the edition's hook as the Python engine's ``_finish`` does."""
+    """Score a native game that has just ended: the winners and reason natively when the edition's scoring hook
+    claims a shipped scoring (its explanation then written by the hook when read), else by the hook, as the Python
+    engine's ``_finish`` does."""
     if st.phase == OVER and st.result is None:
-        st.result = rules.score(st.captured).with_end_reason(st.end_reason)
+        decision = st.native_decision()
+        winners, reason = (None, None) if decision is None else decision
+        st.result = native_result(rules, st.captured, winners, reason, st.end_reason)
     return st
 
 
