@@ -61,7 +61,8 @@ def test_bench_times_a_copy_legal_actions_and_compare(capsys):
     assert main(["bench", "--games", "5", "--players", "4", "--compare-games", "4", "--engine", "python"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[2].startswith("python engine at a 4-player opening (") and "given a generator" in lines[2]
-    assert "on the protocol: copy " in lines[2] and lines[2].endswith(" ms")
+    assert "on the protocol: copy " in lines[2] and "Game.legal_actions " in lines[2]
+    assert "; a random playout from there " in lines[2] and lines[2].endswith(" us")
     for line, bots in zip(lines[3:5], ("random", "greedy"), strict=True):
         assert line.startswith(f"compare ffg2015 original --bots {bots}, 3 players, 4 pairs on one core, python "
                                f"engine: ")
