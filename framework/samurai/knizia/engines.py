@@ -23,7 +23,7 @@ import os
 import random
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from ..errors import DataError
 from . import engine as python_engine
@@ -33,7 +33,8 @@ from .special_tiles import MoveBehaviour, SwitchBehaviour
 from .state import OVER, State
 
 __all__ = ["ENGINE_VARIABLE", "ENGINE_CHOICES", "Engine", "PYTHON", "NATIVE", "engine_for", "engine_of",
-           "engine_report", "requested_engine", "native_module", "native_unsupported", "native_rules", "native_spec"]
+           "engine_report", "requested_engine", "native_module", "native_unsupported", "native_rules", "native_spec",
+           "NativeGame", "play_native_games"]
 
 ENGINE_VARIABLE = "SAMURAI_ENGINE"
 """The environment variable that picks the engine of every game made without an ``engine=`` argument."""
@@ -336,3 +337,39 @@ def native_result(rules: Rules, captured: Sequence[int], winners: Sequence[int] 
         return rules.score(list(captured)).with_end_reason(end_reason)
     counts = list(captured)
     return Result(tuple(winners), reason, lambda: rules.score(counts).explanation, end_reason)
+
+
+class NativeGame(NamedTuple):
+    """A game the native engine played whole (``play_native_games``): what the runner and ``compare`` read of it."""
+
+    seed: int
+    winners: tuple[int, ...]
+    reason: str
+    returns: tuple[float, ...]
+    """The protocol's returns: the winners share 1."""
+    end_reason: str
+    turns: int
+    tiles_played: int
+    captured: tuple[tuple[int, int, int], ...]
+    """Per seat, figures captured of each caste."""
+    removed: int
+    actions: int
+    leader: int | None
+    """The seat leading alone in captured figures after the middle turn (``samurai.knizia.facts.FactsWatch``)."""
+
+
+def play_native_games(rules: Rules, seeds: Sequence[int], bots: Sequence[str]) -> list[NativeGame]:
+    """Whole games between ``random`` and ``greedy`` bots on the native engine, one call for all the seeds (as
+    ``samurai.knizia.simulate.play_game`` plays them), each scored as its edition scores it."""
+    players = rules.players
+    out = []
+    for seed, game in zip(seeds, native_module_or_error().play_games(native_rules(rules), list(seeds), list(bots)),
+                          strict=True):
+        winners, reason, end_reason, turns, tiles_played, captured, removed, actions, _, leader, returns = game
+        if returns is None:  # the edition's own scoring hook decides
+            result = native_result(rules, captured, winners, reason, end_reason)
+            winners, reason, returns = result.winners, result.reason, result.shares(players)
+        out.append(NativeGame(seed, tuple(winners), reason, returns, end_reason, turns, tiles_played,
+                              tuple(tuple(captured[s * 3:s * 3 + 3]) for s in range(players)), removed, actions,
+                              leader))
+    return out

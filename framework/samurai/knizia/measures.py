@@ -29,7 +29,7 @@ from ..runs.statistics import (
 )
 from ..seeds import derive_seed
 from .editions import knizia_edition
-from .engines import NATIVE, engine_for, native_module_or_error, native_result, native_rules
+from .engines import NATIVE, engine_for, play_native_games
 from .facts import FactsWatch, GameFacts, core_game_metrics
 from .hook_results import KNIZIA_HOOK_RESULTS
 from .records import GameRecord, record_of, replay
@@ -124,17 +124,9 @@ def _play_native_pairs(task: PairTask, rules: list[Rules], bots: list[str]) \
     """``play_pairs`` of random and greedy games played whole by the native engine, one call per edition: the same
     facts as the watched games of the Python path (``tests/test_native_engine.py`` pins them)."""
     seeds = [derive_seed(task.seed, index) for index in task.indices]
-    play = native_module_or_error().play_games
-    per_edition = []
-    for compiled in rules:
-        facts = []
-        for game in play(native_rules(compiled), seeds, bots, False):
-            winners, reason, end_reason, turn, tiles_played, captured, removed, _, _, leader, _ = game
-            result = native_result(compiled, captured, winners, reason, end_reason)
-            facts.append(GameFacts(result.winners, end_reason, turn, tiles_played,
-                                   tuple(tuple(captured[s * 3:s * 3 + 3]) for s in range(task.players)), removed,
-                                   leader))
-        per_edition.append(facts)
+    per_edition = [[GameFacts(game.winners, game.end_reason, game.turns, game.tiles_played, game.captured,
+                              game.removed, game.leader) for game in play_native_games(compiled, seeds, bots)]
+                   for compiled in rules]
     return [(index, (a, b), None) for index, a, b in zip(task.indices, *per_edition, strict=True)]
 
 

@@ -26,7 +26,7 @@ from ..runs.summary import SummaryTable, share_rows
 from ..search.bots import BOTS, RandomBot
 from ..seeds import derive_seed
 from .editions import knizia_edition
-from .engines import NATIVE, Engine, engine_for, engine_of, native_module_or_error, native_result, native_rules
+from .engines import NATIVE, Engine, engine_for, engine_of, native_module_or_error, play_native_games
 from .knowledge import LeftGame
 from .position import decide
 from .records import GameRecord, record_of
@@ -287,17 +287,11 @@ def _play_native_batch(rules: Rules, batch: Batch, bots: list[str]) -> list[tupl
     """A batch of random and greedy games played whole by the native engine, one call for the batch: the same
     ``MatchGame`` for each game as the per-game path gives it (``tests/test_native_engine.py`` pins them)."""
     seeds = [derive_seed(batch.seed, index) for index in batch.indices]
-    games = native_module_or_error().play_games(native_rules(rules), seeds, bots, False)
-    players = batch.players
     out: list[tuple[int, MatchGame, GameRecord | None]] = []
-    for index, seed, game in zip(batch.indices, seeds, games, strict=True):
-        winners, reason, end_reason, turn, tiles_played, captured, removed, played, _, _, returns = game
-        if returns is None:  # the edition's own scoring hook decides
-            result = native_result(rules, captured, winners, reason, end_reason)
-            winners, reason, returns = result.winners, result.reason, result.shares(players)
-        facts = (tuple(winners), reason, end_reason, turn, tiles_played,
-                 tuple(captured[s * 3:s * 3 + 3] for s in range(players)), removed)
-        out.append((index, MatchGame(seed, returns, reason, played, facts), None))
+    for index, game in zip(batch.indices, play_native_games(rules, seeds, bots), strict=True):
+        facts = (game.winners, game.reason, game.end_reason, game.turns, game.tiles_played, game.captured,
+                 game.removed)
+        out.append((index, MatchGame(game.seed, game.returns, game.reason, game.actions, facts), None))
     return out
 
 

@@ -229,14 +229,14 @@ pub fn run_automatic_setup(r: &Rules, st: &mut State) {
             }
             leave_setup_phase(r, st);
         } else if st.phase == FIGURES && (r.figures_random || !figures_to_place(r, st)) {
+            // The generator is drawn from beside the position it reads: held apart for the whole phase.
+            let mut rng = st.rng.clone();
             while figures_to_place(r, st) {
-                let mut rng = st.rng.clone();
-                let action = sample_figure(r, st, &mut rng);
-                st.rng = rng;
-                if let Action::Figure(c, s) = action {
+                if let Action::Figure(c, s) = sample_figure(r, st, &mut rng) {
                     place_figure(r, st, c, s);
                 }
             }
+            st.rng = rng;
             leave_setup_phase(r, st);
         } else {
             return;

@@ -200,34 +200,11 @@ impl MersenneTwister {
             .unwrap_or_else(|| Self::from_word(0))
     }
 
-    /// `from_key` of several keys of one length at once: each generator's seeding is a chain of dependent
-    /// steps, so seeding them side by side lets the processor work on all the chains together (a game seeds one
-    /// generator for itself and one per seat, and seeding is most of a random game's cost). Keys of different
-    /// lengths are seeded one length at a time, in their order.
+    /// `from_key` of several keys at once (see `seed_all_into`).
     pub fn from_keys(keys: &[&[u32]]) -> Vec<Self> {
-        let mut out: Vec<Option<Self>> = vec![None; keys.len()];
-        let mut lengths: Vec<usize> = keys.iter().map(|k| k.len().max(1)).collect();
-        lengths.sort_unstable();
-        lengths.dedup();
-        for length in lengths {
-            let group: Vec<usize> = (0..keys.len())
-                .filter(|&g| keys[g].len().max(1) == length)
-                .collect();
-            let seeded =
-                Self::seed_group(&group.iter().map(|&g| keys[g]).collect::<Vec<_>>(), length);
-            for (g, twister) in group.into_iter().zip(seeded) {
-                out[g] = Some(twister);
-            }
-        }
-        out.into_iter().flatten().collect()
-    }
-
-    /// `init_by_array` of keys that all have `length` words (an empty key stands for `[0]`).
-    fn seed_group(keys: &[&[u32]], length: usize) -> Vec<Self> {
         let mut out = vec![Self::seeded([0; N]); keys.len()];
-        let seeds: Vec<&[u32]> = keys.to_vec();
         let mut targets: Vec<&mut MersenneTwister> = out.iter_mut().collect();
-        Self::seed_keys_into(&seeds, length, &mut targets);
+        Self::seed_all_into(keys, &mut targets);
         out
     }
 
@@ -235,11 +212,23 @@ impl MersenneTwister {
     /// the same generators game after game.
     pub fn reseed_all(targets: &mut [&mut MersenneTwister], seeds: &[u64]) {
         let keys = Self::keys_of_seeds(seeds);
-        for length in [1usize, 2] {
+        Self::seed_all_into(&keys.iter().map(Vec::as_slice).collect::<Vec<_>>(), targets);
+    }
+
+    /// `init_by_array` of `keys[k]` into `targets[k]` (an empty key stands for `[0]`). Each generator's seeding is a
+    /// chain of dependent steps, so keys of one length are seeded side by side and the processor works on the
+    /// chains together (a game seeds one generator for itself and one per seat, and seeding is much of a random
+    /// game's cost).
+    fn seed_all_into(keys: &[&[u32]], targets: &mut [&mut MersenneTwister]) {
+        let length_of = |key: &[u32]| key.len().max(1);
+        let mut lengths: Vec<usize> = keys.iter().map(|key| length_of(key)).collect();
+        lengths.sort_unstable();
+        lengths.dedup();
+        for length in lengths {
             let (mut group_keys, mut group): (Vec<&[u32]>, Vec<&mut MersenneTwister>) =
                 (Vec::new(), Vec::new());
             for (key, target) in keys.iter().zip(targets.iter_mut()) {
-                if key.len() == length {
+                if length_of(key) == length {
                     group_keys.push(key);
                     group.push(&mut **target);
                 }
@@ -305,12 +294,6 @@ impl MersenneTwister {
                 }
             })
             .collect()
-    }
-
-    /// `from_seed` of several seeds at once (see `from_keys`).
-    pub fn from_seeds(seeds: &[u64]) -> Vec<Self> {
-        let keys = Self::keys_of_seeds(seeds);
-        Self::from_keys(&keys.iter().map(Vec::as_slice).collect::<Vec<_>>())
     }
 
     /// `random.Random(seed)` for a whole-number seed: CPython seeds with the words of `abs(seed)`.
@@ -473,7 +456,9 @@ mod tests {
             987_654_321_012,
             7,
         ];
-        let together = MersenneTwister::from_seeds(&seeds);
+        let mut together = vec![MersenneTwister::from_seed(1); seeds.len()];
+        let mut targets: Vec<&mut MersenneTwister> = together.iter_mut().collect();
+        MersenneTwister::reseed_all(&mut targets, &seeds);
         for (seed, twister) in seeds.iter().zip(together) {
             let words = MersenneTwister::keys_of_seeds(&[*seed]).remove(0);
             assert_eq!(
