@@ -208,7 +208,10 @@ def test_native_whole_games_are_the_games_simulate_plays(case):
         games = scaled(150 if bots == ["random"] else 12)
         seeds = _seeds(f"play-games-{name}-{players}-{bots}", games)
         for seed, row in zip(seeds, native.play_games(native_rules(rules), seeds, bots, True), strict=True):
-            winners, reason, end_reason, turns, tiles, captured, removed, played, actions, leader, returns = row
+            row_seed, winners, reason, returns, end_reason, turns, tiles, per_seat, removed, played, leader, \
+                actions = row
+            assert row_seed == seed and all(len(castes) == 3 for castes in per_seat)
+            captured = [count for castes in per_seat for count in castes]
             expected: list[tuple[int, ...]] = []
             watch = FactsWatch(players)
             st = simulate.play_game(rules, seed, bots, actions=expected, watch=watch.see, engine="python")
@@ -637,8 +640,8 @@ def test_the_native_scorings_decide_as_the_scoring_hooks(name):
                 (expected.winners, expected.reason, expected.explanation)
             decided[len(expected.winners)] += 1
         for row in native.play_games(native_rules(rules), _seeds(f"score-{name}", scaled(300)), ["random"]):
-            winners, reason, end_reason, _, _, captured, *_ = row
-            expected = rules.score(list(captured))
+            _, winners, reason, *_ = row
+            expected = rules.score([count for castes in row[7] for count in castes])
             assert (tuple(winners), reason) == (expected.winners, expected.reason)
     most = max(edition(name).manifest.players)
     assert decided[1] and decided[2] and (most < 3 or decided[3])  # sole wins, and wins shared by two and three

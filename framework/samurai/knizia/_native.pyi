@@ -114,12 +114,16 @@ class NativeState:
 def play_games(rules: NativeRules, seeds: list[int], bots: list[str],
                keep: bool = False) -> list[tuple[Any, ...]]:
     """Whole games between ``random`` and ``greedy`` bots, one per seed, as ``samurai.knizia.simulate.play_game``
-    plays them: per game the winners and reason (None when only the edition's hook scores), the end reason, turns,
-    tiles played, captured figures, figures removed, actions played, the actions (with ``keep``), the seat leading
-    alone after the middle turn, and the returns (None when only the hook scores)."""
+    plays them: per game a row in the order of ``samurai.knizia.engines.NativeGame``'s fields (the seed, winners,
+    reason and returns, None when only the edition's hook scores; the end reason, turns, tiles played, each seat's
+    captures per caste, figures removed, actions played, the seat leading alone after the middle turn, and the
+    actions with ``keep``)."""
 
 def derive_seed(seed: int, index: int) -> int:
     """``samurai.seeds.derive_seed``, natively."""
+
+def derive_seeds(seed: int, indices: list[int]) -> list[int]:
+    """``samurai.seeds.derive_seed(seed, index)`` of every index, natively."""
 
 def native_scoring_decision(scoring: str, captured: list[int], players: int) -> tuple[list[int], str]:
     """The winners and reason code the native scoring ``scoring`` gives ``captured`` (``seat * 3 + caste``)."""

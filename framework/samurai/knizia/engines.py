@@ -18,10 +18,12 @@ knows which engine it drives.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from types import ModuleType
 from typing import Any, NamedTuple, Protocol
 
@@ -34,7 +36,7 @@ from .state import OVER, State
 
 __all__ = ["ENGINE_VARIABLE", "ENGINE_CHOICES", "Engine", "PYTHON", "NATIVE", "engine_for", "engine_of",
            "engine_report", "requested_engine", "native_module", "native_unsupported", "native_rules", "native_spec",
-           "NativeGame", "play_native_games"]
+           "NativeGame", "play_native_games", "play_native_run", "collector_paused"]
 
 ENGINE_VARIABLE = "SAMURAI_ENGINE"
 """The environment variable that picks the engine of every game made without an ``engine=`` argument."""
@@ -340,7 +342,8 @@ def native_result(rules: Rules, captured: Sequence[int], winners: Sequence[int] 
 
 
 class NativeGame(NamedTuple):
-    """A game the native engine played whole (``play_native_games``): what the runner and ``compare`` read of it."""
+    """A game the native engine played whole (``play_native_games``): what the runner and ``compare`` read of it.
+    The fields are in the order of the rows ``samurai.knizia._native.play_games`` gives, so a row is one."""
 
     seed: int
     winners: tuple[int, ...]
@@ -356,20 +359,40 @@ class NativeGame(NamedTuple):
     actions: int
     leader: int | None
     """The seat leading alone in captured figures after the middle turn (``samurai.knizia.facts.FactsWatch``)."""
+    kept_actions: list[tuple[int, ...]] | None = None
+    """Every action of the game when they were asked for (``play_games(..., keep=True)``), else None."""
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused for the block (and resumed after it, if it ran before): a batch of native
+    games builds a few tuples per game and no cycle, yet each few hundred of them would start a collection that
+    walks every object the process holds, which in a large process costs more than playing the games."""
+    running = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if running:
+            gc.enable()
+
+
+def play_native_run(rules: Rules, seed: int, indices: Sequence[int], bots: Sequence[str]) -> list[NativeGame]:
+    """``play_native_games`` of the games ``indices`` of a run seeded ``seed`` (game ``i`` seeded ``derive_seed(seed,
+    i)``, the seeds derived natively)."""
+    return play_native_games(rules, native_module_or_error().derive_seeds(seed, list(indices)), bots)
 
 
 def play_native_games(rules: Rules, seeds: Sequence[int], bots: Sequence[str]) -> list[NativeGame]:
     """Whole games between ``random`` and ``greedy`` bots on the native engine, one call for all the seeds (as
     ``samurai.knizia.simulate.play_game`` plays them), each scored as its edition scores it."""
-    players = rules.players
-    out = []
-    for seed, game in zip(seeds, native_module_or_error().play_games(native_rules(rules), list(seeds), list(bots)),
-                          strict=True):
-        winners, reason, end_reason, turns, tiles_played, captured, removed, actions, _, leader, returns = game
-        if returns is None:  # the edition's own scoring hook decides
-            result = native_result(rules, captured, winners, reason, end_reason)
-            winners, reason, returns = result.winners, result.reason, result.shares(players)
-        out.append(NativeGame(seed, tuple(winners), reason, returns, end_reason, turns, tiles_played,
-                              tuple(tuple(captured[s * 3:s * 3 + 3]) for s in range(players)), removed, actions,
-                              leader))
-    return out
+    native = native_module_or_error()
+    rows = native.play_games(native_rules(rules), list(seeds), list(bots))
+    games = list(map(NativeGame._make, rows))
+    for k, game in enumerate(games):
+        if game.returns is None:  # the edition's own scoring hook decides
+            flat = [count for castes in game.captured for count in castes]
+            result = native_result(rules, flat, None, None, game.end_reason)
+            games[k] = game._replace(winners=result.winners, reason=result.reason,
+                                     returns=result.shares(rules.players))
+    return games

@@ -29,7 +29,7 @@ from ..runs.statistics import (
 )
 from ..seeds import derive_seed
 from .editions import knizia_edition
-from .engines import NATIVE, engine_for, play_native_games
+from .engines import NATIVE, collector_paused, engine_for, play_native_run
 from .facts import FactsWatch, GameFacts, core_game_metrics
 from .hook_results import KNIZIA_HOOK_RESULTS
 from .records import GameRecord, record_of, replay
@@ -123,10 +123,11 @@ def _play_native_pairs(task: PairTask, rules: list[Rules], bots: list[str]) \
         -> list[tuple[int, tuple[GameFacts, GameFacts], tuple[GameRecord, GameRecord] | None]]:
     """``play_pairs`` of random and greedy games played whole by the native engine, one call per edition: the same
     facts as the watched games of the Python path (``tests/test_native_engine.py`` pins them)."""
-    seeds = [derive_seed(task.seed, index) for index in task.indices]
-    per_edition = [[GameFacts(game.winners, game.end_reason, game.turns, game.tiles_played, game.captured,
-                              game.removed, game.leader) for game in play_native_games(compiled, seeds, bots)]
-                   for compiled in rules]
+    with collector_paused():
+        per_edition = [[GameFacts(game.winners, game.end_reason, game.turns, game.tiles_played, game.captured,
+                                  game.removed, game.leader)
+                        for game in play_native_run(compiled, task.seed, task.indices, bots)]
+                       for compiled in rules]
     return [(index, (a, b), None) for index, a, b in zip(task.indices, *per_edition, strict=True)]
 
 

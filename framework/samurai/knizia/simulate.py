@@ -26,7 +26,7 @@ from ..runs.summary import SummaryTable, share_rows
 from ..search.bots import BOTS, RandomBot
 from ..seeds import derive_seed
 from .editions import knizia_edition
-from .engines import NATIVE, Engine, engine_for, engine_of, native_module_or_error, play_native_games
+from .engines import NATIVE, Engine, collector_paused, engine_for, engine_of, native_module_or_error, play_native_run
 from .knowledge import LeftGame
 from .position import decide
 from .records import GameRecord, record_of
@@ -286,12 +286,13 @@ def native_bots(bots: Sequence[str], players: int) -> list[str] | None:
 def _play_native_batch(rules: Rules, batch: Batch, bots: list[str]) -> list[tuple[int, MatchGame, GameRecord | None]]:
     """A batch of random and greedy games played whole by the native engine, one call for the batch: the same
     ``MatchGame`` for each game as the per-game path gives it (``tests/test_native_engine.py`` pins them)."""
-    seeds = [derive_seed(batch.seed, index) for index in batch.indices]
     out: list[tuple[int, MatchGame, GameRecord | None]] = []
-    for index, game in zip(batch.indices, play_native_games(rules, seeds, bots), strict=True):
-        facts = (game.winners, game.reason, game.end_reason, game.turns, game.tiles_played, game.captured,
-                 game.removed)
-        out.append((index, MatchGame(game.seed, game.returns, game.reason, game.actions, facts), None))
+    with collector_paused():
+        for index, game in zip(batch.indices, play_native_run(rules, batch.seed, batch.indices, bots),
+                               strict=True):
+            facts = (game.winners, game.reason, game.end_reason, game.turns, game.tiles_played, game.captured,
+                     game.removed)
+            out.append((index, MatchGame(game.seed, game.returns, game.reason, game.actions, facts), None))
     return out
 
 

@@ -946,14 +946,14 @@ enum Bot {
 
 /// Whole games between random and greedy bots, one per seed in `seeds` (the games' seeds): seat `k` of a game
 /// seeded `s` draws from `random.Random(derive_seed(s, k))` and plays `bots[k % len(bots)]` (`"random"` or
-/// `"greedy"`), as `samurai.knizia.simulate.play_game` plays them. Per game: the winners and reason code (None
-/// when the edition's own Python hook scores), the end reason, turns, tiles played, captured figures (`seat * 3
-/// + caste`), figures removed by ties, actions played, the actions when `keep` (else None), the seat that led
-/// alone in captured figures after the middle turn (`samurai.knizia.facts.FactsWatch`) or None, and the
-/// protocol's returns when the winners were decided natively (else None).
+/// `"greedy"`), as `samurai.knizia.simulate.play_game` plays them. Per game, a tuple in the order of
+/// `samurai.knizia.engines.NativeGame`'s fields: the seed, the winners and reason code (None when the edition's own
+/// Python hook scores), the protocol's returns (None then too), the end reason, turns, tiles played, each seat's
+/// captured figures per caste, figures removed by ties, actions played, the seat that led alone in captured
+/// figures after the middle turn (`samurai.knizia.facts.FactsWatch`) or None, and the actions when `keep` (else
+/// None).
 #[pyfunction]
 #[pyo3(signature = (rules, seeds, bots, keep = false))]
-#[allow(clippy::type_complexity)]
 fn play_games<'py>(
     py: Python<'py>,
     rules: &NativeRules,
@@ -974,119 +974,200 @@ fn play_games<'py>(
     if kinds.is_empty() {
         return Err(PyValueError::new_err("play_games: no bots"));
     }
-    let (r, players) = (&*rules.rules, rules.rules.players);
+    let players = rules.rules.players;
     let mut out = Vec::with_capacity(seeds.len());
     let mut st = (*rules.template).clone();
-    let mut twisters: Vec<Twister> = vec![st.rng.clone(); players];
-    let mut all = vec![0u64; players + 1];
-    let mut totals_after_turn: Vec<(i64, Vec<i64>)> = Vec::new();
-    for &seed in &seeds {
-        // The game's generator and every seat's, reseeded in place side by side (seeding is much of a random
-        // game's cost).
-        all[0] = seed;
-        for (k, slot) in all[1..].iter_mut().enumerate() {
-            *slot = derive_seed(seed, k as u64);
+    // Games are seeded a few at a time, their generators side by side (seeding five CPython generators is much of
+    // a random game's cost, and it goes faster the more chains the processor works on together).
+    let per_game = players + 1;
+    let chunk = (crate::mt::MAX_LANES / per_game).max(1);
+    let mut generators: Vec<Twister> = vec![st.rng.clone(); chunk * per_game];
+    let mut game_seeds: Vec<u64> = Vec::with_capacity(chunk * per_game);
+    let mut watch = TurnWatch::default();
+    let mut actions = Vec::new();
+    for seeds in seeds.chunks(chunk) {
+        game_seeds.clear();
+        for &seed in seeds {
+            game_seeds.push(seed);
+            game_seeds.extend((0..players as u64).map(|k| derive_seed(seed, k)));
         }
         {
-            let mut targets: Vec<&mut Twister> = std::iter::once(&mut st.rng)
-                .chain(twisters.iter_mut())
-                .collect();
-            Twister::reseed_all(&mut targets, &all);
+            let mut targets: Vec<&mut Twister> =
+                generators.iter_mut().take(game_seeds.len()).collect();
+            Twister::reseed_all(&mut targets, &game_seeds);
         }
-        engine::restart(r, &mut st, &rules.template);
-        let mut played = 0usize;
-        let mut actions = Vec::new();
-        // Each seat's captured total after every turn (the facts' leader at the game's middle turn, as
-        // `samurai.knizia.facts.FactsWatch` notes them: when the turn number changes, for the turn just ended).
-        totals_after_turn.clear();
-        let mut watched_turn = st.turn;
-        while st.phase != OVER {
-            if st.turn != watched_turn {
-                if watched_turn >= 1 {
-                    totals_after_turn.push((watched_turn, totals(&st.captured, players)));
-                }
-                watched_turn = st.turn;
-            }
-            let seat = st.seat();
-            let rng = &mut twisters[seat];
-            let action = match kinds[seat % kinds.len()] {
-                Bot::Random => engine::sample_action(r, &st, rng),
-                Bot::Greedy => greedy_action(r, &st, rng),
-            }
-            .map_err(refusal_error)?;
-            engine::apply(r, &mut st, action);
-            played += 1;
-            if keep {
-                actions.push(action);
-            }
+        for (&seed, game) in seeds.iter().zip(generators.chunks_mut(per_game)) {
+            let (own, seats) = game.split_at_mut(1);
+            st.rng.clone_from(&own[0]);
+            engine::restart(&rules.rules, &mut st, &rules.template);
+            actions.clear();
+            let played = play_whole(
+                &rules.rules,
+                &mut st,
+                seats,
+                &kinds,
+                &mut watch,
+                keep.then_some(&mut actions),
+            )?;
+            out.push(game_row(
+                py,
+                &rules.rules,
+                &st,
+                seed,
+                played,
+                watch.leader(st.turn),
+                keep.then_some(&actions),
+            )?);
         }
-        if st.turn != watched_turn && watched_turn >= 1 {
-            totals_after_turn.push((watched_turn, totals(&st.captured, players)));
-        }
-        let middle = st.turn / 2;
-        let leader = totals_after_turn
-            .iter()
-            .rev()
-            .find(|(turn, _)| *turn == middle)
-            .and_then(|(_, totals)| {
-                let best = totals.iter().copied().max()?;
-                (totals.iter().filter(|&&t| t == best).count() == 1)
-                    .then(|| totals.iter().position(|&t| t == best))?
-            });
-        let decision = scoring::decide(r.scoring, &st.captured, players);
-        let kept = if keep {
-            let tuples: Vec<Bound<'py, PyTuple>> = actions
-                .iter()
-                .map(|a| action_tuple(py, a))
-                .collect::<PyResult<_>>()?;
-            Some(PyList::new(py, tuples)?.into_any())
-        } else {
-            None
-        };
-        let items: Vec<Bound<'py, PyAny>> = vec![
-            decision
-                .as_ref()
-                .map(|d| d.winners.clone())
-                .into_pyobject(py)?
-                .into_any(),
-            decision
-                .as_ref()
-                .map(|d| d.reason)
-                .into_pyobject(py)?
-                .into_any(),
-            st.end_reason
-                .map(EndReason::code)
-                .into_pyobject(py)?
-                .into_any(),
-            st.turn.into_pyobject(py)?.into_any(),
-            st.tiles_played.into_pyobject(py)?.into_any(),
-            PyTuple::new(py, &st.captured)?.into_any(),
-            st.removed_total.into_pyobject(py)?.into_any(),
-            played.into_pyobject(py)?.into_any(),
-            kept.into_pyobject(py)?.into_any(),
-            leader.into_pyobject(py)?.into_any(),
-            match &decision {
-                // The protocol's returns, as `Result.shares` computes them: the winners share 1.
-                Some(d) => {
-                    let share = 1.0 / d.winners.len() as f64;
-                    let returns: Vec<f64> = (0..players)
-                        .map(|s| if d.winners.contains(&s) { share } else { 0.0 })
-                        .collect();
-                    PyTuple::new(py, returns)?.into_any()
-                }
-                None => py.None().into_bound(py),
-            },
-        ];
-        out.push(PyTuple::new(py, items)?);
     }
     Ok(out)
 }
 
-/// Each seat's captured figures in all (`captured` by `seat * 3 + caste`).
-fn totals(captured: &[i64], players: usize) -> Vec<i64> {
-    (0..players)
-        .map(|s| captured[s * 3..s * 3 + 3].iter().sum())
-        .collect()
+/// Play `st` to its end, seat `k` drawing from `seats[k]` as `kinds[k % len]` plays; how many actions (each one
+/// pushed onto `actions` when given). `watch` notes each seat's captured total after every turn.
+fn play_whole(
+    r: &Rules,
+    st: &mut State,
+    seats: &mut [Twister],
+    kinds: &[Bot],
+    watch: &mut TurnWatch,
+    mut actions: Option<&mut Vec<Action>>,
+) -> PyResult<usize> {
+    let mut played = 0usize;
+    watch.start(st.turn);
+    while st.phase != OVER {
+        watch.see(st, r.players);
+        let seat = st.seat();
+        let rng = &mut seats[seat];
+        let action = match kinds[seat % kinds.len()] {
+            Bot::Random => engine::sample_action(r, st, rng),
+            Bot::Greedy => greedy_action(r, st, rng),
+        }
+        .map_err(refusal_error)?;
+        engine::apply(r, st, action);
+        played += 1;
+        if let Some(actions) = actions.as_mut() {
+            actions.push(action);
+        }
+    }
+    watch.see(st, r.players);
+    Ok(played)
+}
+
+/// A finished game as `play_games` gives it (see there for the order).
+fn game_row<'py>(
+    py: Python<'py>,
+    r: &Rules,
+    st: &State,
+    seed: u64,
+    played: usize,
+    leader: Option<usize>,
+    actions: Option<&Vec<Action>>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let players = r.players;
+    let decision = scoring::decide(r.scoring, &st.captured, players);
+    let (winners, reason, returns) = match &decision {
+        Some(d) => {
+            // The protocol's returns, as `Result.shares` computes them: the winners share 1.
+            let share = 1.0 / d.winners.len() as f64;
+            let returns = (0..players).map(|s| if d.winners.contains(&s) { share } else { 0.0 });
+            (
+                PyTuple::new(py, &d.winners)?.into_any(),
+                d.reason.into_pyobject(py)?.into_any(),
+                PyTuple::new(py, returns)?.into_any(),
+            )
+        }
+        None => (
+            py.None().into_bound(py),
+            py.None().into_bound(py),
+            py.None().into_bound(py),
+        ),
+    };
+    let captured: Vec<Bound<'py, PyTuple>> = st
+        .captured
+        .chunks(3)
+        .take(players)
+        .map(|castes| PyTuple::new(py, castes))
+        .collect::<PyResult<_>>()?;
+    let kept = match actions {
+        Some(actions) => {
+            let tuples: Vec<Bound<'py, PyTuple>> = actions
+                .iter()
+                .map(|a| action_tuple(py, a))
+                .collect::<PyResult<_>>()?;
+            PyList::new(py, tuples)?.into_any()
+        }
+        None => py.None().into_bound(py),
+    };
+    let items: [Bound<'py, PyAny>; 12] = [
+        seed.into_pyobject(py)?.into_any(),
+        winners,
+        reason,
+        returns,
+        st.end_reason
+            .map(|reason| pyo3::types::PyString::intern(py, reason.code()))
+            .into_pyobject(py)?
+            .into_any(),
+        st.turn.into_pyobject(py)?.into_any(),
+        st.tiles_played.into_pyobject(py)?.into_any(),
+        PyTuple::new(py, captured)?.into_any(),
+        st.removed_total.into_pyobject(py)?.into_any(),
+        played.into_pyobject(py)?.into_any(),
+        leader.into_pyobject(py)?.into_any(),
+        kept,
+    ];
+    PyTuple::new(py, items)
+}
+
+/// Each seat's captured total after every turn of a game, to name the seat leading alone after its middle turn
+/// (as `samurai.knizia.facts.FactsWatch` notes them: when the turn number changes, for the turn just ended).
+#[derive(Default)]
+struct TurnWatch {
+    /// The turn being played.
+    turn: i64,
+    /// Per turn ended from turn 1 on: the turn, then each seat's total (`1 + players` numbers a turn).
+    ended: Vec<i64>,
+    players: usize,
+}
+
+impl TurnWatch {
+    fn start(&mut self, turn: i64) {
+        self.turn = turn;
+        self.ended.clear();
+    }
+
+    /// Note the totals of the turn just ended if `st` has moved on to another turn.
+    fn see(&mut self, st: &State, players: usize) {
+        if st.turn == self.turn {
+            return;
+        }
+        if self.turn >= 1 {
+            self.players = players;
+            self.ended.push(self.turn);
+            self.ended.extend(
+                st.captured
+                    .chunks(3)
+                    .take(players)
+                    .map(|castes| castes.iter().sum::<i64>()),
+            );
+        }
+        self.turn = st.turn;
+    }
+
+    /// The seat alone ahead at the end of turn `last_turn / 2`, if that turn was noted and one seat leads.
+    fn leader(&self, last_turn: i64) -> Option<usize> {
+        let middle = last_turn / 2;
+        let width = 1 + self.players;
+        let totals = self
+            .ended
+            .chunks(width.max(1))
+            .rev()
+            .find(|row| row[0] == middle)
+            .map(|row| &row[1..])?;
+        let best = totals.iter().copied().max()?;
+        (totals.iter().filter(|&&t| t == best).count() == 1)
+            .then(|| totals.iter().position(|&t| t == best))?
+    }
 }
 
 /// `derive_seed(seed, index)` of `samurai.seeds` (SplitMix64), for the tests that pin the two together.
@@ -1094,6 +1175,15 @@ fn totals(captured: &[i64], players: usize) -> Vec<i64> {
 #[pyo3(name = "derive_seed")]
 fn derive_seed_py(seed: u64, index: u64) -> u64 {
     derive_seed(seed, index)
+}
+
+/// `derive_seed(seed, index)` of every index (the seeds of a run's games, without a Python call each).
+#[pyfunction]
+fn derive_seeds(seed: u64, indices: Vec<u64>) -> Vec<u64> {
+    indices
+        .into_iter()
+        .map(|index| derive_seed(seed, index))
+        .collect()
 }
 
 /// The winners and reason code the native scoring `scoring` (`leader_tokens`, `majorities`, `most_figures`) gives
@@ -1124,6 +1214,7 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<NativeState>()?;
     module.add_function(wrap_pyfunction!(play_games, module)?)?;
     module.add_function(wrap_pyfunction!(derive_seed_py, module)?)?;
+    module.add_function(wrap_pyfunction!(derive_seeds, module)?)?;
     module.add_function(wrap_pyfunction!(native_scoring_decision, module)?)?;
     Ok(())
 }

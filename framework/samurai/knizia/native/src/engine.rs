@@ -61,7 +61,7 @@ pub trait Draw {
     fn random(&mut self) -> f64;
 
     /// `floor(random() * n)`, how the engine picks an index.
-    #[inline]
+    #[inline(always)]
     fn index(&mut self, n: usize) -> usize {
         // The product is never negative, so truncating is flooring (and `floor` is a library call).
         (self.random() * n as f64) as usize
@@ -69,7 +69,7 @@ pub trait Draw {
 }
 
 impl Draw for MersenneTwister {
-    #[inline]
+    #[inline(always)]
     fn random(&mut self) -> f64 {
         MersenneTwister::random(self)
     }
@@ -291,7 +291,10 @@ fn figure_placements(r: &Rules, st: &State) -> Vec<(usize, usize)> {
 fn leave_setup_phase(r: &Rules, st: &mut State) {
     if st.phase == HANDS {
         // The tiles not chosen become the personal stack.
-        st.stacks = std::mem::replace(&mut st.pools, vec![Vec::new(); r.players]);
+        // (Swapped and emptied rather than replaced: the lists keep their room for the next game.)
+        std::mem::swap(&mut st.stacks, &mut st.pools);
+        st.pools.iter_mut().for_each(Vec::clear);
+        st.pools.resize_with(r.players, Vec::new);
     }
     st.current = r.first_player as i64;
     if !st.setup_queue.is_empty() {
@@ -324,16 +327,30 @@ fn playable<'a>(
     normal_played: bool,
 ) -> impl Iterator<Item = usize> + 'a {
     let (land, sea) = (!st.empty_land.is_empty(), !st.empty_sea.is_empty());
-    st.hands[seat].iter().copied().filter(move |&tile| {
-        if normal_played && !r.tile_fast[tile] {
-            return false;
-        }
-        match r.tile_on[tile] {
-            Placement::Land => land,
-            Placement::Sea => sea,
-            Placement::Special => special_can_play(r, st, seat, tile),
-        }
-    })
+    st.hands[seat]
+        .iter()
+        .copied()
+        .filter(move |&tile| tile_playable(r, st, seat, normal_played, [land, sea], tile))
+}
+
+/// Whether `playable` lists `tile`; `room` says whether an empty land hex and an empty sea hex exist.
+#[inline(always)]
+fn tile_playable(
+    r: &Rules,
+    st: &State,
+    seat: usize,
+    normal_played: bool,
+    room: [bool; 2],
+    tile: usize,
+) -> bool {
+    if normal_played && !r.tile_fast[tile] {
+        return false;
+    }
+    match r.tile_on[tile] {
+        Placement::Land => room[0],
+        Placement::Sea => room[1],
+        Placement::Special => special_can_play(r, st, seat, tile),
+    }
 }
 
 /// `playable_tiles`: `playable` as a list.
@@ -345,6 +362,7 @@ pub fn playable_tiles(r: &Rules, st: &State, seat: usize, normal_played: bool) -
 const PLAYABLE_ON_STACK: usize = 32;
 
 /// `playable` into `out` (the hand fits it); how many.
+#[inline(always)]
 fn playable_into(
     r: &Rules,
     st: &State,
@@ -352,10 +370,13 @@ fn playable_into(
     normal_played: bool,
     out: &mut [usize],
 ) -> usize {
+    let room = [!st.empty_land.is_empty(), !st.empty_sea.is_empty()];
     let mut count = 0;
-    for (slot, tile) in out.iter_mut().zip(playable(r, st, seat, normal_played)) {
-        *slot = tile;
-        count += 1;
+    for &tile in &st.hands[seat] {
+        if tile_playable(r, st, seat, normal_played, room, tile) {
+            out[count] = tile;
+            count += 1;
+        }
     }
     count
 }
@@ -800,14 +821,43 @@ fn special_can_play(r: &Rules, st: &State, seat: usize, tile: usize) -> bool {
             move_sources(r, st, seat).next().is_some()
         }
         Some(Special::Switch) => {
-            let masks: Vec<u8> = st.figures.iter().copied().filter(|&m| m != 0).collect();
-            masks
+            // Which caste masks stand somewhere (bit `m` for mask `m`): whether two settlements can swap depends
+            // on that set only, looked up in a table made once.
+            let present = st
+                .figures
                 .iter()
-                .any(|&m1| masks.iter().any(|&m2| m1 & !m2 != 0 && m2 & !m1 != 0))
+                .fold(0u8, |present, &mask| present | 1 << (mask & 7));
+            SWITCH_POSSIBLE[present as usize]
         }
         None => false,
     }
 }
+
+/// `SWITCH_POSSIBLE[present]`: whether settlements holding the caste masks of the set `present` (bit `m` for mask
+/// `m`) include two that can swap figures: some caste of one missing from the other and the other way round.
+const SWITCH_POSSIBLE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut present = 0;
+    while present < 256 {
+        let mut m1 = 1;
+        while m1 < 8 {
+            let mut m2 = 1;
+            while m2 < 8 {
+                if present >> m1 & 1 == 1
+                    && present >> m2 & 1 == 1
+                    && m1 & !m2 != 0
+                    && m2 & !m1 != 0
+                {
+                    table[present] = true;
+                }
+                m2 += 1;
+            }
+            m1 += 1;
+        }
+        present += 1;
+    }
+    table
+};
 
 /// `MoveBehaviour._sources`: the seat's movable tiles placed before this turn, in land-hex order.
 fn move_sources<'a>(r: &'a Rules, st: &'a State, seat: usize) -> impl Iterator<Item = usize> + 'a {

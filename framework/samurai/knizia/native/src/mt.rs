@@ -101,69 +101,91 @@ fn seed_words(key: &[u32]) -> [u32; N] {
     mt
 }
 
-/// `init_by_array` of `L` keys of `length` words (1 or 2, at most `N`) side by side, into `out`: the same steps as
-/// `seed_words`, written for these lengths (with a key shorter than `N`, the first loop runs `N` times: once
-/// over words 1 to `N - 1`, then word 1 again after the wrap; the second loop over words 2 to `N - 1`, then 1).
-/// Each key's chain of steps depends on itself only, so the lanes overlap in the processor.
-fn seed_lanes<const L: usize>(keys: [[u32; 2]; L], length: usize, out: [&mut [u32; N]; L]) {
-    // The lanes' words side by side (`words[i][lane]`), so that each step works on one row of `L` words at once
-    // (a row a vector where the processor has them).
-    let mut words = [[0u32; L]; N];
-    for (row, &word) in words.iter_mut().zip(initial_words().iter()) {
-        *row = [word; L];
+/// Keys seeded side by side at most: enough independent chains to keep the processor's multipliers busy (each
+/// step of one chain waits for the multiply of the step before, so a few lanes leave them idle most of the time).
+pub const MAX_LANES: usize = 32;
+
+/// `init_by_array` of `L` keys of 1 or 2 words side by side, into `out` (as many targets as keys, at most `L`):
+/// the same steps as `seed_words`, written for these lengths. With a key shorter than `N`, the first loop runs `N`
+/// times: over words 1 to `N - 1`, then word 1 again after the wrap; the second over words 2 to `N - 1`, then 1.
+/// `added[0]` is what the first loop adds at odd word indices (`key[0]`), `added[1]` at even ones (`key[1] + 1`
+/// for two words; `key[0]` again for one). Each lane's chain depends on itself only, so the lanes overlap.
+fn seed_lanes<const L: usize>(added: [[u32; L]; 2], out: &mut [&mut MersenneTwister]) {
+    // The first loop's words of every lane side by side (`words[i][lane]`): a row is a few vectors.
+    // On the heap: 32 lanes are 80 KB, more than a thread's stack should hold.
+    #[allow(clippy::useless_vec)]
+    let mut words = vec![[0u32; L]; N];
+    let initial = initial_words();
+    let mut previous = [initial[0]; L];
+    let mut i = 1;
+    while i + 1 < N {
+        let odd = mix_row([initial[i]; L], previous, 1_664_525, added[0]);
+        words[i] = odd;
+        previous = mix_row([initial[i + 1]; L], odd, 1_664_525, added[1]);
+        words[i + 1] = previous;
+        i += 2;
     }
-    let added: [[u32; L]; 2] = [
-        std::array::from_fn(|lane| keys[lane][0]),
-        std::array::from_fn(|lane| keys[lane][1].wrapping_add(1)),
-    ];
-    let mut previous = words[0];
-    let mut j = 0usize;
-    for row in words[1..].iter_mut() {
-        *row = mix_row(*row, previous, 1_664_525, added[j], 0);
-        previous = *row;
-        j = if j + 1 >= length { 0 } else { j + 1 };
-    }
-    words[0] = words[N - 1];
-    words[1] = mix_row(words[1], words[0], 1_664_525, added[j], 0);
+    // `N - 1` is odd, so the pairs end at word `N - 2`; word `N - 1` wraps to word 0, and word 1 is mixed again.
+    let last = mix_row([initial[N - 1]; L], previous, 1_664_525, added[0]);
+    words[N - 1] = last;
+    words[1] = mix_row(words[1], last, 1_664_525, added[1]);
+    // The second loop: each row final as soon as it is mixed, so it goes straight to the lanes' generators.
     let mut previous = words[1];
-    for (i, row) in words.iter_mut().enumerate().skip(2) {
-        *row = mix_row(*row, previous, 1_566_083_941, [0; L], i as u32);
-        previous = *row;
-    }
-    words[0] = words[N - 1];
-    words[1] = mix_row(words[1], words[0], 1_566_083_941, [0; L], 1);
-    words[0] = [0x8000_0000; L];
-    for (lane, target) in out.into_iter().enumerate() {
-        for (word, row) in target.iter_mut().zip(words.iter()) {
-            *word = row[lane];
+    for (i, row) in words.iter().enumerate().skip(2) {
+        previous = mix_row(
+            *row,
+            previous,
+            1_566_083_941,
+            [0u32.wrapping_sub(i as u32); L],
+        );
+        for (target, &word) in out.iter_mut().zip(previous.iter()) {
+            target.state[i] = word;
         }
     }
-}
-
-/// `seed_lanes` of exactly `L` keys and targets (the caller gives as many of each).
-fn seed_group_of<const L: usize>(pairs: &[[u32; 2]], length: usize, states: Vec<&mut [u32; N]>) {
-    let keys: [[u32; 2]; L] =
-        std::array::from_fn(|lane| pairs.get(lane).copied().unwrap_or([0, 0]));
-    if let Ok(out) = <[&mut [u32; N]; L]>::try_from(states) {
-        seed_lanes(keys, length, out);
+    let first = mix_row(words[1], previous, 1_566_083_941, [0u32.wrapping_sub(1); L]);
+    for (target, &word) in out.iter_mut().zip(first.iter()) {
+        target.state[1] = word;
+        target.state[0] = 0x8000_0000;
     }
 }
 
-/// One seeding step of every lane: `(word ^ (p ^ (p >> 30)) * factor) + added - index`, `p` the lane's word before.
+/// `seed_lanes` of `keys` (1 or 2 words, as many as `targets`, at most `L`), idle lanes padded.
+fn seed_group<const L: usize>(
+    keys: &[&[u32]],
+    length: usize,
+    targets: &mut [&mut MersenneTwister],
+) {
+    let word = |lane: usize, k: usize| {
+        keys.get(lane)
+            .and_then(|key| key.get(k))
+            .copied()
+            .unwrap_or(0)
+    };
+    let added = if length == 1 {
+        [std::array::from_fn(|lane| word(lane, 0)); 2]
+    } else {
+        [
+            std::array::from_fn(|lane| word(lane, 0)),
+            std::array::from_fn(|lane| word(lane, 1).wrapping_add(1)),
+        ]
+    };
+    seed_lanes::<L>(added, targets);
+}
+
+/// One seeding step of every lane: `(word ^ (p ^ (p >> 30)) * factor) + added`, `p` the lane's word before.
 #[inline(always)]
 fn mix_row<const L: usize>(
     row: [u32; L],
     previous: [u32; L],
     factor: u32,
     added: [u32; L],
-    index: u32,
 ) -> [u32; L] {
-    std::array::from_fn(|lane| {
+    let mut out = [0u32; L];
+    for lane in 0..L {
         let p = previous[lane];
-        (row[lane] ^ (p ^ (p >> 30)).wrapping_mul(factor))
-            .wrapping_add(added[lane])
-            .wrapping_sub(index)
-    })
+        out[lane] = (row[lane] ^ (p ^ (p >> 30)).wrapping_mul(factor)).wrapping_add(added[lane]);
+    }
+    out
 }
 
 /// `init_genrand(19650218)`, where every `init_by_array` starts: computed once.
@@ -211,8 +233,16 @@ impl MersenneTwister {
     /// Reseed `targets[k]` as `from_seed(seeds[k])` in place (no generator is moved): how a run of games reseeds
     /// the same generators game after game.
     pub fn reseed_all(targets: &mut [&mut MersenneTwister], seeds: &[u64]) {
-        let keys = Self::keys_of_seeds(seeds);
-        Self::seed_all_into(&keys.iter().map(Vec::as_slice).collect::<Vec<_>>(), targets);
+        // The keys of `keys_of_seeds`, without a list per seed.
+        let words: Vec<[u32; 2]> = seeds
+            .iter()
+            .map(|&seed| [seed as u32, (seed >> 32) as u32])
+            .collect();
+        let keys: Vec<&[u32]> = words
+            .iter()
+            .map(|pair| if pair[1] == 0 { &pair[..1] } else { &pair[..] })
+            .collect();
+        Self::seed_all_into(&keys, targets);
     }
 
     /// `init_by_array` of `keys[k]` into `targets[k]` (an empty key stands for `[0]`). Each generator's seeding is a
@@ -250,25 +280,13 @@ impl MersenneTwister {
             }
             return;
         }
-        let pair = |key: &[u32]| {
-            [
-                key.first().copied().unwrap_or(0),
-                key.get(1).copied().unwrap_or(0),
-            ]
-        };
-        // Up to eight keys side by side in one pass (a game seeds five: its own and four seats').
-        for (group, group_keys) in targets.chunks_mut(8).zip(keys.chunks(8)) {
-            let pairs: Vec<[u32; 2]> = group_keys.iter().map(|key| pair(key)).collect();
-            let states: Vec<&mut [u32; N]> = group.iter_mut().map(|t| &mut t.state).collect();
-            match states.len() {
-                1 => seed_group_of::<1>(&pairs, length, states),
-                2 => seed_group_of::<2>(&pairs, length, states),
-                3 => seed_group_of::<3>(&pairs, length, states),
-                4 => seed_group_of::<4>(&pairs, length, states),
-                5 => seed_group_of::<5>(&pairs, length, states),
-                6 => seed_group_of::<6>(&pairs, length, states),
-                7 => seed_group_of::<7>(&pairs, length, states),
-                _ => seed_group_of::<8>(&pairs, length, states),
+        // Up to `MAX_LANES` keys side by side in one pass, the last pass as narrow as its keys allow.
+        for (group, group_keys) in targets.chunks_mut(MAX_LANES).zip(keys.chunks(MAX_LANES)) {
+            match group.len() {
+                0..=4 => seed_group::<4>(group_keys, length, group),
+                5..=8 => seed_group::<8>(group_keys, length, group),
+                9..=16 => seed_group::<16>(group_keys, length, group),
+                _ => seed_group::<MAX_LANES>(group_keys, length, group),
             }
         }
     }
@@ -334,7 +352,7 @@ impl MersenneTwister {
     }
 
     /// The next 32 random bits (`genrand_uint32`).
-    #[inline]
+    #[inline(always)]
     pub fn next_u32(&mut self) -> u32 {
         if self.index >= self.twisted {
             self.twist_more();
@@ -349,6 +367,8 @@ impl MersenneTwister {
 
     /// Twist the next words of the block (starting a new block once all 624 are drawn): word `k` is CPython's
     /// `genrand_uint32` twist of it, in the same order, so words not yet twisted still hold what it reads.
+    #[cold]
+    #[inline(never)]
     fn twist_more(&mut self) {
         if self.index >= N {
             self.index = 0;
@@ -360,7 +380,7 @@ impl MersenneTwister {
     }
 
     /// `random()`: a float in `[0, 1)` from 53 random bits (27 of one word, 26 of the next).
-    #[inline]
+    #[inline(always)]
     pub fn random(&mut self) -> f64 {
         let a = self.next_u32() >> 5;
         let b = self.next_u32() >> 6;
@@ -456,6 +476,10 @@ mod tests {
             987_654_321_012,
             7,
         ];
+        // Enough keys of each length for full passes of every width and a narrower last one.
+        let mut seeds = seeds;
+        seeds.extend((0..75u64).map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (k % 3 * 16)));
+        seeds.extend((0..21u64).map(|k| k * 1_000_003));
         let mut together = vec![MersenneTwister::from_seed(1); seeds.len()];
         let mut targets: Vec<&mut MersenneTwister> = together.iter_mut().collect();
         MersenneTwister::reseed_all(&mut targets, &seeds);
