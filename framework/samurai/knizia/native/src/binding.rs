@@ -1144,12 +1144,9 @@ impl TurnWatch {
         if self.turn >= 1 {
             self.players = players;
             self.ended.push(self.turn);
-            self.ended.extend(
-                st.captured
-                    .chunks(3)
-                    .take(players)
-                    .map(|castes| castes.iter().sum::<i64>()),
-            );
+            for castes in st.captured.chunks_exact(3).take(players) {
+                self.ended.push(castes[0] + castes[1] + castes[2]);
+            }
         }
         self.turn = st.turn;
     }

@@ -110,11 +110,13 @@ pub const MAX_LANES: usize = 32;
 /// times: over words 1 to `N - 1`, then word 1 again after the wrap; the second over words 2 to `N - 1`, then 1.
 /// `added[0]` is what the first loop adds at odd word indices (`key[0]`), `added[1]` at even ones (`key[1] + 1`
 /// for two words; `key[0]` again for one). Each lane's chain depends on itself only, so the lanes overlap.
-fn seed_lanes<const L: usize>(added: [[u32; L]; 2], out: &mut [&mut MersenneTwister]) {
-    // The first loop's words of every lane side by side (`words[i][lane]`): a row is a few vectors.
-    // On the heap: 32 lanes are 80 KB, more than a thread's stack should hold.
-    #[allow(clippy::useless_vec)]
-    let mut words = vec![[0u32; L]; N];
+/// `words` holds the first loop's words of every lane side by side (`words[i][lane]`, a row a few vectors), `N` rows
+/// whatever they held before (each row is written before it is read).
+fn seed_lanes<const L: usize>(
+    added: [[u32; L]; 2],
+    words: &mut [[u32; L]; N],
+    out: &mut [&mut MersenneTwister],
+) {
     let initial = initial_words();
     let mut previous = [initial[0]; L];
     let mut i = 1;
@@ -154,6 +156,7 @@ fn seed_group<const L: usize>(
     keys: &[&[u32]],
     length: usize,
     targets: &mut [&mut MersenneTwister],
+    words: &mut [[u32; L]; N],
 ) {
     let word = |lane: usize, k: usize| {
         keys.get(lane)
@@ -169,7 +172,14 @@ fn seed_group<const L: usize>(
             std::array::from_fn(|lane| word(lane, 1).wrapping_add(1)),
         ]
     };
-    seed_lanes::<L>(added, targets);
+    seed_lanes::<L>(added, words, targets);
+}
+
+thread_local! {
+    /// The rows of the widest passes (every pass of a long run of games), reused by each thread: 80 KB, too much
+    /// for the stack and not worth clearing each time.
+    static WIDE_ROWS: std::cell::RefCell<Box<[[u32; MAX_LANES]; N]>> =
+        std::cell::RefCell::new(Box::new([[0; MAX_LANES]; N]));
 }
 
 /// One seeding step of every lane: `(word ^ (p ^ (p >> 30)) * factor) + added`, `p` the lane's word before.
@@ -283,10 +293,12 @@ impl MersenneTwister {
         // Up to `MAX_LANES` keys side by side in one pass, the last pass as narrow as its keys allow.
         for (group, group_keys) in targets.chunks_mut(MAX_LANES).zip(keys.chunks(MAX_LANES)) {
             match group.len() {
-                0..=4 => seed_group::<4>(group_keys, length, group),
-                5..=8 => seed_group::<8>(group_keys, length, group),
-                9..=16 => seed_group::<16>(group_keys, length, group),
-                _ => seed_group::<MAX_LANES>(group_keys, length, group),
+                0..=4 => seed_group::<4>(group_keys, length, group, &mut Box::new([[0; 4]; N])),
+                5..=8 => seed_group::<8>(group_keys, length, group, &mut Box::new([[0; 8]; N])),
+                9..=16 => seed_group::<16>(group_keys, length, group, &mut Box::new([[0; 16]; N])),
+                _ => WIDE_ROWS.with(|rows| {
+                    seed_group::<MAX_LANES>(group_keys, length, group, &mut rows.borrow_mut())
+                }),
             }
         }
     }
