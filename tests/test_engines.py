@@ -431,7 +431,9 @@ def test_bench_prints_both_engines_and_their_ratio(capsys):
     assert native_row[:3] == ["2", "native", "20"] and len(native_row) == 7 and native_row[-1].endswith("x")
     float(native_row[-1][:-1])  # the ratio is a number
     assert any(line.startswith("python engine at a 4-player opening") for line in lines)
-    assert any(line.startswith("native engine at a 4-player opening") for line in lines)
+    native_paths = [line for line in lines if line.startswith("native engine at a 4-player opening")]
+    assert len(native_paths) == 1
+    assert ", 100 in one native call: " in native_paths[0] and native_paths[0].endswith("the Python engine's playout)")
     compares = [line for line in lines if line.startswith("compare ffg2015 original")]
     assert [("python engine" in line, "native engine" in line) for line in compares] == \
         [(True, False), (False, True)] * 2

@@ -569,6 +569,29 @@ def test_a_position_carried_to_the_native_engine_goes_on_as_the_python_one(case)
         play_pair(rules, p, q, _random_picker(rules, seed, number % 2 == 0), legal=number == 0)
 
 
+@pytest.mark.parametrize("case", [("ffg2015", 4), ("original", 3), ("ffg2015", 2)], ids=_case_id)
+def test_playouts_inside_the_engine_are_random_playouts_of_copies(case):
+    """``NativeState.playouts(rng, n)`` (a search's rollouts with no Python between them) plays exactly the ``n``
+    games that ``n`` Python-engine playouts of copies play: the same actions in all, the generator left in the same
+    state, the position itself unchanged."""
+    name, players = case
+    rules = rules_of(name, players)
+    p, q = _new_pair(rules, 23)
+    rng = random.Random(4)
+    while p.phase != PLAY or p.turn < 4:
+        action = PYTHON.sample_action(rules, p, rng)
+        PYTHON.apply(rules, p, action)
+        NATIVE.apply(rules, q, action)
+    before = q.fingerprint()
+    for native_twister in (False, True):
+        mine = random.Random(17)
+        expected = sum(PYTHON.play_random(rules, p.copy(), [mine] * players) for _ in range(25))
+        theirs = native.MersenneTwister(17) if native_twister else random.Random(17)
+        assert q.playouts(theirs, 25) == expected
+        assert theirs.getstate() == mine.getstate()
+    assert q.fingerprint() == before == p.fingerprint()
+
+
 def test_copies_are_independent_on_both_engines():
     rules = rules_of("ffg2015", 3)
     p, q = _new_pair(rules, 11)

@@ -108,6 +108,9 @@ class NativeState:
     def play_random(self, rngs: list[Any], keep: bool = False) -> tuple[int, list[tuple[int, ...]] | None]:
         """The game to its end between random players, seat ``k`` drawing from ``rngs[k]``; the number of actions
         and, with ``keep``, the actions."""
+    def playouts(self, rng: Any, count: int) -> int:
+        """``count`` random playouts, each from a copy of this position, every seat drawing from ``rng``; the actions
+        played in all (the position does not change)."""
     def native_decision(self) -> tuple[list[int], str] | None:
         """The winners and reason code of a finished game by its shipped scoring, or None."""
 

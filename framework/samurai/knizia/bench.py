@@ -18,6 +18,7 @@ import random
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 import attrs
 
@@ -97,6 +98,10 @@ class PathFigures:
     playout_seconds: float = 0.0
     """A random playout to the end from a copy of the position, every seat drawing from one generator (the
     engine's own kind): what a search's rollout costs, without a new game's seeding."""
+    playout_inside_seconds: float | None = None
+    """The same playout when a hundred run in one native call (``NativeState.playouts``), no Python between them:
+    what a search kept inside the engine pays per rollout. None on the Python engine, whose playout above is
+    already one fused loop."""
 
 
 def opening(edition: Edition, players: int = 4, seed: int = 1, engine: str | None = None) -> Game:
@@ -132,9 +137,16 @@ def time_paths(edition: Edition, players: int = 4, seed: int = 1, engine: str = 
     def playout() -> None:
         chosen.play_random(rules, st.copy(rng=rollout) if chosen is PYTHON else st.copy(), seats)
 
+    native_position: Any = st  # a NativeState on the native engine
+    inside = None if chosen is PYTHON else _fastest(lambda: native_position.playouts(rollout, _INSIDE), 3) / _INSIDE
     return PathFigures(players, len(game.legal_actions()), _fastest(st.copy, 2000),
                        _fastest(lambda: st.copy(rng=shared), 2000), _fastest(game.legal_actions, 20),
-                       _fastest(position.copy, 2000), _fastest(position.legal_actions, 500), _fastest(playout, 100))
+                       _fastest(position.copy, 2000), _fastest(position.legal_actions, 500), _fastest(playout, 100),
+                       inside)
+
+
+_INSIDE = 100
+"""Playouts per native call when timing them inside the engine."""
 
 
 @attrs.frozen

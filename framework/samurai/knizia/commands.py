@@ -95,14 +95,21 @@ def bench_lines(edition: Edition, request: BenchRequest) -> Iterator[str]:
                    f"{figure.games_per_second:>9.0f} {figure.games_per_cpu_second:>12.0f}{ratio}")
     if request.paths:
         players = 4 if 4 in edition.manifest.players else max(edition.manifest.players)
+        playouts: dict[str, float] = {}
         for engine in engines:
             paths = time_paths(edition, players, request.seed, engine)
+            playouts[engine] = paths.playout_seconds
+            inside = ""
+            if paths.playout_inside_seconds is not None:
+                ratio = (f": {_ratio(1 / playouts['python'], 1 / paths.playout_inside_seconds)} the Python engine's "
+                         f"playout" if both else "")
+                inside = f" ({paths.playout_inside_seconds * 1e6:.1f} us each, 100 in one native call{ratio})"
             yield (f"{engine} engine at a {paths.players}-player opening ({paths.actions} actions): position copy "
                    f"{paths.copy_seconds * 1e6:.1f} us ({paths.copy_given_rng_seconds * 1e6:.1f} us given a "
                    f"generator); on the protocol: copy {paths.protocol_copy_seconds * 1e6:.1f} us, legal_actions "
                    f"{paths.protocol_legal_actions_seconds * 1e6:.1f} us; Game.legal_actions "
                    f"{paths.legal_actions_seconds * 1e3:.2f} ms; a random playout from there "
-                   f"{paths.playout_seconds * 1e6:.1f} us")
+                   f"{paths.playout_seconds * 1e6:.1f} us{inside}")
     if request.compare_games:
         for bots in (("random",), ("greedy",)):
             seconds: dict[str, float] = {}
