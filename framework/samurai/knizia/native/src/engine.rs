@@ -359,7 +359,7 @@ pub fn playable_tiles(r: &Rules, st: &State, seat: usize, normal_played: bool) -
 }
 
 /// Hands up to this size list their playable tiles on the stack when sampling (every shipped hand is 5).
-const PLAYABLE_ON_STACK: usize = 32;
+const PLAYABLE_ON_STACK: usize = 8;
 
 /// `playable` into `out` (the hand fits it); how many.
 #[inline(always)]
@@ -1015,32 +1015,23 @@ fn special_sample<D: Draw + ?Sized>(
 ) -> Option<Action> {
     match r.tile_special[tile] {
         Some(Special::Move) => {
-            let sources: Vec<usize> = move_sources(r, st, seat).collect();
-            if sources.is_empty() || st.empty_land.is_empty() {
-                return None;
-            }
-            let source = sources[rng.index(sources.len())];
+            let source = listed(move_sources(r, st, seat), r.land_hexes.len(), |sources| {
+                if sources.is_empty() || st.empty_land.is_empty() {
+                    None
+                } else {
+                    Some(sources[rng.index(sources.len())])
+                }
+            })?;
             let target = st.empty_land[rng.index(st.empty_land.len())];
             Some(Action::Special(tile, [source, target, 0, 0], 2))
         }
         Some(Special::Switch) => {
-            let occupied: Vec<usize> = (0..st.figures.len())
-                .filter(|&s| st.figures[s] != 0)
-                .collect();
-            if occupied.len() > 1 {
-                let count = occupied.len();
-                for _ in 0..SAMPLE_TRIES {
-                    let s1 = occupied[rng.index(count)];
-                    let s2 = occupied[rng.index(count)];
-                    let castes = castes_in(st.figures[s1]);
-                    let c1 = castes[rng.index(castes.len())];
-                    let castes = castes_in(st.figures[s2]);
-                    let c2 = castes[rng.index(castes.len())];
-                    let (m1, m2) = (st.figures[s1], st.figures[s2]);
-                    if s1 != s2 && c1 != c2 && m1 >> c2 & 1 == 0 && m2 >> c1 & 1 == 0 {
-                        return Some(Action::Special(tile, [s1, c1, s2, c2], 4));
-                    }
-                }
+            let occupied = (0..st.figures.len()).filter(|&s| st.figures[s] != 0);
+            let swapped = listed(occupied, st.figures.len(), |occupied| {
+                switch_by_tries(st, tile, occupied, rng)
+            });
+            if swapped.is_some() {
+                return swapped;
             }
             let moves = special_legal(r, st, seat, tile);
             if moves.is_empty() {
@@ -1051,6 +1042,51 @@ fn special_sample<D: Draw + ?Sized>(
         }
         None => None,
     }
+}
+
+/// `items` listed on the stack when at most `bound` come and that fits (every shipped board's lists do), else on
+/// the heap; then `f` of the list.
+fn listed<T>(items: impl Iterator<Item = usize>, bound: usize, f: impl FnOnce(&[usize]) -> T) -> T {
+    const ON_STACK: usize = 128;
+    if bound <= ON_STACK {
+        let mut buffer = [0usize; ON_STACK];
+        let mut count = 0;
+        for (slot, item) in buffer.iter_mut().zip(items) {
+            *slot = item;
+            count += 1;
+        }
+        f(&buffer[..count])
+    } else {
+        let all: Vec<usize> = items.collect();
+        f(&all)
+    }
+}
+
+/// `SwitchBehaviour.sample`'s tries: two occupied settlements and a caste of each drawn at random, kept if they can
+/// swap; None after `SAMPLE_TRIES` misses (or with fewer than two occupied settlements).
+fn switch_by_tries<D: Draw + ?Sized>(
+    st: &State,
+    tile: usize,
+    occupied: &[usize],
+    rng: &mut D,
+) -> Option<Action> {
+    if occupied.len() < 2 {
+        return None;
+    }
+    let count = occupied.len();
+    for _ in 0..SAMPLE_TRIES {
+        let s1 = occupied[rng.index(count)];
+        let s2 = occupied[rng.index(count)];
+        let castes = castes_in(st.figures[s1]);
+        let c1 = castes[rng.index(castes.len())];
+        let castes = castes_in(st.figures[s2]);
+        let c2 = castes[rng.index(castes.len())];
+        let (m1, m2) = (st.figures[s1], st.figures[s2]);
+        if s1 != s2 && c1 != c2 && m1 >> c2 & 1 == 0 && m2 >> c1 & 1 == 0 {
+            return Some(Action::Special(tile, [s1, c1, s2, c2], 4));
+        }
+    }
+    None
 }
 
 fn special_apply(r: &Rules, st: &mut State, seat: usize, tile: usize, params: [usize; 4]) {
