@@ -48,14 +48,24 @@ impl std::fmt::Debug for MersenneTwister {
     }
 }
 
+/// MT19937's tempering of a twisted word into the number drawn.
+#[inline(always)]
+fn temper(mut y: u32) -> u32 {
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c_5680;
+    y ^= (y << 15) & 0xefc6_0000;
+    y ^ (y >> 18)
+}
+
 /// Words twisted at a time as they are drawn.
 const TWIST_CHUNK: usize = 32;
 
 /// CPython's twist of words `start..end` of a block, the words before `start` twisted already.
 fn twist_words(mt: &mut [u32; N], start: usize, end: usize) {
+    // Branch-free (`MATRIX_A` where the low bit is set), so the processor can twist several words at once.
     let mix = |upper: u32, lower: u32| {
         let y = (upper & UPPER_MASK) | (lower & LOWER_MASK);
-        (y >> 1) ^ if y & 1 == 1 { MATRIX_A } else { 0 }
+        (y >> 1) ^ (0u32.wrapping_sub(y & 1) & MATRIX_A)
     };
     for k in start..end.min(N - M) {
         mt[k] = mt[k + M] ^ mix(mt[k], mt[k + 1]);
@@ -369,12 +379,9 @@ impl MersenneTwister {
         if self.index >= self.twisted {
             self.twist_more();
         }
-        let mut y = self.state[self.index];
+        let y = self.state[self.index];
         self.index += 1;
-        y ^= y >> 11;
-        y ^= (y << 7) & 0x9d2c_5680;
-        y ^= (y << 15) & 0xefc6_0000;
-        y ^ (y >> 18)
+        temper(y)
     }
 
     /// Twist the next words of the block (starting a new block once all 624 are drawn): word `k` is CPython's
@@ -394,6 +401,13 @@ impl MersenneTwister {
     /// `random()`: a float in `[0, 1)` from 53 random bits (27 of one word, 26 of the next).
     #[inline(always)]
     pub fn random(&mut self) -> f64 {
+        if self.index + 2 <= self.twisted {
+            // Both words twisted already (nearly always): one check for the two.
+            let (a, b) = (self.state[self.index], self.state[self.index + 1]);
+            self.index += 2;
+            let (a, b) = (temper(a) >> 5, temper(b) >> 6);
+            return (f64::from(a) * 67_108_864.0 + f64::from(b)) * (1.0 / 9_007_199_254_740_992.0);
+        }
         let a = self.next_u32() >> 5;
         let b = self.next_u32() >> 6;
         (f64::from(a) * 67_108_864.0 + f64::from(b)) * (1.0 / 9_007_199_254_740_992.0)
