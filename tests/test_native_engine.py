@@ -228,6 +228,15 @@ def test_native_whole_games_are_the_games_simulate_plays(case):
             assert returns == st.result.shares(players), where
 
 
+def test_native_seeds_of_a_run_are_derive_seeds():
+    """The seeds a native batch derives for a run's games are ``samurai.seeds.derive_seed``'s, for every run seed a
+    run accepts (0 to 2**63 - 1) and large game numbers."""
+    indices = [0, 1, 2, 999, 123_456_789, 2 ** 40]
+    for seed in (0, 1, 17, 2 ** 32, 2 ** 63 - 1):
+        assert native.derive_seeds(seed, indices) == [derive_seed(seed, i) for i in indices]
+        assert [native.derive_seed(seed, i) for i in indices] == [derive_seed(seed, i) for i in indices]
+
+
 def test_play_games_refuses_what_it_cannot_play():
     rules = rules_of("ffg2015", 2)
     with pytest.raises(ValueError, match="no native bot"):
