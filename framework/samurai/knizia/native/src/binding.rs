@@ -883,30 +883,21 @@ impl NativeState {
             .map(|&i| twister_of(&rngs[i]))
             .collect::<PyResult<_>>()?;
         let mut actions = Vec::new();
-        let mut played = 0;
-        let mut failure = None;
-        while self.st.phase != OVER {
-            let seat = self.st.seat();
-            match engine::sample_action(&self.rules, &self.st, &mut twisters[of_seat[seat]]) {
-                Ok(action) => {
-                    engine::apply(&self.rules, &mut self.st, action);
-                    played += 1;
-                    if keep {
-                        actions.push(action);
-                    }
+        let outcome = engine::play_random(
+            &self.rules,
+            &mut self.st,
+            &mut twisters,
+            &of_seat,
+            |action| {
+                if keep {
+                    actions.push(action);
                 }
-                Err(refusal) => {
-                    failure = Some(refusal_error(refusal));
-                    break;
-                }
-            }
-        }
+            },
+        );
         for (k, &i) in distinct.iter().enumerate() {
             write_back(&rngs[i], &twisters[k])?;
         }
-        if let Some(error) = failure {
-            return Err(error);
-        }
+        let played = outcome.map_err(refusal_error)?;
         let kept = if keep {
             let tuples: Vec<Bound<'py, PyTuple>> = actions
                 .iter()
@@ -926,24 +917,26 @@ impl NativeState {
     /// cost inside the engine, with no Python between them (`samurai bench` times it).
     fn playouts(&self, rng: &Bound<'_, PyAny>, count: usize) -> PyResult<usize> {
         let mut twister = twister_of(rng)?;
+        let every_seat = vec![0; self.rules.players];
         let mut scratch = self.st.clone();
-        scratch.events = None;
         let mut total = 0;
         let mut failure = None;
-        'playouts: for _ in 0..count {
+        for _ in 0..count {
             scratch.reset_from(&self.st);
             scratch.events = None;
             scratch.rng.clone_from(&self.st.rng);
-            while scratch.phase != OVER {
-                match engine::sample_action(&self.rules, &scratch, &mut twister) {
-                    Ok(action) => {
-                        engine::apply(&self.rules, &mut scratch, action);
-                        total += 1;
-                    }
-                    Err(refusal) => {
-                        failure = Some(refusal_error(refusal));
-                        break 'playouts;
-                    }
+            let outcome = engine::play_random(
+                &self.rules,
+                &mut scratch,
+                std::slice::from_mut(&mut twister),
+                &every_seat,
+                |_| {},
+            );
+            match outcome {
+                Ok(played) => total += played,
+                Err(refusal) => {
+                    failure = Some(refusal_error(refusal));
+                    break;
                 }
             }
             std::hint::black_box(scoring::decide(
@@ -1074,9 +1067,9 @@ fn play_whole(
     mut actions: Option<&mut Vec<Action>>,
 ) -> PyResult<usize> {
     let mut played = 0usize;
-    watch.start(st.turn);
+    watch.start(st.turn, r.players);
     while st.phase != OVER {
-        watch.see(st, r.players);
+        watch.see(st);
         let seat = st.seat();
         let rng = &mut seats[seat];
         let action = match kinds[seat % kinds.len()] {
@@ -1090,7 +1083,7 @@ fn play_whole(
             actions.push(action);
         }
     }
-    watch.see(st, r.players);
+    watch.see(st);
     Ok(played)
 }
 
@@ -1171,20 +1164,21 @@ struct TurnWatch {
 }
 
 impl TurnWatch {
-    fn start(&mut self, turn: i64) {
+    /// Watch a game of `players` seats from turn `turn` on.
+    fn start(&mut self, turn: i64, players: usize) {
         self.turn = turn;
+        self.players = players;
         self.ended.clear();
     }
 
     /// Note the totals of the turn just ended if `st` has moved on to another turn.
-    fn see(&mut self, st: &State, players: usize) {
+    fn see(&mut self, st: &State) {
         if st.turn == self.turn {
             return;
         }
         if self.turn >= 1 {
-            self.players = players;
             self.ended.push(self.turn);
-            for castes in st.captured.chunks_exact(3).take(players) {
+            for castes in st.captured.chunks_exact(3).take(self.players) {
                 self.ended.push(castes[0] + castes[1] + castes[2]);
             }
         }

@@ -1200,21 +1200,21 @@ fn sample_figure<D: Draw + ?Sized>(r: &Rules, st: &State, rng: &mut D) -> Action
     Action::Figure(c, s)
 }
 
-/// `play_random`: the game to its end, seat `k` drawing `sample_action` from `rngs[k]`; how many actions.
-/// `after` is told each action once it is applied.
+/// `play_random`: the game to its end, seat `k` drawing `sample_action` from `rngs[of_seat[k]]` (seats may share a
+/// generator); how many actions. `after` is told each action once it is applied.
 pub fn play_random<D: Draw>(
     r: &Rules,
     st: &mut State,
     rngs: &mut [D],
-    mut after: impl FnMut(&State, Action),
+    of_seat: &[usize],
+    mut after: impl FnMut(Action),
 ) -> Result<usize, Refusal> {
     let mut played = 0;
     while st.phase != OVER {
-        let seat = st.seat();
-        let action = sample_action(r, st, &mut rngs[seat])?;
+        let action = sample_action(r, st, &mut rngs[of_seat[st.seat()]])?;
         apply(r, st, action);
         played += 1;
-        after(st, action);
+        after(action);
     }
     Ok(played)
 }
