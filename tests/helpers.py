@@ -191,3 +191,15 @@ def living_group_members(group: int) -> list[int]:
             if int(fields[2]) == group and fields[0] not in ("Z", "X"):
                 members.append(int(entry.name))
     return members
+
+
+def write_plugin_edition(folder: Path, plugin: str, extra: str = "", *, key: str = "variant",
+                         name: str = "A designer's variant") -> Path:
+    """An edition ``key`` extending FFG 2015 with ``plugin`` as its plugin file, written into ``folder`` (``extra``
+    appended to its manifest); the manifest's path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{key}.py").write_text(plugin)
+    manifest = folder / f"{key}.toml"
+    manifest.write_text(f'id = "{key}"\nname = "{name}"\nversion = "1.0.0"\nextends = "ffg2015"\n'
+                        f'plugins = ["{key}.py"]\n' + extra)
+    return manifest

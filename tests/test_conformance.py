@@ -20,6 +20,8 @@ import samurai
 from samurai.kit.conformance import ConformanceFailure, run_checks
 from samurai.knizia.checks import CHECKS
 
+from helpers import write_plugin_edition
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).parent / "data"
 PACKAGE = ROOT / "docs" / "examples" / "edition-package"
@@ -31,12 +33,7 @@ def test_the_shipped_editions_pass_every_check(edition):
 
 
 def write_edition(folder: Path, plugin: str, extra: str = "") -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "broken.py").write_text(plugin)
-    manifest = folder / "broken.toml"
-    manifest.write_text('id = "broken"\nname = "Broken on purpose"\nversion = "1.0.0"\nextends = "ffg2015"\n'
-                        'plugins = ["broken.py"]\n' + extra)
-    return manifest
+    return write_plugin_edition(folder, plugin, extra, key="broken", name="Broken on purpose")
 
 
 SCORING_OUT_OF_RANGE = '''

@@ -26,6 +26,8 @@ from samurai.knizia.engines import ENGINE_VARIABLE, NATIVE, PYTHON, engine_for, 
 from samurai.knizia.position import start
 from samurai.knizia.records import from_record, position_check, read_record
 
+from helpers import write_plugin_edition
+
 needs_native = pytest.mark.skipif(native_module() is None,
                                   reason="the native engine is not built here (installed without a Rust toolchain)")
 
@@ -78,12 +80,7 @@ def samurai_score(edition, captured, options):
 
 
 def write_variant(folder: Path, plugin: str, extra: str = "") -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "variant.py").write_text(plugin)
-    manifest = folder / "variant.toml"
-    manifest.write_text('id = "variant"\nname = "A designer\'s variant"\nversion = "1.0.0"\nextends = "ffg2015"\n'
-                        'plugins = ["variant.py"]\n' + extra)
-    return manifest
+    return write_plugin_edition(folder, plugin, extra, key="variant", name="A designer's variant")
 
 
 @pytest.fixture
