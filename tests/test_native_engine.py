@@ -19,6 +19,8 @@ many of every kind, for a long run before a release::
 from __future__ import annotations
 
 import random
+import threading
+import time
 from collections import Counter
 from typing import Any
 
@@ -244,6 +246,38 @@ def test_play_games_refuses_what_it_cannot_play():
     with pytest.raises(ValueError, match="no bots"):
         native.play_games(native_rules(rules), [1], [])
     assert native.play_games(native_rules(rules), [], ["random"]) == []
+
+
+
+def test_a_long_native_batch_lets_other_threads_run():
+    """``play_games`` and ``playouts`` release the GIL while they play: a Dask worker's event loop (heartbeats, the
+    cluster's close) and a server's requests go on during a long batch. Another thread notes the time while a batch
+    runs in a thread of its own; with the GIL held throughout, no note could fall strictly inside the call."""
+    rules = rules_of("ffg2015", 4)
+    _, state = _new_pair(rules, 5)
+    calls = {"play_games": lambda: native.play_games(native_rules(rules), list(range(scaled(20000))), ["random"]),
+             "playouts": lambda: state.playouts(random.Random(3), scaled(20000))}
+    for name, call in calls.items():
+        span: list[int] = []
+        started = threading.Event()
+        worker = threading.Thread(target=_timed, args=(call, started, span))
+        worker.start()
+        started.wait(timeout=60)
+        notes = []
+        while worker.is_alive() and len(notes) < 100_000:
+            notes.append(time.perf_counter_ns())
+            time.sleep(0.0005)
+        worker.join(timeout=300)
+        assert not worker.is_alive() and len(span) == 2, name
+        inside = [t for t in notes if span[0] < t < span[1]]
+        assert len(inside) >= 3, f"{name}: {len(inside)} notes in a call of {(span[1] - span[0]) / 1e6:.0f} ms"
+
+
+def _timed(call: Any, started: threading.Event, span: list[int]) -> None:
+    started.set()
+    span.append(time.perf_counter_ns())
+    call()
+    span.append(time.perf_counter_ns())
 
 
 # --- every option of the shipped manifests ---------------------------------------------------

@@ -218,10 +218,18 @@ def dask_setup(worker: Any) -> None:
     A cluster on other machines is started by hand and stopped by its own signals; see docs/scale.md.
     """
     if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, _quiet_until_closed)
     # Dask already ends a worker whose nanny's process is gone (a pipe it inherits); this also covers a worker
     # started by fork, where another child may hold that pipe open.
     exit_with_parent()
+
+
+def _quiet_until_closed(signal_number: int, frame: object) -> None:
+    """A local cluster's worker on Ctrl-C: keep working until the main process closes the cluster, and say nothing
+    of the close. The scheduler may go before a worker's last heartbeat, which Dask logs as an error with a
+    traceback; after Ctrl-C the person asked for one line (the main process's), not for those."""
+    for handler in logging.getLogger("distributed").handlers:
+        handler.setLevel(logging.CRITICAL)
 
 
 def engine_version() -> tuple[str, str]:

@@ -915,39 +915,39 @@ impl NativeState {
     /// `copy().play_random([rng] * players)` advance it) and each finished game scored natively where the edition's
     /// scoring is a shipped one; the actions played in all. The position does not change. What a search's rollouts
     /// cost inside the engine, with no Python between them (`samurai bench` times it).
-    fn playouts(&self, rng: &Bound<'_, PyAny>, count: usize) -> PyResult<usize> {
+    fn playouts(&self, py: Python<'_>, rng: &Bound<'_, PyAny>, count: usize) -> PyResult<usize> {
         let mut twister = twister_of(rng)?;
-        let every_seat = vec![0; self.rules.players];
-        let mut scratch = self.st.clone();
-        let mut total = 0;
-        let mut failure = None;
-        for _ in 0..count {
-            scratch.reset_from(&self.st);
-            scratch.events = None;
-            scratch.rng.clone_from(&self.st.rng);
-            let outcome = engine::play_random(
-                &self.rules,
-                &mut scratch,
-                std::slice::from_mut(&mut twister),
-                &every_seat,
-                |_| {},
-            );
-            match outcome {
-                Ok(played) => total += played,
-                Err(refusal) => {
-                    failure = Some(refusal_error(refusal));
-                    break;
+        let (rules, start) = (&self.rules, &self.st);
+        // No Python object is touched until the generator is written back, so other threads run meanwhile.
+        let (total, failure) = py.detach(|| {
+            let every_seat = vec![0; rules.players];
+            let mut scratch = start.clone();
+            let mut total = 0;
+            for _ in 0..count {
+                scratch.reset_from(start);
+                scratch.events = None;
+                scratch.rng.clone_from(&start.rng);
+                match engine::play_random(
+                    rules,
+                    &mut scratch,
+                    std::slice::from_mut(&mut twister),
+                    &every_seat,
+                    |_| {},
+                ) {
+                    Ok(played) => total += played,
+                    Err(refusal) => return (total, Some(refusal)),
                 }
+                std::hint::black_box(scoring::decide(
+                    rules.scoring,
+                    &scratch.captured,
+                    rules.players,
+                ));
             }
-            std::hint::black_box(scoring::decide(
-                self.rules.scoring,
-                &scratch.captured,
-                self.rules.players,
-            ));
-        }
+            (total, None)
+        });
         write_back(rng, &twister)?;
         match failure {
-            Some(error) => Err(error),
+            Some(refusal) => Err(refusal_error(refusal)),
             None => Ok(total),
         }
     }
@@ -1007,9 +1007,41 @@ fn play_games<'py>(
     if kinds.is_empty() {
         return Err(PyValueError::new_err("play_games: no bots"));
     }
-    let players = rules.rules.players;
+    // The games touch no Python object, so other threads run meanwhile: a Dask worker's event loop keeps its
+    // heartbeats and hears the cluster close, and a server's requests are answered during a long batch.
+    let finished = py
+        .detach(|| play_batch(&rules.rules, &rules.template, &seeds, &kinds, keep))
+        .map_err(refusal_error)?;
+    finished
+        .iter()
+        .map(|game| game_row(py, &rules.rules, game))
+        .collect()
+}
+
+/// A game `play_games` finished, as plain data (its Python row is made after the batch, with the GIL held).
+struct Finished {
+    seed: u64,
+    end_reason: Option<EndReason>,
+    turn: i64,
+    tiles_played: i64,
+    captured: Vec<i64>,
+    removed_total: i64,
+    played: usize,
+    leader: Option<usize>,
+    actions: Option<Vec<Action>>,
+}
+
+/// Play one game per seed in `seeds` from `template` (see `play_games`).
+fn play_batch(
+    r: &Rules,
+    template: &State,
+    seeds: &[u64],
+    kinds: &[Bot],
+    keep: bool,
+) -> Result<Vec<Finished>, Refusal> {
+    let players = r.players;
     let mut out = Vec::with_capacity(seeds.len());
-    let mut st = (*rules.template).clone();
+    let mut st = template.clone();
     // Games are seeded a few at a time, their generators side by side (seeding five CPython generators is much of
     // a random game's cost, and it goes faster the more chains the processor works on together).
     let per_game = players + 1;
@@ -1032,25 +1064,27 @@ fn play_games<'py>(
         for (&seed, game) in seeds.iter().zip(generators.chunks_mut(per_game)) {
             let (own, seats) = game.split_at_mut(1);
             st.rng.clone_from(&own[0]);
-            engine::restart(&rules.rules, &mut st, &rules.template);
+            engine::restart(r, &mut st, template);
             actions.clear();
             let played = play_whole(
-                &rules.rules,
+                r,
                 &mut st,
                 seats,
-                &kinds,
+                kinds,
                 &mut watch,
                 keep.then_some(&mut actions),
             )?;
-            out.push(game_row(
-                py,
-                &rules.rules,
-                &st,
+            out.push(Finished {
                 seed,
+                end_reason: st.end_reason,
+                turn: st.turn,
+                tiles_played: st.tiles_played,
+                captured: st.captured[..players * 3].to_vec(),
+                removed_total: st.removed_total,
                 played,
-                watch.leader(st.turn),
-                keep.then_some(&actions),
-            )?);
+                leader: watch.leader(st.turn),
+                actions: keep.then(|| actions.clone()),
+            });
         }
     }
     Ok(out)
@@ -1065,7 +1099,7 @@ fn play_whole(
     kinds: &[Bot],
     watch: &mut TurnWatch,
     mut actions: Option<&mut Vec<Action>>,
-) -> PyResult<usize> {
+) -> Result<usize, Refusal> {
     let mut played = 0usize;
     watch.start(st.turn, r.players);
     while st.phase != OVER {
@@ -1075,8 +1109,7 @@ fn play_whole(
         let action = match kinds[seat % kinds.len()] {
             Bot::Random => engine::sample_action(r, st, rng),
             Bot::Greedy => greedy_action(r, st, rng),
-        }
-        .map_err(refusal_error)?;
+        }?;
         engine::apply(r, st, action);
         played += 1;
         if let Some(actions) = actions.as_mut() {
@@ -1088,17 +1121,9 @@ fn play_whole(
 }
 
 /// A finished game as `play_games` gives it (see there for the order).
-fn game_row<'py>(
-    py: Python<'py>,
-    r: &Rules,
-    st: &State,
-    seed: u64,
-    played: usize,
-    leader: Option<usize>,
-    actions: Option<&Vec<Action>>,
-) -> PyResult<Bound<'py, PyTuple>> {
+fn game_row<'py>(py: Python<'py>, r: &Rules, game: &Finished) -> PyResult<Bound<'py, PyTuple>> {
     let players = r.players;
-    let decision = scoring::decide(r.scoring, &st.captured, players);
+    let decision = scoring::decide(r.scoring, &game.captured, players);
     let (winners, reason, returns) = match &decision {
         Some(d) => {
             // The protocol's returns, as `Result.shares` computes them: the winners share 1.
@@ -1116,13 +1141,12 @@ fn game_row<'py>(
             py.None().into_bound(py),
         ),
     };
-    let captured: Vec<Bound<'py, PyTuple>> = st
+    let captured: Vec<Bound<'py, PyTuple>> = game
         .captured
         .chunks(3)
-        .take(players)
         .map(|castes| PyTuple::new(py, castes))
         .collect::<PyResult<_>>()?;
-    let kept = match actions {
+    let kept = match &game.actions {
         Some(actions) => {
             let tuples: Vec<Bound<'py, PyTuple>> = actions
                 .iter()
@@ -1133,20 +1157,20 @@ fn game_row<'py>(
         None => py.None().into_bound(py),
     };
     let items: [Bound<'py, PyAny>; 12] = [
-        seed.into_pyobject(py)?.into_any(),
+        game.seed.into_pyobject(py)?.into_any(),
         winners,
         reason,
         returns,
-        st.end_reason
+        game.end_reason
             .map(|reason| pyo3::types::PyString::intern(py, reason.code()))
             .into_pyobject(py)?
             .into_any(),
-        st.turn.into_pyobject(py)?.into_any(),
-        st.tiles_played.into_pyobject(py)?.into_any(),
+        game.turn.into_pyobject(py)?.into_any(),
+        game.tiles_played.into_pyobject(py)?.into_any(),
         PyTuple::new(py, captured)?.into_any(),
-        st.removed_total.into_pyobject(py)?.into_any(),
-        played.into_pyobject(py)?.into_any(),
-        leader.into_pyobject(py)?.into_any(),
+        game.removed_total.into_pyobject(py)?.into_any(),
+        game.played.into_pyobject(py)?.into_any(),
+        game.leader.into_pyobject(py)?.into_any(),
         kept,
     ];
     PyTuple::new(py, items)
