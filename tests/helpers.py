@@ -166,9 +166,10 @@ def scripted_game(edition: samurai.Edition) -> Game:
     return game
 
 
-def randomly_played(edition: str, players: int, seed: int, actions: int) -> HexGameState:
-    """A protocol position reached by random play: ``actions`` random actions (fewer if the game ends first)."""
-    state = start(edition, players, seed=seed)
+def randomly_played(edition: str, players: int, seed: int, actions: int, engine: str | None = None) -> HexGameState:
+    """A protocol position reached by random play: ``actions`` random actions (fewer if the game ends first), on
+    ``engine`` (the default engine when None)."""
+    state = start(edition, players, seed=seed, engine=engine)
     rng = random.Random(seed)
     for _ in range(actions):
         if state.is_over:

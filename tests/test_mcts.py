@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from samurai import DataError
 from samurai.catalog.editions import load_edition
+from samurai.knizia.engines import native_module
 from samurai.knizia.position import start
 from samurai.knizia.seat_bots import GreedyBot, make_bot, parse_bots
 from samurai.knizia.simulate import play_game
@@ -47,16 +48,20 @@ def test_mcts_plays_only_legal_actions_in_every_phase_edition_and_player_count(e
     assert phases == expected
 
 
-bot_names = st.sampled_from(["random", "greedy", "mcts:12"])
+bot_names = st.sampled_from(["random", "greedy", "mcts:12", "mcts-replies:12", "mcts-rollouts:8"])
 
 
-@settings(max_examples=40, deadline=None)
+ENGINES = ("python", "native") if native_module() is not None else ("python",)
+"""The engines a search runs on here: on the native one the whole search is native (``search_natively``)."""
+
+
+@settings(max_examples=60, deadline=None)
 @given(st.sampled_from(EDITIONS), st.integers(2, 4), st.integers(0, 10_000), st.integers(0, 150),
-       bot_names, st.integers(0, 2**32))
-def test_a_bot_never_peeks(edition, players, seed, actions, name, twin_draw):
+       bot_names, st.integers(0, 2**32), st.sampled_from(ENGINES))
+def test_a_bot_never_peeks(edition, players, seed, actions, name, twin_draw, engine):
     # Two games identical in all the seat to act knows, different in what it cannot know
-    # (other seats' tiles, the order of every stack, the game's generator): the same decision.
-    state = randomly_played(edition, players, seed, actions)
+    # (other seats' tiles, the order of every stack, the game's generator): the same decision, on both engines.
+    state = randomly_played(edition, players, seed, actions, engine)
     if state.is_over:
         return
     seat = state.to_act
@@ -66,13 +71,13 @@ def test_a_bot_never_peeks(edition, players, seed, actions, name, twin_draw):
     assert state.ask(make_bot(name, seed)) == twin.ask(make_bot(name, seed))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.sampled_from(EDITIONS), st.integers(2, 4), st.integers(0, 10_000), st.integers(0, 150),
-       st.integers(0, 2**32))
-def test_searching_with_replies_never_peeks(edition, players, seed, actions, twin_draw):
+       st.integers(0, 2**32), st.sampled_from(ENGINES))
+def test_searching_with_replies_never_peeks(edition, players, seed, actions, twin_draw, engine):
     # The replies are played in drawn positions, by the policy on each seat's knowledge there: what the
-    # searching seat cannot know still does not change its decision.
-    state = randomly_played(edition, players, seed, actions)
+    # searching seat cannot know still does not change its decision, on both engines.
+    state = randomly_played(edition, players, seed, actions, engine)
     if state.is_over:
         return
     seat = state.to_act

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from ..catalog.editions import Edition
 from . import engine
-from .engines import NATIVE, PYTHON, Engine, engine_for, engine_of
+from .engines import NATIVE, PYTHON, Engine, engine_for, engine_of, native_module_or_error, native_rules
 from .evaluation import estimate_returns
 from .game import Game, action_of, check_seed, edition_of
 from .greedy import GreedyBot, GreedyPlayer
@@ -174,6 +174,27 @@ class HexSeatKnowledge(SeatKnowledge):
         state = self.determinized_state(rng, random.Random(rng.getrandbits(64)))
         engine = getattr(self, "engine", PYTHON)  # unset for a knowledge built directly, of a Python position
         return HexGameState(self.rules, engine.of_state(self.rules, state), self.move_number, engine)
+
+    def search_natively(self, rng: random.Random, *, simulations: int | None, seconds: float | None,
+                        exploration: float, playout: int | None, replies: bool,
+                        worlds: int | None) -> tuple[tuple[int, ...], int] | None:
+        """The information-set search's decision for this seat run inside the native engine, or None where it
+        cannot run (a knowledge of a Python-engine position, or an edition that scores in Python).
+
+        ``samurai.search.mcts.MCTSBot`` offers its options here before it searches in Python. With a budget of
+        simulations the native search makes exactly the decision the Python search makes, drawing the same
+        numbers from ``rng`` (the bot's generator, advanced as the Python search would advance it): a port of the
+        same steps (``samurai/knizia/native/src/search.rs``). It reads only this knowledge. The result is the
+        action and the number of simulations run.
+        """
+        if getattr(self, "engine", PYTHON) is not NATIVE:
+            return None
+        hand_sizes, pool_sizes, _ = self._sizes
+        found: tuple[tuple[int, ...], int] | None = native_module_or_error().search_decision(
+            native_rules(self.rules), self._pos, self.seat, self._hidden_tiles(), hand_sizes, pool_sizes, rng,
+            simulations=simulations, seconds=seconds, exploration=exploration, playout=playout, replies=replies,
+            worlds=worlds)
+        return found
 
 
 class SeatBot(Protocol):

@@ -122,6 +122,14 @@ class MCTSBot:
 
     def act(self, knowledge: Knowledge) -> Move:
         """The most visited legal action after the search (the only one, without a search)."""
+        native = getattr(knowledge, "search_natively", None)
+        if native is not None:
+            found = native(self.rng, simulations=self.simulations, seconds=self.seconds,
+                           exploration=self.exploration, playout=self.playout, replies=self.replies,
+                           worlds=self.worlds)
+            if found is not None:
+                action, self.last_simulations = found
+                return action  # type: ignore[no-any-return]
         legal = knowledge.legal_actions()
         if not legal:
             raise ValueError("the knowledge's seat has no legal action: it is not to act")

@@ -13,11 +13,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use crate::engine::{self, Action, Draw, Refusal};
-use crate::greedy::greedy_action;
+use crate::greedy::{greedy_action, Greedy};
 use crate::mt::MersenneTwister as Twister;
 use crate::python::{parse_state, seed_key, state_tuple, MersenneTwister};
 use crate::rules::{Placement, Rules, Scoring, Special};
 use crate::scoring;
+use crate::search;
 use crate::seeds::derive_seed;
 use crate::state::{EndReason, Event, State, OVER};
 
@@ -1049,6 +1050,7 @@ fn play_batch(
     let mut generators: Vec<Twister> = vec![st.rng.clone(); chunk * per_game];
     let mut game_seeds: Vec<u64> = Vec::with_capacity(chunk * per_game);
     let mut watch = TurnWatch::default();
+    let mut greedy = Greedy::default();
     let mut actions = Vec::new();
     for seeds in seeds.chunks(chunk) {
         game_seeds.clear();
@@ -1072,6 +1074,7 @@ fn play_batch(
                 seats,
                 kinds,
                 &mut watch,
+                &mut greedy,
                 keep.then_some(&mut actions),
             )?;
             out.push(Finished {
@@ -1091,13 +1094,15 @@ fn play_batch(
 }
 
 /// Play `st` to its end, seat `k` drawing from `seats[k]` as `kinds[k % len]` plays; how many actions (each one
-/// pushed onto `actions` when given). `watch` notes each seat's captured total after every turn.
+/// pushed onto `actions` when given). `watch` notes each seat's captured total after every turn; `greedy` keeps
+/// the greedy player's working lists.
 fn play_whole(
     r: &Rules,
     st: &mut State,
     seats: &mut [Twister],
     kinds: &[Bot],
     watch: &mut TurnWatch,
+    greedy: &mut Greedy,
     mut actions: Option<&mut Vec<Action>>,
 ) -> Result<usize, Refusal> {
     let mut played = 0usize;
@@ -1108,7 +1113,7 @@ fn play_whole(
         let rng = &mut seats[seat];
         let action = match kinds[seat % kinds.len()] {
             Bot::Random => engine::sample_action(r, st, rng),
-            Bot::Greedy => greedy_action(r, st, rng),
+            Bot::Greedy => greedy.action(r, st, rng),
         }?;
         engine::apply(r, st, action);
         played += 1;
@@ -1264,6 +1269,86 @@ fn native_scoring_decision(
 }
 
 /// Adds the engine's classes and functions to the module.
+/// The information-set search's decision for a seat (`samurai.search.mcts.MCTSBot.act`, inside the engine): from
+/// the seat's knowledge only (`public`, a Python engine `State` holding no other seat's tiles, as
+/// `SeatKnowledge` keeps it; `hidden`, each seat's unseen tiles as `SeatKnowledge._hidden_tiles()` gives them;
+/// each seat's hand and unchosen sizes), the bot's generator `rng` (advanced exactly as the Python search
+/// advances it) and the bot's options (`simulations`, else `seconds`). `(action, simulations run)`, or None when
+/// the edition scores in Python (the search must end games). ValueError for knowledge that does not fit the rules.
+#[pyfunction]
+#[pyo3(signature = (rules, public, seat, hidden, hand_sizes, pool_sizes, rng, *, simulations, seconds,
+                    exploration, playout, replies, worlds))]
+#[allow(clippy::too_many_arguments)]
+fn search_decision<'py>(
+    py: Python<'py>,
+    rules: &NativeRules,
+    public: &Bound<'py, PyAny>,
+    seat: usize,
+    hidden: Vec<Vec<usize>>,
+    hand_sizes: Vec<usize>,
+    pool_sizes: Vec<usize>,
+    rng: &Bound<'py, PyAny>,
+    simulations: Option<u64>,
+    seconds: Option<f64>,
+    exploration: f64,
+    playout: Option<u64>,
+    replies: bool,
+    worlds: Option<usize>,
+) -> PyResult<Option<(Bound<'py, PyTuple>, u64)>> {
+    if rules.rules.scoring == Scoring::Python {
+        return Ok(None);
+    }
+    let seconds = match (simulations, seconds) {
+        (Some(0), _) => {
+            return Err(PyValueError::new_err(
+                "search: simulations must be at least 1",
+            ))
+        }
+        (Some(_), None) => 0.0,
+        (None, Some(s)) if s > 0.0 && s <= 3600.0 => s,
+        _ => return Err(PyValueError::new_err(
+            "search: give simulations (from 1) or seconds (more than 0, at most 3600), not both",
+        )),
+    };
+    if !exploration.is_finite()
+        || exploration < 0.0
+        || worlds == Some(0)
+        || (replies && playout != Some(0))
+    {
+        return Err(PyValueError::new_err(format!(
+            "search: exploration {exploration}, worlds {worlds:?}, replies {replies} with playout {playout:?} do not \
+             make a search"
+        )));
+    }
+    let knowledge = search::Knowledge {
+        seat,
+        public: state_of(&rules.rules, public)?,
+        hidden,
+        hand_sizes,
+        pool_sizes,
+    };
+    if let Some(problem) = knowledge.problem(&rules.rules) {
+        return Err(PyValueError::new_err(format!(
+            "search: the knowledge {problem}"
+        )));
+    }
+    let options = search::Options {
+        simulations,
+        seconds,
+        exploration,
+        playout,
+        replies,
+        worlds,
+    };
+    let mut twister = twister_of(rng)?;
+    // The search touches no Python object: other threads (a server's requests) run while it thinks.
+    let found = py
+        .detach(|| search::decide(&rules.rules, &knowledge, &mut twister, options))
+        .map_err(refusal_error)?;
+    write_back(rng, &twister)?;
+    Ok(Some((action_tuple(py, &found.action)?, found.simulations)))
+}
+
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<NativeRules>()?;
     module.add_class::<NativeState>()?;
@@ -1271,5 +1356,6 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(derive_seed_py, module)?)?;
     module.add_function(wrap_pyfunction!(derive_seeds, module)?)?;
     module.add_function(wrap_pyfunction!(native_scoring_decision, module)?)?;
+    module.add_function(wrap_pyfunction!(search_decision, module)?)?;
     Ok(())
 }

@@ -17,7 +17,7 @@ const SAMPLE_TRIES: usize = 16;
 
 /// An action: the Python engine's tuples `(CHOOSE, tile)`, `(FIGURE, caste, settlement)`, `(PLACE, tile, hex)`,
 /// `(SPECIAL, tile, *targets)` and `(END,)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     Choose(usize),
     Figure(usize, usize),
@@ -106,11 +106,43 @@ fn remove_value(list: &mut Vec<usize>, value: usize) {
     }
 }
 
-fn sorted_unique(items: &[usize]) -> Vec<usize> {
+pub(crate) fn sorted_unique(items: &[usize]) -> Vec<usize> {
     let mut out = items.to_vec();
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// `sorted(set(hexes))` for hexes of a board (`sorted_unique`, by a bit set rather than a sort: the lists of
+/// empty hexes are sorted for every list of legal actions).
+pub(crate) fn sorted_hexes(hexes: &[usize]) -> Vec<usize> {
+    let mut out = Vec::with_capacity(hexes.len());
+    sorted_hexes_into(hexes, &mut out);
+    out
+}
+
+/// `sorted_hexes` into `out`.
+pub(crate) fn sorted_hexes_into(hexes: &[usize], out: &mut Vec<usize>) {
+    const WORDS: usize = 8;
+    out.clear();
+    let mut bits = [0u64; WORDS];
+    for &h in hexes {
+        if h >= WORDS * 64 {
+            // A board larger than any map here.
+            out.extend_from_slice(hexes);
+            out.sort_unstable();
+            out.dedup();
+            return;
+        }
+        bits[h >> 6] |= 1 << (h & 63);
+    }
+    for (w, &word) in bits.iter().enumerate() {
+        let mut rest = word;
+        while rest != 0 {
+            out.push(w * 64 + rest.trailing_zeros() as usize);
+            rest &= rest - 1;
+        }
+    }
 }
 
 // --- setup (samurai.knizia.setup_rules) -----------------------------------------------------------
@@ -358,6 +390,18 @@ pub fn playable_tiles(r: &Rules, st: &State, seat: usize, normal_played: bool) -
     playable(r, st, seat, normal_played).collect()
 }
 
+/// `playable_tiles` into `out`.
+pub(crate) fn playable_tiles_into(
+    r: &Rules,
+    st: &State,
+    seat: usize,
+    normal_played: bool,
+    out: &mut Vec<usize>,
+) {
+    out.clear();
+    out.extend(playable(r, st, seat, normal_played));
+}
+
 /// Hands up to this size list their playable tiles on the stack when sampling (every shipped hand is 5).
 const PLAYABLE_ON_STACK: usize = 8;
 
@@ -409,11 +453,11 @@ pub fn legal_actions(r: &Rules, st: &State) -> Vec<Action> {
             for tile in sorted_unique(&playable_tiles(r, st, seat, st.normal_played)) {
                 match r.tile_on[tile] {
                     Placement::Land => {
-                        let hexes = land.get_or_insert_with(|| sorted_unique(&st.empty_land));
+                        let hexes = land.get_or_insert_with(|| sorted_hexes(&st.empty_land));
                         actions.extend(hexes.iter().map(|&h| Action::Place(tile, h)));
                     }
                     Placement::Sea => {
-                        let hexes = sea.get_or_insert_with(|| sorted_unique(&st.empty_sea));
+                        let hexes = sea.get_or_insert_with(|| sorted_hexes(&st.empty_sea));
                         actions.extend(hexes.iter().map(|&h| Action::Place(tile, h)));
                     }
                     Placement::Special => actions.extend(special_legal(r, st, seat, tile)),
@@ -860,7 +904,11 @@ const SWITCH_POSSIBLE: [bool; 256] = {
 };
 
 /// `MoveBehaviour._sources`: the seat's movable tiles placed before this turn, in land-hex order.
-fn move_sources<'a>(r: &'a Rules, st: &'a State, seat: usize) -> impl Iterator<Item = usize> + 'a {
+pub(crate) fn move_sources<'a>(
+    r: &'a Rules,
+    st: &'a State,
+    seat: usize,
+) -> impl Iterator<Item = usize> + 'a {
     r.land_hexes.iter().copied().filter(move |&h| {
         st.tile_owner[h] == seat as i64
             && st.tile_type[h] >= 0
@@ -886,7 +934,7 @@ fn swaps(m1: u8, m2: u8) -> impl Iterator<Item = (usize, usize)> {
 fn special_legal(r: &Rules, st: &State, seat: usize, tile: usize) -> Vec<Action> {
     match r.tile_special[tile] {
         Some(Special::Move) => {
-            let targets = sorted_unique(&st.empty_land);
+            let targets = sorted_hexes(&st.empty_land);
             let mut out = Vec::new();
             for source in move_sources(r, st, seat) {
                 out.extend(

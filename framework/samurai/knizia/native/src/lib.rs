@@ -2,15 +2,17 @@
 //!
 //! The same game as the Python engine (`samurai.knizia.engine`), which stays the reference: the compiled
 //! rules ([`rules`]), the position ([`state`]), the rules engine ([`engine`]), the shipped scorings
-//! ([`scoring`]), the greedy player ([`greedy`]) and CPython's Mersenne Twister ([`mt`]), which every game draws
+//! ([`scoring`]), the greedy player ([`greedy`]), the search's estimate ([`evaluation`]) and the search itself ([`search`]) and CPython's Mersenne Twister ([`mt`]), which every game draws
 //! from. The Python binding is the `python` feature, so the pure-Rust parts are tested by `cargo test` without
 //! Python (docs/native.md).
 
 pub mod engine;
+pub mod evaluation;
 pub mod greedy;
 pub mod mt;
 pub mod rules;
 pub mod scoring;
+pub mod search;
 pub mod seeds;
 pub mod state;
 
