@@ -219,8 +219,22 @@ def test_bench_mcts_prints_simulations_per_second_from_both_kinds_of_position(ca
     assert main(["bench", "--mcts", "--simulations", "20", "--decisions", "1", "--engine", "python"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert "sims/cpu-s" in lines[0]
-    assert [line.split()[:3] for line in lines[1:]] == [["2", "python", "first"], ["2", "python", "mid-game"]]
+    assert [line.split()[:4] for line in lines[1:]] == [
+        ["2", "python", "rollouts", "first"], ["2", "python", "rollouts", "mid-game"],
+        ["2", "python", "replies", "first"], ["2", "python", "replies", "mid-game"]]
     assert all(float(line.split()[-1]) > 0 for line in lines[1:])
+
+
+@pytest.mark.skipif(native_module() is None, reason="the native engine is not built here")
+def test_bench_mcts_prints_the_native_search_beside_the_python_search(capsys):
+    from samurai.cli import main
+
+    assert main(["bench", "--mcts", "--simulations", "20", "--decisions", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()[1:]
+    searches = [(line.split()[1], line.split()[2]) for line in lines]
+    assert searches == [("python", "rollouts")] * 2 + [("native", "rollouts")] * 2 + [("python", "replies")] * 2 + [
+        ("native", "replies")] * 2
+    assert all(line.endswith("the Python search") for line in lines if line.split()[1] == "native")
 
 
 def test_simulate_and_compare_accept_levels_and_budgets(capsys):

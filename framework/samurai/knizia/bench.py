@@ -25,6 +25,7 @@ import attrs
 from ..catalog.editions import Edition
 from ..runs.compare import compare
 from ..runs.matches import Batch
+from ..search.bots import SEARCHES, Search
 from ..search.mcts import MCTSBot
 from ..seeds import derive_seed
 from .editions import knizia_edition
@@ -35,7 +36,7 @@ from .simulate import play_batch
 from .state import PLAY
 
 __all__ = ["BenchFigure", "run_bench", "PathFigures", "opening", "time_paths", "CompareFigure", "time_compare",
-           "MCTSFigure", "run_mcts_bench", "MCTS_POSITIONS", "engine_environment"]
+           "MCTSFigure", "run_mcts_bench", "MCTS_POSITIONS", "MCTS_KINDS", "engine_environment"]
 
 _REPEATS = 5
 
@@ -195,6 +196,11 @@ MCTS_POSITIONS = ("first turn", "mid-game")
 all tiles are down."""
 
 
+MCTS_KINDS = {"rollouts": Search(playout=None), "replies": SEARCHES["mcts-replies:"]}
+"""The searches ``run_mcts_bench`` times: full random rollouts (``mcts-rollouts``) and the quick player's replies on
+common worlds (``mcts-replies``, the levels' search)."""
+
+
 @attrs.frozen
 class MCTSFigure:
     """How fast the MCTS bot searched from one kind of position."""
@@ -204,6 +210,8 @@ class MCTSFigure:
     simulations: int
     seconds: float
     cpu_seconds: float
+    kind: str = "rollouts"
+    """``rollouts`` or ``replies`` (``MCTS_KINDS``)."""
 
     @property
     def simulations_per_second(self) -> float:
@@ -233,25 +241,28 @@ def _bench_position(edition: Edition, players: int, seed: int, position: str, en
 
 
 def run_mcts_bench(edition: Edition, players: int = 2, simulations: int = 2000, decisions: int = 5, seed: int = 1,
-                   progress: Callable[[int], None] | None = None, engine: str = "python") -> list[MCTSFigure]:
-    """Time ``decisions`` searches of ``simulations`` each from every kind of position (``MCTS_POSITIONS``),
-    with full random rollouts (the slowest simulations: the levels' estimate at the leaf is faster), the positions
-    on ``engine``."""
+                   progress: Callable[[int], None] | None = None, engine: str = "python",
+                   kinds: Sequence[str] = tuple(MCTS_KINDS)) -> list[MCTSFigure]:
+    """Time ``decisions`` decisions of ``simulations`` each from every kind of position (``MCTS_POSITIONS``), for
+    each kind of search (``MCTS_KINDS``), the positions on ``engine``: on the Python engine the Python search, on
+    the native one the native search (``HexSeatKnowledge.search_natively``), which make the same decisions."""
     figures = []
     done = 0
-    for position in MCTS_POSITIONS:
-        wall = cpu = 0.0
-        for index in range(decisions):
-            state = _bench_position(edition, players, derive_seed(seed, index), position, engine)
-            knowledge = state.knowledge(state.to_act)  # type: ignore[arg-type]
-            bot = MCTSBot(derive_seed(seed + 1, index), simulations=simulations, playout=None)  # full rollouts
-            legal = knowledge.legal_actions()
-            started, started_cpu = time.perf_counter(), time.process_time()
-            bot.search(knowledge, legal)
-            wall += time.perf_counter() - started
-            cpu += time.process_time() - started_cpu
-            done += 1
-            if progress is not None:
-                progress(done)
-        figures.append(MCTSFigure(position, decisions, decisions * simulations, wall, cpu))
+    for kind in kinds:
+        search = MCTS_KINDS[kind]
+        for position in MCTS_POSITIONS:
+            wall = cpu = 0.0
+            for index in range(decisions):
+                state = _bench_position(edition, players, derive_seed(seed, index), position, engine)
+                knowledge = state.knowledge(state.to_act)  # type: ignore[arg-type]
+                bot = MCTSBot(derive_seed(seed + 1, index), simulations=simulations, playout=search.playout,
+                              replies=search.replies, worlds=search.worlds)
+                started, started_cpu = time.perf_counter(), time.process_time()
+                bot.act(knowledge)
+                wall += time.perf_counter() - started
+                cpu += time.process_time() - started_cpu
+                done += 1
+                if progress is not None:
+                    progress(done)
+            figures.append(MCTSFigure(position, decisions, decisions * simulations, wall, cpu, kind))
     return figures

@@ -126,19 +126,27 @@ def bench_lines(edition: Edition, request: BenchRequest) -> Iterator[str]:
 
 def _mcts_bench_lines(edition: Edition, request: BenchRequest, engines: tuple[str, ...]) -> Iterator[str]:
     """``samurai bench --mcts``: MCTS simulations per second from the first turn of play and from mid-game, for 2
-    players unless ``--players`` named others, the search's positions on each engine."""
-    from .bench import run_mcts_bench
+    players unless ``--players`` named others, with full rollouts and with replies: the Python search on the Python
+    engine beside the native search on the native one (the same decisions), and the ratio."""
+    from .bench import MCTS_KINDS, run_mcts_bench
 
     players = request.players if request.players_given else (2,)
-    yield (f"{'players':>7} {'engine':>7} {'position':>10} {'decisions':>9} {'simulations':>11} {'seconds':>8} "
-           f"{'sims/s':>8} {'sims/cpu-s':>10}")
+    yield (f"{'players':>7} {'search':>8} {'kind':>8} {'position':>10} {'decisions':>9} {'simulations':>11} "
+           f"{'seconds':>8} {'sims/s':>9} {'sims/cpu-s':>10}")
     for count in players:
-        for engine in engines:
-            for figure in run_mcts_bench(edition, count, request.simulations, request.decisions, request.seed,
-                                         engine=engine):
-                yield (f"{count:>7} {engine:>7} {figure.position:>10} {figure.decisions:>9} {figure.simulations:>11} "
-                       f"{figure.seconds:>8.2f} {figure.simulations_per_second:>8.0f} "
-                       f"{figure.simulations_per_cpu_second:>10.0f}")
+        for kind in MCTS_KINDS:
+            speeds: dict[str, list[float]] = {}
+            for engine in engines:
+                for figure in run_mcts_bench(edition, count, request.simulations, request.decisions, request.seed,
+                                             engine=engine, kinds=(kind,)):
+                    speeds.setdefault(engine, []).append(figure.simulations_per_cpu_second)
+                    ratio = ""
+                    if engine == "native" and "python" in speeds:
+                        python_speed = speeds["python"][len(speeds["native"]) - 1]
+                        ratio = f"  {_ratio(python_speed, figure.simulations_per_cpu_second)} the Python search"
+                    yield (f"{count:>7} {engine:>8} {kind:>8} {figure.position:>10} {figure.decisions:>9} "
+                           f"{figure.simulations:>11} {figure.seconds:>8.2f} {figure.simulations_per_second:>9.0f} "
+                           f"{figure.simulations_per_cpu_second:>10.0f}{ratio}")
 
 
 def edition_lines(edition: Edition) -> Iterator[str]:

@@ -22,49 +22,37 @@ pub fn greedy_action<D: Draw + ?Sized>(
 }
 
 /// The greedy player with its working lists, kept from one action to the next (a search asks it for every
-/// reply of every simulation, and allocating them each time cost a fifth of a search).
+/// reply of every simulation, and allocating them each time cost a fifth of a search). One serves the games of
+/// one set of rules: what it keeps of a board is that board's.
 #[derive(Default)]
 pub struct Greedy {
     tiles: Vec<usize>,
-    near: Near,
+    land: Hexes,
+    sea: Hexes,
+    arounds: Arounds,
     at_targets: Vec<(usize, Vec<i64>)>,
-    /// The worth of the actions on hexes next to figures, run after run.
+    /// The worth of every action [`Greedy::each_play`] visits, in its order.
     values: Vec<i64>,
-    runs: Vec<Run>,
-    /// The empty hexes of a terrain in order, listed only to find a tie among hexes next to no figure.
-    sorted: Vec<usize>,
+    /// Where each run of actions of one kind starts in `values`, and what they are.
+    runs: Vec<(usize, Run)>,
 }
 
 /// A run of actions in the play phase's legal order: one tile on each empty hex of a terrain, a Move from one
-/// source to each empty land hex, or the end of the turn. Only the hexes next to figures have a worth of their
-/// own (in `Greedy::values`); every other hex of the run is worth `elsewhere`.
+/// source to each empty land hex, or the end of the turn.
 #[derive(Clone, Copy)]
-struct Run {
-    kind: Kind,
-    /// Where the run's worths start in `Greedy::values` (one per hex of `Near`'s list for its terrain).
-    start: usize,
-    land: bool,
-    /// The worth of the run's actions on hexes next to no figure, and how many there are.
-    elsewhere: i64,
-    others: usize,
-}
-
-#[derive(Clone, Copy)]
-enum Kind {
-    Place(usize),
-    Move(usize, usize),
+enum Run {
+    Place { tile: usize, land: bool },
+    Move { tile: usize, source: usize },
     End,
 }
 
 impl Greedy {
     /// `greedy_action`.
     ///
-    /// In the play phase it does not list the actions: a tile placed on a hex next to no figure is worth nothing
-    /// and a Move there is worth what leaving its source costs, so only the hexes next to figures are worked out
-    /// (from the settlements' side), the others counted. The generator then draws which of the best to play, as
-    /// the Python player draws from its list of the best, and that action is found in the legal order. When the
-    /// best is worth -1 or less (a Switch might be among the best), every action is listed as the Python player
-    /// lists them.
+    /// In the play phase it does not list the actions: one pass notes every action's worth, the generator draws
+    /// which of the best to play (as the Python player draws from its list of the best), and the action is
+    /// worked out from where it stands. When the best is worth -1 or less (a Switch might be among the best),
+    /// every action is listed as in the Python player.
     pub fn action<D: Draw + ?Sized>(
         &mut self,
         r: &Rules,
@@ -73,170 +61,112 @@ impl Greedy {
     ) -> Result<Action, Refusal> {
         if st.phase == PLAY {
             self.each_play(r, st, st.seat());
-            if let Some(best) = self.best().filter(|&b| b > -1) {
-                let count: usize = self.runs.iter().map(|run| self.ties(run, best)).sum();
+            let (mut best, mut count) = (i64::MIN, 0usize);
+            for &value in &self.values {
+                if value > best {
+                    (best, count) = (value, 1);
+                } else if value == best {
+                    count += 1;
+                }
+            }
+            if count > 0 && best > -1 {
                 let k = rng.index(count);
-                return self
-                    .nth_best(st, best, k)
+                let at = self
+                    .values
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &v)| v == best)
+                    .nth(k)
+                    .map(|(i, _)| i);
+                return at
+                    .map(|i| self.action_at(i))
                     .ok_or(Refusal::NoAction("the greedy player lost its choice"));
             }
         }
         every_action(r, st, rng)
     }
 
-    fn worths(&self, run: &Run) -> &[i64] {
-        let len = if run.land {
-            self.near.land.len()
-        } else {
-            self.near.sea.len()
-        };
-        match run.kind {
-            Kind::End => &[],
-            _ => &self.values[run.start..run.start + len],
-        }
-    }
-
-    fn best(&self) -> Option<i64> {
-        let mut best: Option<i64> = None;
-        for run in &self.runs {
-            let near = self.worths(run).iter().copied().max();
-            let far = (run.others > 0).then_some(run.elsewhere);
-            best = best.max(near).max(far);
-        }
-        best
-    }
-
-    fn ties(&self, run: &Run, best: i64) -> usize {
-        let near = self.worths(run).iter().filter(|&&v| v == best).count();
-        near + if run.elsewhere == best { run.others } else { 0 }
-    }
-
-    /// The `k`-th action worth `best`, in the legal order.
-    fn nth_best(&mut self, st: &State, best: i64, mut k: usize) -> Option<Action> {
-        let runs = std::mem::take(&mut self.runs);
-        let mut sorted = std::mem::take(&mut self.sorted);
-        let mut found = None;
-        for run in &runs {
-            let ties = self.ties(run, best);
-            if k >= ties {
-                k -= ties;
-                continue;
+    /// The action at `i` of the order `each_play` visited.
+    fn action_at(&self, i: usize) -> Action {
+        let run = self.runs.partition_point(|&(start, _)| start <= i) - 1;
+        let (start, kind) = self.runs[run];
+        match kind {
+            Run::Place { tile, land } => {
+                let hexes = if land { &self.land } else { &self.sea };
+                Action::Place(tile, hexes.hexes[i - start])
             }
-            let near = if run.land {
-                &self.near.land
-            } else {
-                &self.near.sea
-            };
-            let worths = self.worths(run);
-            let hex = if let Kind::End = run.kind {
-                0
-            } else if run.elsewhere != best {
-                let i = (0..near.len()).filter(|&i| worths[i] == best).nth(k)?;
-                near[i].0
-            } else {
-                // Ties among hexes next to no figure: walk every empty hex of the terrain in order.
-                let empty = if run.land {
-                    &st.empty_land
-                } else {
-                    &st.empty_sea
-                };
-                sorted_hexes_into(empty, &mut sorted);
-                let mut next = 0;
-                let mut hex = None;
-                for &h in &sorted {
-                    let worth = if next < near.len() && near[next].0 == h {
-                        next += 1;
-                        worths[next - 1]
-                    } else {
-                        run.elsewhere
-                    };
-                    if worth == best {
-                        if k == 0 {
-                            hex = Some(h);
-                            break;
-                        }
-                        k -= 1;
-                    }
-                }
-                hex?
-            };
-            found = Some(match run.kind {
-                Kind::Place(tile) => Action::Place(tile, hex),
-                Kind::Move(tile, source) => Action::Special(tile, [source, hex, 0, 0], 2),
-                Kind::End => Action::End,
-            });
-            break;
+            Run::Move { tile, source } => {
+                Action::Special(tile, [source, self.land.hexes[i - start], 0, 0], 2)
+            }
+            Run::End => Action::End,
         }
-        self.runs = runs;
-        self.sorted = sorted;
-        found
     }
 
-    /// The runs of actions of the play phase but the special tiles other than Move, in the legal order, with the
-    /// worth of those next to figures. A Move's worth away from its source is worked out once per source, and at
-    /// each target once per kind of tile moved.
+    /// The worth of every action of the play phase but the special tiles other than Move, in the legal order,
+    /// into `values` (and its runs into `runs`). A Move's worth away from its source is worked out once per
+    /// source, and at each target once per kind of tile moved.
     fn each_play(&mut self, r: &Rules, st: &State, seat: usize) {
         let Greedy {
             tiles,
-            near,
+            land,
+            sea,
+            arounds,
             at_targets,
             values,
             runs,
-            ..
         } = self;
         playable_tiles_into(r, st, seat, st.normal_played, tiles);
         tiles.sort_unstable();
         tiles.dedup();
-        near.filled = false;
+        land.filled = false;
+        sea.filled = false;
+        arounds.refresh(r, st);
         at_targets.clear();
         values.clear();
         runs.clear();
         for &tile in tiles.iter() {
             match r.tile_on[tile] {
                 Placement::Land | Placement::Sea => {
-                    let land = r.tile_on[tile] == Placement::Land;
-                    near.fill(r, st);
-                    let (hexes, empty) = if land {
-                        (&near.land, st.empty_land.len())
+                    let on_land = r.tile_on[tile] == Placement::Land;
+                    let (hexes, empty) = if on_land {
+                        (&mut *land, &st.empty_land)
                     } else {
-                        (&near.sea, st.empty_sea.len())
+                        (&mut *sea, &st.empty_sea)
                     };
-                    runs.push(Run {
-                        kind: Kind::Place(tile),
-                        start: values.len(),
-                        land,
-                        elsewhere: 0,
-                        others: empty - hexes.len(),
-                    });
+                    hexes.fill(arounds, r, st, empty);
+                    runs.push((
+                        values.len(),
+                        Run::Place {
+                            tile,
+                            land: on_land,
+                        },
+                    ));
                     values.extend(
                         hexes
+                            .hexes
                             .iter()
-                            .map(|(h, around)| around.worth(r, st, seat, tile, *h)),
+                            .zip(&hexes.around)
+                            .map(|(&h, around)| around.worth(r, st, seat, tile, h)),
                     );
                 }
                 Placement::Special if r.tile_special[tile] == Some(Special::Move) => {
-                    near.fill(r, st);
+                    land.fill(arounds, r, st, &st.empty_land);
                     for source in move_sources(r, st, seat) {
                         let moved = st.tile_type[source] as usize;
                         let away = worth(r, st, seat, moved, source, true);
                         let k = match at_targets.iter().position(|(t, _)| *t == moved) {
                             Some(k) => k,
                             None => {
-                                let worths = near
-                                    .land
+                                let worths = land
+                                    .hexes
                                     .iter()
-                                    .map(|(h, around)| around.worth(r, st, seat, moved, *h));
+                                    .zip(&land.around)
+                                    .map(|(&h, around)| around.worth(r, st, seat, moved, h));
                                 at_targets.push((moved, worths.collect()));
                                 at_targets.len() - 1
                             }
                         };
-                        runs.push(Run {
-                            kind: Kind::Move(tile, source),
-                            start: values.len(),
-                            land: true,
-                            elsewhere: -away,
-                            others: st.empty_land.len() - near.land.len(),
-                        });
+                        runs.push((values.len(), Run::Move { tile, source }));
                         values.extend(at_targets[k].1.iter().map(|&v| v - away));
                     }
                 }
@@ -244,90 +174,76 @@ impl Greedy {
             }
         }
         if st.played > 0 {
-            runs.push(Run {
-                kind: Kind::End,
-                start: values.len(),
-                land: true,
-                elsewhere: 0,
-                others: 1,
-            });
+            runs.push((values.len(), Run::End));
+            values.push(0);
         }
     }
 }
 
-/// The empty hexes next to figures, land and sea, each in order with what surrounds it (worked out once per
-/// action, from the settlements that hold figures).
+/// The empty hexes of one terrain in order, and what surrounds each (worked out once per action).
 #[derive(Default)]
-struct Near {
+struct Hexes {
     filled: bool,
-    land: Vec<(usize, Around)>,
-    sea: Vec<(usize, Around)>,
-    /// Per hex, what surrounds it, while filling (left all default).
+    hexes: Vec<usize>,
     around: Vec<Around>,
-    /// The hexes found, a bit each (boards of up to `64 * NEAR_WORDS` hexes; larger ones are sorted).
-    bits: [u64; NEAR_WORDS],
-    larger: Vec<usize>,
 }
 
-const NEAR_WORDS: usize = 8;
-
-impl Near {
-    fn fill(&mut self, r: &Rules, st: &State) {
+impl Hexes {
+    fn fill(&mut self, arounds: &mut Arounds, r: &Rules, st: &State, empty: &[usize]) {
         if self.filled {
             return;
         }
-        self.around.resize(r.board_size, Around::default());
-        self.bits = [0; NEAR_WORDS];
-        self.larger.clear();
-        let small = r.board_size <= 64 * NEAR_WORDS;
-        for (s, &mask) in st.figures.iter().enumerate() {
-            if mask == 0 {
-                continue;
-            }
-            let spread = SPREAD[(mask & 7) as usize];
-            for &h in &r.settlement_neighbours[s] {
-                let land = st.empty_land_pos[h] >= 0;
-                if !land && st.empty_sea_pos[h] < 0 {
-                    continue; // a tile is there
-                }
-                let around = &mut self.around[h];
-                if around.castes == 0 {
-                    if small {
-                        self.bits[h >> 6] |= 1 << (h & 63);
-                    } else {
-                        self.larger.push(h);
-                    }
-                }
-                around.castes += spread;
-                // A tile on an empty land hex fills one of the settlement's empty land hexes.
-                around.resolves |= st.empty_around[s] == i64::from(land);
-            }
-        }
-        self.land.clear();
-        self.sea.clear();
-        let mut take = |h: usize| {
-            let around = std::mem::take(&mut self.around[h]);
-            if st.empty_land_pos[h] >= 0 {
-                self.land.push((h, around));
-            } else {
-                self.sea.push((h, around));
-            }
-        };
-        if small {
-            for (w, &word) in self.bits.iter().enumerate() {
-                let mut rest = word;
-                while rest != 0 {
-                    take(w * 64 + rest.trailing_zeros() as usize);
-                    rest &= rest - 1;
-                }
-            }
-        } else {
-            self.larger.sort_unstable();
-            for &h in &self.larger {
-                take(h);
-            }
-        }
+        sorted_hexes_into(empty, &mut self.hexes);
+        self.around.clear();
+        self.around
+            .extend(self.hexes.iter().map(|&h| arounds.of(r, st, h)));
         self.filled = true;
+    }
+}
+
+/// What surrounds each hex, kept from one action to the next: it depends only on the figures and the empty land
+/// hexes of the settlements next to the hex, so it is worked out again only for the hexes next to a settlement
+/// where either has changed since (whatever position it was worked out on: the comparison is of the values).
+#[derive(Default)]
+struct Arounds {
+    around: Vec<Around>,
+    known: Vec<bool>,
+    /// Each settlement's figures and empty land hexes when the hexes next to it were last worked out.
+    figures: Vec<u8>,
+    empty: Vec<i64>,
+}
+
+impl Arounds {
+    /// Forget what surrounds the hexes next to every settlement that changed.
+    fn refresh(&mut self, r: &Rules, st: &State) {
+        let settlements = st.figures.len();
+        if self.known.len() != r.board_size || self.figures.len() != settlements {
+            self.around.clear();
+            self.around.resize(r.board_size, Around::default());
+            self.known.clear();
+            self.known.resize(r.board_size, false);
+            self.figures.clone_from(&st.figures);
+            self.empty.clone_from(&st.empty_around);
+            return;
+        }
+        for s in 0..settlements {
+            if self.figures[s] != st.figures[s] || self.empty[s] != st.empty_around[s] {
+                self.figures[s] = st.figures[s];
+                self.empty[s] = st.empty_around[s];
+                for &h in &r.settlement_neighbours[s] {
+                    self.known[h] = false;
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn of(&mut self, r: &Rules, st: &State, h: usize) -> Around {
+        if !self.known[h] {
+            self.around[h] = Around::of(r, st, h);
+            self.known[h] = true;
+        }
+        self.around[h]
     }
 }
 
@@ -343,6 +259,20 @@ struct Around {
 const SPREAD: [u32; 8] = [0, 0x1, 0x100, 0x101, 0x1_0000, 0x1_0001, 0x1_0100, 0x1_0101];
 
 impl Around {
+    fn of(r: &Rules, st: &State, h: usize) -> Self {
+        // A tile on an empty land hex fills one of each neighbouring settlement's empty land hexes.
+        let fills_land = i64::from(r.terrain[h] == LAND);
+        let mut around = Around::default();
+        for &s in &r.adjacent_settlements[h] {
+            let mask = st.figures[s];
+            if mask != 0 {
+                around.resolves |= st.empty_around[s] == fills_land;
+                around.castes += SPREAD[(mask & 7) as usize];
+            }
+        }
+        around
+    }
+
     /// `worth(r, st, seat, tile, h, false)`: with no settlement surrounded, the tile's influence on each caste
     /// times the figures of that caste next to `h`.
     #[inline]

@@ -237,9 +237,9 @@ impl MersenneTwister {
     /// An empty key is seeded as `[0]`, as CPython seeds the integer 0.
     pub fn from_key(key: &[u32]) -> Self {
         let key: &[u32] = if key.is_empty() { &[0] } else { key };
-        Self::from_keys(&[key])
-            .pop()
-            .unwrap_or_else(|| Self::from_word(0))
+        // One generator: the plain loop (the lanes pay for idle lanes and their rows; a search seeds one
+        // generator per drawn position).
+        Self::seeded(seed_words(key))
     }
 
     /// `from_key` of several keys at once (see `seed_all_into`).
