@@ -177,7 +177,7 @@ def test_levels_and_budgets_are_bot_names():
     levels = {level: make_bot(level, 1) for level in LEVELS}
     assert all(isinstance(bot, MCTSBot) and bot.name == level for level, bot in levels.items())
     budgets = [bot.simulations for bot in levels.values()]  # type: ignore[union-attr]
-    assert budgets == sorted(budgets) and list(LEVELS) == ["easy", "medium", "hard"]
+    assert budgets == sorted(budgets) and list(LEVELS) == ["easy", "medium", "hard", "expert"]
     for level, spec in LEVELS.items():
         bot, named = make_bot(level, 1), make_bot(spec, 1)
         assert isinstance(bot, MCTSBot) and isinstance(named, MCTSBot)
@@ -235,6 +235,19 @@ def test_bench_mcts_prints_the_native_search_beside_the_python_search(capsys):
     assert searches == [("python", "rollouts")] * 2 + [("native", "rollouts")] * 2 + [("python", "replies")] * 2 + [
         ("native", "replies")] * 2
     assert all(line.endswith("the Python search") for line in lines if line.split()[1] == "native")
+
+
+def test_bench_levels_times_whole_games_of_each_level(capsys):
+    from samurai.cli import main
+
+    assert main(["bench", "--levels", "easy", "--level-games", "1", "--players", "2,3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:2] == ["level", "players"] and "min/1000" in lines[0]
+    rows = [line.split() for line in lines[1:]]
+    assert [(row[0], row[1], row[3]) for row in rows] == [("easy", "2", "1"), ("easy", "3", "1")]
+    assert all(int(row[4]) > 0 and float(row[5]) > 0 and float(row[6]) > 0 for row in rows)
+    assert main(["bench", "--levels", "easy,grandmaster"]) == 2
+    assert "--levels: no level 'grandmaster'; the levels are easy, medium, hard, expert" in capsys.readouterr().err
 
 
 def test_simulate_and_compare_accept_levels_and_budgets(capsys):

@@ -362,6 +362,10 @@ class BenchRequest:
     engine: str | None = None
     """``--engine``: the one engine to time, for a game with several (Knizia's: python, native); None times each
     side by side."""
+    levels: tuple[str, ...] = ()
+    """``--levels``: the bot levels to time instead (whole games, every seat at the level); empty for none."""
+    level_games: int = 2
+    """``--level-games``: with ``levels``, games timed per level and player count."""
 
 
 @attrs.frozen

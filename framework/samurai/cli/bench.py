@@ -33,6 +33,12 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
                        help="with --mcts: simulations per decision (default 2000)")
     bench.add_argument("--decisions", type=_whole(1, 10**5), default=5,
                        help="with --mcts: decisions timed per kind of position (default 5)")
+    bench.add_argument("--levels", nargs="?", const="easy,medium,hard,expert", default=None, metavar="LEVELS",
+                       help="time the bot levels instead: whole games with every seat at the level, one core; "
+                            "seconds per decision in the play phase and per 1,000 games (default all levels: "
+                            "easy,medium,hard,expert)")
+    bench.add_argument("--level-games", type=_whole(1, 10**4), default=2, metavar="N",
+                       help="with --levels: games per level and player count (default 2)")
     bench.add_argument("--engine", choices=("python", "native"), default=None,
                        help="time this engine only (default: each engine the game has, side by side, with the "
                             "ratio)")
@@ -51,10 +57,20 @@ def _bench(args: argparse.Namespace) -> int:
     commands = edition.game.commands
     if commands is None or commands.bench is None:
         raise _not_offered(edition, "bench")
+    levels: tuple[str, ...] = ()
+    if args.levels is not None:
+        from ..search.bots import LEVELS
+
+        levels = tuple(name.strip() for name in args.levels.split(","))
+        unknown = [name for name in levels if name not in LEVELS]
+        if unknown or not levels:
+            raise DataError(f"no level {', '.join(map(repr, unknown)) or repr(args.levels)}; the levels are "
+                            f"{', '.join(LEVELS)}", source="--levels")
     request = BenchRequest(edition=args.edition, players=counts, players_given=args.players != "2,3,4",
                            games=args.games, seed=args.seed, paths=not args.no_paths,
                            compare_games=args.compare_games, compare_with=args.compare_with, mcts=args.mcts,
-                           simulations=args.simulations, decisions=args.decisions, engine=args.engine)
+                           simulations=args.simulations, decisions=args.decisions, engine=args.engine,
+                           levels=levels, level_games=args.level_games)
     for line in commands.bench(edition, request):
         print(line)
     return 0

@@ -25,7 +25,7 @@ import attrs
 from ..catalog.editions import Edition
 from ..runs.compare import compare
 from ..runs.matches import Batch
-from ..search.bots import SEARCHES, Search
+from ..search.bots import SEARCHES, Search, make_bot
 from ..search.mcts import MCTSBot
 from ..seeds import derive_seed
 from .editions import knizia_edition
@@ -36,7 +36,7 @@ from .simulate import play_batch
 from .state import PLAY
 
 __all__ = ["BenchFigure", "run_bench", "PathFigures", "opening", "time_paths", "CompareFigure", "time_compare",
-           "MCTSFigure", "run_mcts_bench", "MCTS_POSITIONS", "MCTS_KINDS", "engine_environment"]
+           "MCTSFigure", "run_mcts_bench", "MCTS_POSITIONS", "MCTS_KINDS", "LevelFigure", "time_level", "engine_environment"]
 
 _REPEATS = 5
 
@@ -266,3 +266,52 @@ def run_mcts_bench(edition: Edition, players: int = 2, simulations: int = 2000, 
                     progress(done)
             figures.append(MCTSFigure(position, decisions, decisions * simulations, wall, cpu, kind))
     return figures
+
+
+@attrs.frozen
+class LevelFigure:
+    """What a level's decisions cost in whole games with every seat at the level (processor time, one core)."""
+
+    level: str
+    players: int
+    games: int
+    decisions: int
+    """The decisions of the play phase with more than one legal action (the others take no search)."""
+    decision_seconds: float
+    """Processor seconds of those decisions."""
+    game_seconds: float
+    """Processor seconds of every decision of the games."""
+
+    @property
+    def seconds_per_decision(self) -> float:
+        """Processor seconds per decision of the play phase."""
+        return self.decision_seconds / self.decisions if self.decisions else 0.0
+
+    @property
+    def minutes_per_thousand_games(self) -> float:
+        """Processor minutes per 1,000 such games on one core."""
+        return self.game_seconds / self.games * 1000 / 60 if self.games else 0.0
+
+
+def time_level(edition: Edition, players: int, level: str, games: int, seed: int = 1,
+               engine: str | None = None) -> LevelFigure:
+    """Play ``games`` whole games with every seat at ``level`` (seeded, on ``engine``: by default the game's) and
+    time each decision on the processor."""
+    rules = knizia_edition(edition).rules(players)
+    chosen = engine_for(rules, engine)
+    decisions, decision_seconds, game_seconds = 0, 0.0, 0.0
+    for index in range(games):
+        game_seed = derive_seed(seed, index)
+        state = HexGameState(rules, chosen.new_state(rules, game_seed), engine=chosen)
+        bots = [make_bot(level, derive_seed(game_seed, seat)) for seat in range(players)]
+        while not state.is_over:
+            timed = state.state.phase == PLAY and len(state.legal_actions()) > 1
+            started = time.process_time()
+            action = state.ask(bots[state.state.current])  # type: ignore[arg-type]
+            spent = time.process_time() - started
+            game_seconds += spent
+            if timed:
+                decisions += 1
+                decision_seconds += spent
+            state.apply(action)
+    return LevelFigure(level, players, games, decisions, decision_seconds, game_seconds)

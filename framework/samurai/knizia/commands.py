@@ -75,6 +75,9 @@ def bench_lines(edition: Edition, request: BenchRequest) -> Iterator[str]:
                 raise DataError(f"the native engine cannot play edition {edition.id!r}: {why}", source="--engine")
     elif request.engine is None:
         yield "the native engine is not installed here: timing the Python engine alone"
+    if request.levels:
+        yield from _level_bench_lines(edition, request, engines)
+        return
     if request.mcts:
         yield from _mcts_bench_lines(edition, request, engines)
         return
@@ -147,6 +150,22 @@ def _mcts_bench_lines(edition: Edition, request: BenchRequest, engines: tuple[st
                     yield (f"{count:>7} {engine:>8} {kind:>8} {figure.position:>10} {figure.decisions:>9} "
                            f"{figure.simulations:>11} {figure.seconds:>8.2f} {figure.simulations_per_second:>9.0f} "
                            f"{figure.simulations_per_cpu_second:>10.0f}{ratio}")
+
+
+def _level_bench_lines(edition: Edition, request: BenchRequest, engines: tuple[str, ...]) -> Iterator[str]:
+    """``samurai bench --levels``: per level and player count, whole games with every seat at the level on one
+    core: processor seconds per decision of the play phase and minutes per 1,000 games, on the native engine where
+    it is installed (its search is native)."""
+    from .bench import time_level
+
+    engine = "native" if "native" in engines else "python"
+    yield (f"{'level':>7} {'players':>7} {'engine':>7} {'games':>5} {'decisions':>9} {'s/decision':>10} "
+           f"{'min/1000 games':>14}")
+    for level in request.levels:
+        for count in request.players:
+            figure = time_level(edition, count, level, request.level_games, request.seed, engine)
+            yield (f"{level:>7} {count:>7} {engine:>7} {figure.games:>5} {figure.decisions:>9} "
+                   f"{figure.seconds_per_decision:>10.4f} {figure.minutes_per_thousand_games:>14.1f}")
 
 
 def edition_lines(edition: Edition) -> Iterator[str]:

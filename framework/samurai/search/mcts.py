@@ -38,6 +38,12 @@ every edition, and any other game behind the protocol too.
 - The budget is a number of simulations (deterministic for the bot's seed) or
   a number of seconds (depends on the machine). The most visited action is
   played.
+- A game may run this very search natively: before searching, ``act`` offers
+  its options to the knowledge's ``search_natively(rng, ...)`` if it has one,
+  which returns the decision and the simulations run, or None to leave the
+  search to this module. Knizia's game does so on its native engine
+  (``samurai.knizia.position.HexSeatKnowledge.search_natively``), with the same
+  decisions draw for draw (docs/native.md "The search inside the engine").
 """
 
 from __future__ import annotations
