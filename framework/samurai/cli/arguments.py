@@ -31,8 +31,8 @@ def _run_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=_whole(0, MAX_SEED), default=1,
                         help="seed of the run; game i uses a seed derived from it")
     parser.add_argument("--bots", default="random",
-                        help="comma-separated bots, assigned to seats in turn (random, greedy, easy, medium, hard, expert, "
-                             "mcts:N simulations, mcts:Xs seconds; default random)")
+                        help="comma-separated bots, assigned to seats in turn (random, greedy, easy, medium, hard, "
+                             "expert, mcts:N simulations, mcts:Xs seconds; default random)")
 
 
 def _executor_args(parser: argparse.ArgumentParser) -> None:

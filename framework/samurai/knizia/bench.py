@@ -36,7 +36,8 @@ from .simulate import play_batch
 from .state import PLAY
 
 __all__ = ["BenchFigure", "run_bench", "PathFigures", "opening", "time_paths", "CompareFigure", "time_compare",
-           "MCTSFigure", "run_mcts_bench", "MCTS_POSITIONS", "MCTS_KINDS", "LevelFigure", "time_level", "engine_environment"]
+           "MCTSFigure", "run_mcts_bench", "MCTS_POSITIONS", "MCTS_KINDS", "LevelFigure", "time_level",
+           "engine_environment"]
 
 _REPEATS = 5
 
@@ -307,7 +308,7 @@ def time_level(edition: Edition, players: int, level: str, games: int, seed: int
         while not state.is_over:
             timed = state.state.phase == PLAY and len(state.legal_actions()) > 1
             started = time.process_time()
-            action = state.ask(bots[state.state.current])  # type: ignore[arg-type]
+            action = state.ask(bots[state.state.current])
             spent = time.process_time() - started
             game_seconds += spent
             if timed:
