@@ -211,6 +211,11 @@ def test_the_mcts_bot_refuses_a_missing_or_double_budget():
         MCTSBot(1, simulations=5, replies=True, playout=None)
     with pytest.raises(ValueError, match="worlds"):
         MCTSBot(1, simulations=5, worlds=0)
+    with pytest.raises(ValueError, match="reply_rounds must be"):
+        MCTSBot(1, simulations=5, replies=True, reply_rounds=0)
+    with pytest.raises(ValueError, match="with replies=True"):
+        MCTSBot(1, simulations=5, reply_rounds=2)
+    assert MCTSBot(1, simulations=5, replies=True, reply_rounds=2).name == "mcts-replies:5:2"
 
 
 def test_bench_mcts_prints_simulations_per_second_from_both_kinds_of_position(capsys):

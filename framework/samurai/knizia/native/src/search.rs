@@ -132,6 +132,8 @@ pub struct Options {
     pub replies: bool,
     /// Compare the root's actions on a pool of this many drawn positions.
     pub worlds: Option<usize>,
+    /// With replies, how many rounds of answers before the estimate (`MCTSBot.reply_rounds`).
+    pub reply_rounds: u32,
 }
 
 /// A multiplicative hash for actions (std's default is keyed and slower; nothing here is adversarial: the keys
@@ -348,8 +350,7 @@ impl Search<'_> {
                 break; // another seat is to act here than the first time (a pass the seat cannot foresee)
             }
             let chooser = seat.max(0) as usize;
-            self.legal.clear();
-            self.legal.extend(engine::legal_actions(self.r, state));
+            self.legal = engine::legal_actions(self.r, state);
             // One look-up per legal action: the unexpanded ones, else every child's index for the choice below.
             self.unexpanded.clear();
             self.child_ids.clear();
@@ -447,13 +448,15 @@ impl Search<'_> {
                 }
             }
             Some(_) if self.options.replies => {
-                while to_act(state, searcher) {
-                    let action = self.greedy.action(r, state, rng)?;
-                    engine::apply(r, state, action);
-                }
-                while state.phase != OVER && !to_act(state, searcher) {
-                    let action = self.greedy.action(r, state, rng)?;
-                    engine::apply(r, state, action);
+                for _ in 0..self.options.reply_rounds {
+                    while to_act(state, searcher) {
+                        let action = self.greedy.action(r, state, rng)?;
+                        engine::apply(r, state, action);
+                    }
+                    while state.phase != OVER && !to_act(state, searcher) {
+                        let action = self.greedy.action(r, state, rng)?;
+                        engine::apply(r, state, action);
+                    }
                 }
             }
             Some(actions) => {
