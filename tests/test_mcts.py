@@ -177,7 +177,7 @@ def test_levels_and_budgets_are_bot_names():
     levels = {level: make_bot(level, 1) for level in LEVELS}
     assert all(isinstance(bot, MCTSBot) and bot.name == level for level, bot in levels.items())
     budgets = [bot.simulations for bot in levels.values()]  # type: ignore[union-attr]
-    assert budgets == sorted(budgets) and list(LEVELS) == ["easy", "medium", "hard", "expert"]
+    assert budgets == sorted(budgets) and list(LEVELS) == ["easy", "medium", "hard"]
     for level, spec in LEVELS.items():
         bot, named = make_bot(level, 1), make_bot(spec, 1)
         assert isinstance(bot, MCTSBot) and isinstance(named, MCTSBot)
@@ -211,11 +211,6 @@ def test_the_mcts_bot_refuses_a_missing_or_double_budget():
         MCTSBot(1, simulations=5, replies=True, playout=None)
     with pytest.raises(ValueError, match="worlds"):
         MCTSBot(1, simulations=5, worlds=0)
-    with pytest.raises(ValueError, match="reply_rounds must be"):
-        MCTSBot(1, simulations=5, replies=True, reply_rounds=0)
-    with pytest.raises(ValueError, match="with replies=True"):
-        MCTSBot(1, simulations=5, reply_rounds=2)
-    assert MCTSBot(1, simulations=5, replies=True, reply_rounds=2).name == "mcts-replies:5:2"
 
 
 def test_bench_mcts_prints_simulations_per_second_from_both_kinds_of_position(capsys):
@@ -252,7 +247,7 @@ def test_bench_levels_times_whole_games_of_each_level(capsys):
     assert [(row[0], row[1], row[3]) for row in rows] == [("easy", "2", "1"), ("easy", "3", "1")]
     assert all(int(row[4]) > 0 and float(row[5]) > 0 and float(row[6]) > 0 for row in rows)
     assert main(["bench", "--levels", "easy,grandmaster"]) == 2
-    assert "--levels: no level 'grandmaster'; the levels are easy, medium, hard, expert" in capsys.readouterr().err
+    assert "--levels: no level 'grandmaster'; the levels are easy, medium, hard" in capsys.readouterr().err
 
 
 def test_simulate_and_compare_accept_levels_and_budgets(capsys):

@@ -30,7 +30,6 @@ SEARCHES = {
     "rollouts": {"playout": None},
     "replies": {"replies": True, "worlds": REPLY_WORLDS},
     "replies-fresh-worlds": {"replies": True},
-    "two-rounds-of-replies": {"replies": True, "worlds": REPLY_WORLDS, "reply_rounds": 2},
 }
 """Every way ``MCTSBot`` scores a leaf, the replies with and without a pool of common worlds."""
 

@@ -96,20 +96,19 @@ SEARCHES: dict[str, Search] = {
 """The kinds of MCTS bot by name prefix: the estimate at the leaf, random playouts to the end, or the
 estimate after the game's quick player has answered the leaf."""
 
-LEVELS: dict[str, str] = {"easy": "mcts:50", "medium": "mcts-replies:800", "hard": "mcts-replies:12000",
-                          "expert": "mcts-replies:24000"}
+LEVELS: dict[str, str] = {"easy": "mcts:50", "medium": "mcts-replies:800", "hard": "mcts-replies:12000"}
 """The levels, each the name of the MCTS bot it plays as. In Knizia's game on the native engine, whose search is
 native (``samurai.knizia.position.HexSeatKnowledge.search_natively``), a decision in the play phase takes about
-0.001 s, 0.01-0.02 s, 0.15-0.35 s and 0.3-0.7 s on one core of the project's machine, more with more players
-(docs/strength.md has the figures). The Python search, for every other game and on the Python engine, is 40 to 100
-times slower: ``expert`` is meant for the native search. Counts of simulations, not seconds, so that a level plays
-the same game on any machine and on either engine.
+0.001 s, 0.01-0.02 s and 0.15-0.35 s on one core of the project's machine, more with more players
+(docs/strength.md has the figures); the Python search, for every other game and on the Python engine, is 40 to 100
+times slower. Counts of simulations, not seconds, so that a level plays the same game on any machine and on either
+engine.
 
 ``easy`` is far below the 0.05 s first planned for it because without replies 800 simulations (0.05 s)
 played as well as 3,500; with fewer simulations than a turn has actions the search scores only a random part
 of them, which puts it between ``greedy`` and ``medium`` (the figures: docs/bots.md and docs/strength.md).
-``expert`` spends the native search's speed on twice ``hard``'s simulations, within about a second a decision
-with 4 players."""
+No level above ``hard`` yet: twice its simulations, more common worlds, another exploration constant and a
+second round of replies were no stronger against it (docs/strength.md "What more simulations buy")."""
 
 BUDGETED_NAMES = ("mcts:SIMULATIONS", "mcts:SECONDSs", "mcts-replies:SIMULATIONS", "mcts-replies:SECONDSs",
                   "mcts-rollouts:SIMULATIONS", "mcts-rollouts:SECONDSs")

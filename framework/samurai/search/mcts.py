@@ -90,10 +90,7 @@ class MCTSBot:
     estimate is taken (0, the default: none; None: play out to the end);
     ``replies`` scores a leaf after the game's quick player has answered it
     and ``worlds`` compares the root's actions on a pool of drawn positions
-    (both: the module's docstring); ``reply_rounds`` (with replies) is how many
-    rounds of answers the quick player plays before the leaf is scored: 1, the
-    searching seat's turn finished and every other seat's; 2, then the
-    searching seat's next turn and every other seat's again, and so on.
+    (both: the module's docstring).
     """
 
     trusted = True
@@ -101,7 +98,7 @@ class MCTSBot:
 
     def __init__(self, seed: int, *, simulations: int | None = None, seconds: float | None = None,
                  exploration: float = DEFAULT_EXPLORATION, playout: int | None = 0, replies: bool = False,
-                 worlds: int | None = None, reply_rounds: int = 1, name: str | None = None) -> None:
+                 worlds: int | None = None, name: str | None = None) -> None:
         if (simulations is None) == (seconds is None):
             raise ValueError("give the MCTS bot either a number of simulations or a number of seconds")
         if simulations is not None and (isinstance(simulations, bool) or not isinstance(simulations, int)
@@ -115,10 +112,6 @@ class MCTSBot:
             raise ValueError("replies are played instead of random playouts: give replies=True with playout=0")
         if worlds is not None and (isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1):
             raise ValueError(f"worlds must be None or a whole number from 1, not {worlds!r}")
-        if isinstance(reply_rounds, bool) or not isinstance(reply_rounds, int) or not 1 <= reply_rounds <= 100:
-            raise ValueError(f"reply_rounds must be a whole number from 1 to 100, not {reply_rounds!r}")
-        if reply_rounds != 1 and not replies:
-            raise ValueError("reply_rounds counts rounds of replies: give it with replies=True")
         self.rng = random.Random(seed)
         self.simulations = simulations
         self.seconds = seconds
@@ -126,11 +119,9 @@ class MCTSBot:
         self.playout = playout
         self.replies = replies
         self.worlds = worlds
-        self.reply_rounds = reply_rounds
         self._pool: list[tuple[GameState, int]] = []
         budget = f"{simulations}" if simulations is not None else f"{seconds:g}s"
-        replied = f"mcts-replies:{budget}" if reply_rounds == 1 else f"mcts-replies:{budget}:{reply_rounds}"
-        self.name = name or (replied if replies else f"mcts:{budget}" if playout == 0
+        self.name = name or (f"mcts-replies:{budget}" if replies else f"mcts:{budget}" if playout == 0
                              else f"mcts-rollouts:{budget}" if playout is None else f"mcts:{budget}:{playout}")
         self.last_simulations = 0
         """How many simulations the last decision ran."""
@@ -141,7 +132,7 @@ class MCTSBot:
         if native is not None:
             found = native(self.rng, simulations=self.simulations, seconds=self.seconds,
                            exploration=self.exploration, playout=self.playout, replies=self.replies,
-                           worlds=self.worlds, reply_rounds=self.reply_rounds)
+                           worlds=self.worlds)
             if found is not None:
                 action, self.last_simulations = found
                 return action  # type: ignore[no-any-return]
@@ -265,11 +256,10 @@ class MCTSBot:
                 state.apply(state.sample_action(rng))
             return state.returns()
         if self.replies:
-            for _ in range(self.reply_rounds):
-                while state.to_act == seat:  # the seat's own turn, finished by the game's policy
-                    state.apply(state.policy_action(rng))
-                while not state.is_over and state.to_act != seat:
-                    state.apply(state.policy_action(rng))
+            while state.to_act == seat:  # the seat's own turn, finished by the game's policy
+                state.apply(state.policy_action(rng))
+            while not state.is_over and state.to_act != seat:
+                state.apply(state.policy_action(rng))
             return state.evaluate()
         for _ in range(self.playout):
             if state.is_over:

@@ -1277,7 +1277,7 @@ fn native_scoring_decision(
 /// the edition scores in Python (the search must end games). ValueError for knowledge that does not fit the rules.
 #[pyfunction]
 #[pyo3(signature = (rules, public, seat, hidden, hand_sizes, pool_sizes, rng, *, simulations, seconds,
-                    exploration, playout, replies, worlds, reply_rounds = 1))]
+                    exploration, playout, replies, worlds))]
 #[allow(clippy::too_many_arguments)]
 fn search_decision<'py>(
     py: Python<'py>,
@@ -1294,7 +1294,6 @@ fn search_decision<'py>(
     playout: Option<u64>,
     replies: bool,
     worlds: Option<usize>,
-    reply_rounds: u32,
 ) -> PyResult<Option<(Bound<'py, PyTuple>, u64)>> {
     if rules.rules.scoring == Scoring::Python {
         return Ok(None);
@@ -1315,7 +1314,6 @@ fn search_decision<'py>(
         || exploration < 0.0
         || worlds == Some(0)
         || (replies && playout != Some(0))
-        || !(1..=100).contains(&reply_rounds)
     {
         return Err(PyValueError::new_err(format!(
             "search: exploration {exploration}, worlds {worlds:?}, replies {replies} with playout {playout:?} do not \
@@ -1341,7 +1339,6 @@ fn search_decision<'py>(
         playout,
         replies,
         worlds,
-        reply_rounds,
     };
     let mut twister = twister_of(rng)?;
     // The search touches no Python object: other threads (a server's requests) run while it thinks.

@@ -132,8 +132,6 @@ pub struct Options {
     pub replies: bool,
     /// Compare the root's actions on a pool of this many drawn positions.
     pub worlds: Option<usize>,
-    /// With replies, how many rounds of answers before the estimate (`MCTSBot.reply_rounds`).
-    pub reply_rounds: u32,
 }
 
 /// A multiplicative hash for actions (std's default is keyed and slower; nothing here is adversarial: the keys
@@ -448,15 +446,13 @@ impl Search<'_> {
                 }
             }
             Some(_) if self.options.replies => {
-                for _ in 0..self.options.reply_rounds {
-                    while to_act(state, searcher) {
-                        let action = self.greedy.action(r, state, rng)?;
-                        engine::apply(r, state, action);
-                    }
-                    while state.phase != OVER && !to_act(state, searcher) {
-                        let action = self.greedy.action(r, state, rng)?;
-                        engine::apply(r, state, action);
-                    }
+                while to_act(state, searcher) {
+                    let action = self.greedy.action(r, state, rng)?;
+                    engine::apply(r, state, action);
+                }
+                while state.phase != OVER && !to_act(state, searcher) {
+                    let action = self.greedy.action(r, state, rng)?;
+                    engine::apply(r, state, action);
                 }
             }
             Some(actions) => {
