@@ -99,7 +99,7 @@ estimate after the game's quick player has answered the leaf."""
 LEVELS: dict[str, str] = {"easy": "mcts:50", "medium": "mcts-replies:800", "hard": "mcts-replies:12000"}
 """The levels, each the name of the MCTS bot it plays as. In Knizia's game on the native engine, whose search is
 native (``samurai.knizia.position.HexSeatKnowledge.search_natively``), a decision in the play phase takes about
-0.001 s, 0.01-0.02 s and 0.15-0.35 s on one core of the project's machine, more with more players
+0.5 ms, 6 to 14 ms and 0.11 to 0.24 s on one core of the project's machine, more with more players
 (docs/strength.md has the figures); the Python search, for every other game and on the Python engine, is 40 to 100
 times slower. Counts of simulations, not seconds, so that a level plays the same game on any machine and on either
 engine.
