@@ -22,6 +22,8 @@ from samurai.knizia.seat_bots import make_bot
 from samurai.knizia.state import FIGURES, HANDS, PLAY
 from samurai.search.bots import REPLY_WORLDS, MCTSBot
 
+from helpers import write_plugin_edition
+
 pytestmark = pytest.mark.skipif(native_module() is None, reason="the native engine is not built here")
 
 SEARCHES = {
@@ -138,3 +140,37 @@ def test_the_native_search_refuses_what_is_not_a_knowledge():
     with pytest.raises(ValueError, match="not to act"):
         module.search_decision(native_rules(state.rules), waiting._pos, waiting.seat, waiting._hidden_tiles(),
                                *waiting._sizes[:2], random.Random(1), **options)
+
+
+MOST_RICE = '''
+from samurai.hooks.specs import hookimpl
+from samurai.knizia.result import Result
+
+
+@hookimpl
+def samurai_score(edition, captured, options):
+    most = max(castes["rice"] for castes in captured.values())
+    winners = tuple(sorted(seat for seat, castes in captured.items() if castes["rice"] == most))
+    return Result(winners, "most_rice", f"the most rice fields captured: {most}")
+'''
+
+
+def test_an_edition_that_scores_in_python_is_searched_in_python(tmp_path):
+    """The search must score the games it finishes: with an edition's own scoring hook the native engine's
+    knowledge declines (``search_natively`` gives None) and the Python search decides, on the native positions,
+    as it decides on the Python engine."""
+    import samurai
+
+    manifest = write_plugin_edition(tmp_path / "rice", MOST_RICE, key="rice", name="Most rice")
+    edition = samurai.load_edition(str(manifest))
+    native, python = start(edition, 2, 3, engine="native"), start(edition, 2, 3, engine="python")
+    rng = random.Random(3)
+    while native.state.phase != PLAY:
+        action = native.sample_action(rng)
+        native.apply(action)
+        python.apply(action)
+    knowledge = native.knowledge(native.to_act)
+    assert knowledge.search_natively(random.Random(1), simulations=5, seconds=None, exploration=0.35, playout=None,
+                                     replies=False, worlds=None) is None
+    options = {"simulations": 30, "playout": None}
+    assert _decide(MCTSBot(4, **options), native) == _decide(MCTSBot(4, **options), python)
