@@ -447,10 +447,13 @@ pub fn legal_actions(r: &Rules, st: &State) -> Vec<Action> {
             .map(|(c, s)| Action::Figure(c, s))
             .collect(),
         PLAY => {
-            let mut actions = Vec::new();
+            let tiles = sorted_unique(&playable_tiles(r, st, seat, st.normal_played));
+            // Room for every tile on every empty hex at once (Move and Switch may want more).
+            let mut actions =
+                Vec::with_capacity(tiles.len() * st.empty_land.len().max(st.empty_sea.len()) + 1);
             let mut land: Option<Vec<usize>> = None;
             let mut sea: Option<Vec<usize>> = None;
-            for tile in sorted_unique(&playable_tiles(r, st, seat, st.normal_played)) {
+            for tile in tiles {
                 match r.tile_on[tile] {
                     Placement::Land => {
                         let hexes = land.get_or_insert_with(|| sorted_hexes(&st.empty_land));

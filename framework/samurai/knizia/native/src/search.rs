@@ -206,6 +206,8 @@ struct Search<'a> {
     legal: Vec<Action>,
     unexpanded: Vec<Action>,
     child_ids: Vec<u32>,
+    /// The nodes of a simulation's path (kept to reuse its room).
+    path: Vec<u32>,
     returns: Vec<f64>,
     greedy: Greedy,
     estimate: Estimate,
@@ -256,6 +258,7 @@ pub fn decide(
         legal: Vec::new(),
         unexpanded: Vec::new(),
         child_ids: Vec::new(),
+        path: Vec::new(),
         returns: Vec::with_capacity(r.players),
         greedy: Greedy::default(),
         estimate: Estimate::default(),
@@ -338,7 +341,9 @@ impl Search<'_> {
         };
         let mut world_rng = self.draw(self.nodes[node as usize].visits, rng, state);
         engine::apply(self.r, state, action);
-        let mut path = vec![node];
+        let mut path = std::mem::take(&mut self.path);
+        path.clear();
+        path.push(node);
         while !expanded && state.phase != OVER {
             let seat = state.current;
             let chooser = self.nodes[node as usize].chooser;
@@ -398,6 +403,7 @@ impl Search<'_> {
             node.visits += 1;
             node.total += self.returns[node.seat];
         }
+        self.path = path;
         self.root_visits += 1;
         Ok(())
     }
