@@ -2,7 +2,7 @@
 
 Both play exactly the same games (``tests/test_native_engine.py`` compares them position by position): the same
 legal actions in the same order, the same positions, the same draws from the same seeds, the same results. The
-native engine is faster (about 11 times on whole random games, 25 on greedy ones: docs/performance.md); the Python
+native engine is faster (about 11 to 16 times on whole random games, 45 to 70 on greedy ones: docs/performance.md); the Python
 engine runs what the native one cannot represent (a special tile behaviour of a plugin, say) and is what a machine
 without a Rust toolchain gets.
 
