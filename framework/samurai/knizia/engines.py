@@ -2,9 +2,9 @@
 
 Both play exactly the same games (``tests/test_native_engine.py`` compares them position by position): the same
 legal actions in the same order, the same positions, the same draws from the same seeds, the same results. The
-native engine is faster (about 11 to 16 times on whole random games, 45 to 70 on greedy ones: docs/performance.md); the Python
-engine runs what the native one cannot represent (a special tile behaviour of a plugin, say) and is what a machine
-without a Rust toolchain gets.
+native engine is faster (about 11 to 16 times on whole random games, 45 to 70 on greedy ones: docs/performance.md);
+the Python engine runs what the native one cannot represent (a special tile behaviour of a plugin, say) and is what
+a machine without a Rust toolchain gets.
 
 Which engine a game gets: the ``engine=`` argument where games are made (``new_game``, ``start``), else the
 environment variable ``SAMURAI_ENGINE`` (``python``, ``native`` or ``auto``), else ``auto``: native when it is
