@@ -61,14 +61,8 @@ fn sum(values: &[f64]) -> f64 {
     values.iter().fold(0.0, |total, &v| total + v)
 }
 
-/// `estimate_returns(rules, st)`: estimated returns per seat (summing to 1) of `st`, which is not over; written
-/// into `out` (one per seat).
-pub fn estimate_returns(r: &Rules, st: &State, out: &mut Vec<f64>) {
-    Estimate::default().returns(r, st, out);
-}
-
-/// `estimate_returns` with its working lists kept from one position to the next (a search estimates every
-/// simulation's leaf).
+/// `estimate_returns(rules, st)` with its working lists kept from one position to the next (a search estimates
+/// every simulation's leaf).
 #[derive(Default)]
 pub struct Estimate {
     counts: Vec<f64>,
@@ -80,7 +74,8 @@ pub struct Estimate {
 }
 
 impl Estimate {
-    /// `estimate_returns`.
+    /// `estimate_returns(rules, st)`: estimated returns per seat (summing to 1) of `st`, which is not over;
+    /// written into `out` (one per seat).
     pub fn returns(&mut self, r: &Rules, st: &State, out: &mut Vec<f64>) {
         let n = r.players;
         let Estimate {

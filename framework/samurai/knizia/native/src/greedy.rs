@@ -145,8 +145,7 @@ impl Greedy {
                         hexes
                             .hexes
                             .iter()
-                            .zip(&hexes.around)
-                            .map(|(&h, around)| around.worth(r, st, seat, tile, h)),
+                            .map(|&h| arounds.around[h].worth(r, st, seat, tile, h)),
                     );
                 }
                 Placement::Special if r.tile_special[tile] == Some(Special::Move) => {
@@ -160,8 +159,7 @@ impl Greedy {
                                 let worths = land
                                     .hexes
                                     .iter()
-                                    .zip(&land.around)
-                                    .map(|(&h, around)| around.worth(r, st, seat, moved, h));
+                                    .map(|&h| arounds.around[h].worth(r, st, seat, moved, h));
                                 at_targets.push((moved, worths.collect()));
                                 at_targets.len() - 1
                             }
@@ -180,12 +178,12 @@ impl Greedy {
     }
 }
 
-/// The empty hexes of one terrain in order, and what surrounds each (worked out once per action).
+/// The empty hexes of one terrain in order (listed once per action), each with what surrounds it worked out in
+/// [`Arounds`].
 #[derive(Default)]
 struct Hexes {
     filled: bool,
     hexes: Vec<usize>,
-    around: Vec<Around>,
 }
 
 impl Hexes {
@@ -194,9 +192,9 @@ impl Hexes {
             return;
         }
         sorted_hexes_into(empty, &mut self.hexes);
-        self.around.clear();
-        self.around
-            .extend(self.hexes.iter().map(|&h| arounds.of(r, st, h)));
+        for &h in &self.hexes {
+            arounds.know(r, st, h);
+        }
         self.filled = true;
     }
 }
@@ -237,13 +235,13 @@ impl Arounds {
         }
     }
 
+    /// Work out what surrounds `h` if it is not known (then `around[h]` holds it).
     #[inline]
-    fn of(&mut self, r: &Rules, st: &State, h: usize) -> Around {
+    fn know(&mut self, r: &Rules, st: &State, h: usize) {
         if !self.known[h] {
             self.around[h] = Around::of(r, st, h);
             self.known[h] = true;
         }
-        self.around[h]
     }
 }
 
