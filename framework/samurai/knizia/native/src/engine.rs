@@ -17,7 +17,7 @@ const SAMPLE_TRIES: usize = 16;
 
 /// An action: the Python engine's tuples `(CHOOSE, tile)`, `(FIGURE, caste, settlement)`, `(PLACE, tile, hex)`,
 /// `(SPECIAL, tile, *targets)` and `(END,)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
     Choose(usize),
     Figure(usize, usize),
@@ -25,6 +25,29 @@ pub enum Action {
     /// A special tile and its targets: Move `(source, target)`, Switch `(s1, c1, s2, c2)`.
     Special(usize, [usize; 4], u8),
     End,
+}
+
+impl std::hash::Hash for Action {
+    /// The fields packed into one word, so a hasher mixes once per action (the search looks up every legal
+    /// action of every node it walks through). Equal actions pack equally; for the small numbers of a board the
+    /// packing is also one to one, and where it is not, equality still tells the actions apart.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let packed = match *self {
+            Action::Choose(tile) => 1 ^ (tile << 3),
+            Action::Figure(caste, settlement) => 2 ^ (caste << 3) ^ (settlement << 8),
+            Action::Place(tile, h) => 3 ^ (tile << 3) ^ (h << 10),
+            Action::Special(tile, [a, b, c, d], n) => {
+                4 ^ (tile << 3)
+                    ^ (a << 10)
+                    ^ (b << 20)
+                    ^ (c.rotate_left(30))
+                    ^ (d.rotate_left(40))
+                    ^ (usize::from(n).rotate_left(50))
+            }
+            Action::End => 5,
+        };
+        state.write_u64(packed as u64);
+    }
 }
 
 /// The action kinds' numbers in a tuple.
@@ -113,15 +136,8 @@ pub(crate) fn sorted_unique(items: &[usize]) -> Vec<usize> {
     out
 }
 
-/// `sorted(set(hexes))` for hexes of a board (`sorted_unique`, by a bit set rather than a sort: the lists of
-/// empty hexes are sorted for every list of legal actions).
-pub(crate) fn sorted_hexes(hexes: &[usize]) -> Vec<usize> {
-    let mut out = Vec::with_capacity(hexes.len());
-    sorted_hexes_into(hexes, &mut out);
-    out
-}
-
-/// `sorted_hexes` into `out`.
+/// `sorted(set(hexes))` for hexes of a board, into `out` (by a bit set rather than a sort: the lists of empty hexes
+/// are sorted for every list of legal actions).
 pub(crate) fn sorted_hexes_into(hexes: &[usize], out: &mut Vec<usize>) {
     const WORDS: usize = 8;
     out.clear();
@@ -436,42 +452,75 @@ pub fn can_play(r: &Rules, st: &State, seat: usize) -> bool {
 
 /// `legal_actions`: every legal action now, in the Python engine's order.
 pub fn legal_actions(r: &Rules, st: &State) -> Vec<Action> {
-    let seat = st.seat();
-    match st.phase {
-        HANDS => sorted_unique(&st.pools[seat])
-            .into_iter()
-            .map(Action::Choose)
-            .collect(),
-        FIGURES => figure_placements(r, st)
-            .into_iter()
-            .map(|(c, s)| Action::Figure(c, s))
-            .collect(),
-        PLAY => {
-            let tiles = sorted_unique(&playable_tiles(r, st, seat, st.normal_played));
-            // Room for every tile on every empty hex at once (Move and Switch may want more).
-            let mut actions =
-                Vec::with_capacity(tiles.len() * st.empty_land.len().max(st.empty_sea.len()) + 1);
-            let mut land: Option<Vec<usize>> = None;
-            let mut sea: Option<Vec<usize>> = None;
-            for tile in tiles {
-                match r.tile_on[tile] {
-                    Placement::Land => {
-                        let hexes = land.get_or_insert_with(|| sorted_hexes(&st.empty_land));
-                        actions.extend(hexes.iter().map(|&h| Action::Place(tile, h)));
+    let mut actions = Vec::new();
+    Legal::default().list(r, st, &mut actions);
+    actions
+}
+
+/// `legal_actions` with its working lists kept from one position to the next (a search lists the legal actions
+/// at every node it walks through).
+#[derive(Default)]
+pub struct Legal {
+    tiles: Vec<usize>,
+    land: Vec<usize>,
+    sea: Vec<usize>,
+}
+
+impl Legal {
+    /// `legal_actions` into `actions` (cleared first).
+    pub fn list(&mut self, r: &Rules, st: &State, actions: &mut Vec<Action>) {
+        actions.clear();
+        let seat = st.seat();
+        match st.phase {
+            HANDS => actions.extend(
+                sorted_unique(&st.pools[seat])
+                    .into_iter()
+                    .map(Action::Choose),
+            ),
+            FIGURES => actions.extend(
+                figure_placements(r, st)
+                    .into_iter()
+                    .map(|(c, s)| Action::Figure(c, s)),
+            ),
+            PLAY => {
+                let Legal { tiles, land, sea } = self;
+                playable_tiles_into(r, st, seat, st.normal_played, tiles);
+                tiles.sort_unstable();
+                tiles.dedup();
+                // Room for every tile on every empty hex at once (Move and Switch may want more).
+                actions.reserve(tiles.len() * st.empty_land.len().max(st.empty_sea.len()) + 1);
+                let (mut land_sorted, mut sea_sorted) = (false, false);
+                for &tile in tiles.iter() {
+                    match r.tile_on[tile] {
+                        Placement::Land => {
+                            if !land_sorted {
+                                sorted_hexes_into(&st.empty_land, land);
+                                land_sorted = true;
+                            }
+                            actions.extend(land.iter().map(|&h| Action::Place(tile, h)));
+                        }
+                        Placement::Sea => {
+                            if !sea_sorted {
+                                sorted_hexes_into(&st.empty_sea, sea);
+                                sea_sorted = true;
+                            }
+                            actions.extend(sea.iter().map(|&h| Action::Place(tile, h)));
+                        }
+                        Placement::Special => {
+                            if !land_sorted {
+                                sorted_hexes_into(&st.empty_land, land);
+                                land_sorted = true;
+                            }
+                            special_legal(r, st, seat, tile, land, actions);
+                        }
                     }
-                    Placement::Sea => {
-                        let hexes = sea.get_or_insert_with(|| sorted_hexes(&st.empty_sea));
-                        actions.extend(hexes.iter().map(|&h| Action::Place(tile, h)));
-                    }
-                    Placement::Special => actions.extend(special_legal(r, st, seat, tile)),
+                }
+                if st.played > 0 {
+                    actions.push(Action::End);
                 }
             }
-            if st.played > 0 {
-                actions.push(Action::End);
-            }
-            actions
+            _ => {}
         }
-        _ => Vec::new(),
     }
 }
 
@@ -934,11 +983,17 @@ fn swaps(m1: u8, m2: u8) -> impl Iterator<Item = (usize, usize)> {
     })
 }
 
-fn special_legal(r: &Rules, st: &State, seat: usize, tile: usize) -> Vec<Action> {
+/// The legal actions of a special tile, onto `out` (`targets`: the empty land hexes, sorted).
+fn special_legal(
+    r: &Rules,
+    st: &State,
+    seat: usize,
+    tile: usize,
+    targets: &[usize],
+    out: &mut Vec<Action>,
+) {
     match r.tile_special[tile] {
         Some(Special::Move) => {
-            let targets = sorted_hexes(&st.empty_land);
-            let mut out = Vec::new();
             for source in move_sources(r, st, seat) {
                 out.extend(
                     targets
@@ -946,7 +1001,6 @@ fn special_legal(r: &Rules, st: &State, seat: usize, tile: usize) -> Vec<Action>
                         .map(|&target| Action::Special(tile, [source, target, 0, 0], 2)),
                 );
             }
-            out
         }
         Some(Special::Switch) => {
             let occupied: Vec<(usize, u8)> = st
@@ -956,7 +1010,6 @@ fn special_legal(r: &Rules, st: &State, seat: usize, tile: usize) -> Vec<Action>
                 .enumerate()
                 .filter(|&(_, m)| m != 0)
                 .collect();
-            let mut out = Vec::new();
             for (i, &(s1, m1)) in occupied.iter().enumerate() {
                 for &(s2, m2) in &occupied[i + 1..] {
                     out.extend(
@@ -964,9 +1017,8 @@ fn special_legal(r: &Rules, st: &State, seat: usize, tile: usize) -> Vec<Action>
                     );
                 }
             }
-            out
         }
-        None => Vec::new(),
+        None => {}
     }
 }
 
@@ -1084,7 +1136,8 @@ fn special_sample<D: Draw + ?Sized>(
             if swapped.is_some() {
                 return swapped;
             }
-            let moves = special_legal(r, st, seat, tile);
+            let mut moves = Vec::new();
+            special_legal(r, st, seat, tile, &[], &mut moves);
             if moves.is_empty() {
                 None
             } else {

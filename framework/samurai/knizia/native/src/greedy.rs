@@ -30,6 +30,7 @@ pub struct Greedy {
     land: Hexes,
     sea: Hexes,
     arounds: Arounds,
+    resolving: Resolving,
     at_targets: Vec<(usize, Vec<i64>)>,
     /// The worth of every action [`Greedy::each_play`] visits, in its order.
     values: Vec<i64>,
@@ -111,6 +112,7 @@ impl Greedy {
             land,
             sea,
             arounds,
+            resolving,
             at_targets,
             values,
             runs,
@@ -121,6 +123,7 @@ impl Greedy {
         land.filled = false;
         sea.filled = false;
         arounds.refresh(r, st);
+        resolving.clear();
         at_targets.clear();
         values.clear();
         runs.clear();
@@ -145,7 +148,7 @@ impl Greedy {
                         hexes
                             .hexes
                             .iter()
-                            .map(|&h| arounds.around[h].worth(r, st, seat, tile, h)),
+                            .map(|&h| value_at(resolving, arounds.around[h], r, st, seat, tile, h)),
                     );
                 }
                 Placement::Special if r.tile_special[tile] == Some(Special::Move) => {
@@ -156,10 +159,9 @@ impl Greedy {
                         let k = match at_targets.iter().position(|(t, _)| *t == moved) {
                             Some(k) => k,
                             None => {
-                                let worths = land
-                                    .hexes
-                                    .iter()
-                                    .map(|&h| arounds.around[h].worth(r, st, seat, moved, h));
+                                let worths = land.hexes.iter().map(|&h| {
+                                    value_at(resolving, arounds.around[h], r, st, seat, moved, h)
+                                });
                                 at_targets.push((moved, worths.collect()));
                                 at_targets.len() - 1
                             }
@@ -271,17 +273,182 @@ impl Around {
         around
     }
 
-    /// `worth(r, st, seat, tile, h, false)`: with no settlement surrounded, the tile's influence on each caste
-    /// times the figures of that caste next to `h`.
+    /// `worth(r, st, seat, tile, h, false)` where no settlement would be surrounded: the tile's influence on
+    /// each caste times the figures of that caste next to `h`.
     #[inline]
-    fn worth(&self, r: &Rules, st: &State, seat: usize, tile: usize, h: usize) -> i64 {
-        if self.resolves {
-            return worth(r, st, seat, tile, h, false);
-        }
+    fn plain_worth(&self, r: &Rules, tile: usize) -> i64 {
         let values = &r.tile_value[tile * 3..tile * 3 + 3];
         (0..3)
             .map(|c| i64::from(values[c]) * i64::from(self.castes >> (8 * c) & 0xff))
             .sum()
+    }
+}
+
+/// `worth(r, st, seat, tile, h, false)` of a tile on the empty hex `h`, whose surroundings are `around` (the
+/// common case, where no settlement would be surrounded, inline).
+#[inline(always)]
+fn value_at(
+    resolving: &mut Resolving,
+    around: Around,
+    r: &Rules,
+    st: &State,
+    seat: usize,
+    tile: usize,
+    h: usize,
+) -> i64 {
+    if around.resolves {
+        resolving.worth(r, st, seat, tile, h)
+    } else {
+        around.plain_worth(r, tile)
+    }
+}
+
+/// For the empty hexes where a tile would surround a settlement, what decides its worth apart from the tile,
+/// worked out once per action of the greedy player (each kind of tile in hand is weighed on the same hexes).
+#[derive(Default)]
+struct Resolving {
+    /// Per hex: where its records start in `records` and how many, or None.
+    slot: Vec<Option<(u32, u32)>>,
+    /// The hexes with a slot (to clear them).
+    used: Vec<usize>,
+    records: Vec<Record>,
+}
+
+/// One caste's figure of a settlement next to a hex (`worth`'s inner loop without the tile).
+#[derive(Clone, Copy)]
+struct Record {
+    caste: usize,
+    /// Whether the tile surrounds the settlement (then the figure's capture counts).
+    resolves: bool,
+    /// The seat's influence on the caste there without the tile, the most any other seat has (`i64::MIN`:
+    /// no other seat) and how many other seats have that much.
+    mine: i64,
+    most_other: i64,
+    others_at_most: u32,
+}
+
+impl Record {
+    /// `_captures` with the seat's influence `mine`: +1 if the seat would capture the figure, -1 if another
+    /// seat would, 0 on a tie.
+    #[inline]
+    fn side(&self, mine: i64) -> i64 {
+        match mine.cmp(&self.most_other) {
+            std::cmp::Ordering::Greater => 1,
+            std::cmp::Ordering::Equal => 0,
+            std::cmp::Ordering::Less => -i64::from(self.others_at_most == 1),
+        }
+    }
+}
+
+impl Resolving {
+    fn clear(&mut self) {
+        for &h in &self.used {
+            self.slot[h] = None;
+        }
+        self.used.clear();
+        self.records.clear();
+    }
+
+    /// `worth(r, st, seat, tile, h, false)` of a tile on the empty hex `h`, where it would surround a settlement.
+    #[inline(never)]
+    fn worth(&mut self, r: &Rules, st: &State, seat: usize, tile: usize, h: usize) -> i64 {
+        if self.slot.len() != r.board_size {
+            self.slot.clear();
+            self.slot.resize(r.board_size, None);
+        }
+        let (start, len) = match self.slot[h] {
+            Some(slot) => slot,
+            None => {
+                let slot = self.note(r, st, seat, h);
+                self.slot[h] = Some(slot);
+                self.used.push(h);
+                slot
+            }
+        };
+        let values = &r.tile_value[tile * 3..tile * 3 + 3];
+        let mut total = 0i64;
+        for record in &self.records[start as usize..(start + len) as usize] {
+            let value = i64::from(values[record.caste]);
+            total += value;
+            if record.resolves {
+                total +=
+                    CAPTURE_VALUE * (record.side(record.mine + value) - record.side(record.mine));
+            }
+        }
+        total
+    }
+
+    /// The records of the hex `h` (its settlements with figures, in `worth`'s order), added to `records`.
+    fn note(&mut self, r: &Rules, st: &State, seat: usize, h: usize) -> (u32, u32) {
+        let start = self.records.len();
+        let fills_land = i64::from(r.terrain[h] == LAND);
+        for &s in &r.adjacent_settlements[h] {
+            let mask = st.figures[s];
+            if mask == 0 {
+                continue;
+            }
+            let resolves = st.empty_around[s] - fills_land == 0;
+            for caste in 0..3 {
+                if mask >> caste & 1 == 0 {
+                    continue;
+                }
+                let mut record = Record {
+                    caste,
+                    resolves,
+                    mine: 0,
+                    most_other: i64::MIN,
+                    others_at_most: 0,
+                };
+                if resolves {
+                    influence_without(r, st, s, caste, h, &mut record, seat);
+                }
+                self.records.push(record);
+            }
+        }
+        (start as u32, (self.records.len() - start) as u32)
+    }
+}
+
+/// The influence on `caste` at settlement `s` from every tile but one on `h`: the seat's, and the most of the
+/// others' with how many have it, into `record`.
+fn influence_without(
+    r: &Rules,
+    st: &State,
+    s: usize,
+    caste: usize,
+    h: usize,
+    record: &mut Record,
+    seat: usize,
+) {
+    // On the stack for the tables of every shipped edition (at most 4 seats).
+    let mut small = [0i64; 8];
+    let mut large = Vec::new();
+    let influence: &mut [i64] = if r.players <= small.len() {
+        &mut small[..r.players]
+    } else {
+        large.resize(r.players, 0);
+        &mut large
+    };
+    for &n in &r.settlement_neighbours[s] {
+        if n == h {
+            continue;
+        }
+        let owner = st.tile_owner[n];
+        if owner != EMPTY {
+            influence[owner as usize] +=
+                i64::from(r.tile_value[st.tile_type[n] as usize * 3 + caste]);
+        }
+    }
+    record.mine = influence[seat];
+    for (other, &x) in influence.iter().enumerate() {
+        if other == seat {
+            continue;
+        }
+        match x.cmp(&record.most_other) {
+            std::cmp::Ordering::Greater => (record.most_other, record.others_at_most) = (x, 1),
+            std::cmp::Ordering::Equal => record.others_at_most += 1,
+            std::cmp::Ordering::Less => {}
+        }
     }
 }
 
@@ -353,18 +520,18 @@ fn worth(r: &Rules, st: &State, seat: usize, tile: usize, h: usize, placed: bool
             }
             total += i64::from(r.tile_value[tile * 3 + caste]);
             if resolves {
-                total += CAPTURE_VALUE
-                    * (captures(r, st, seat, s, caste, tile, h, true)
-                        - captures(r, st, seat, s, caste, tile, h, false));
+                total += CAPTURE_VALUE * captures_gained(r, st, seat, s, caste, tile, h);
             }
         }
     }
     total
 }
 
-/// `_captures`: +1 if the seat would capture the figure, -1 if an opponent would, 0 on a tie.
+/// `_captures(..., with_tile=True) - _captures(..., with_tile=False)`, the settlement's influence added up once:
+/// how much the tile on `h` changes who would capture the figure (each side +1 if the seat would, -1 if an
+/// opponent would, 0 on a tie).
 #[allow(clippy::too_many_arguments)]
-fn captures(
+fn captures_gained(
     r: &Rules,
     st: &State,
     seat: usize,
@@ -372,7 +539,6 @@ fn captures(
     caste: usize,
     tile: usize,
     h: usize,
-    with_tile: bool,
 ) -> i64 {
     // On the stack for the tables of every shipped edition (at most 4 seats).
     let mut small = [0i32; 8];
@@ -392,16 +558,18 @@ fn captures(
             influence[owner as usize] += r.tile_value[st.tile_type[n] as usize * 3 + caste];
         }
     }
-    if with_tile {
-        influence[seat] += r.tile_value[tile * 3 + caste];
-    }
+    let without = capture_side(influence, seat);
+    influence[seat] += r.tile_value[tile * 3 + caste];
+    capture_side(influence, seat) - without
+}
+
+/// +1 if `seat` has the most influence alone, -1 if another seat has, 0 on a tie for the most.
+fn capture_side(influence: &[i32], seat: usize) -> i64 {
     let best = *influence.iter().max().unwrap_or(&0);
-    if influence.iter().filter(|&&x| x == best).count() > 1 {
-        return 0;
-    }
-    if influence.iter().position(|&x| x == best) == Some(seat) {
-        1
-    } else {
-        -1
+    let mut leaders = influence.iter().enumerate().filter(|&(_, &x)| x == best);
+    match (leaders.next(), leaders.next()) {
+        (Some((leader, _)), None) if leader == seat => 1,
+        (Some(_), None) => -1,
+        _ => 0,
     }
 }

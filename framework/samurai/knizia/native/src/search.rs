@@ -204,6 +204,8 @@ struct Search<'a> {
     root_children: Vec<(Action, u32)>,
     pool: Vec<(State, Twister)>,
     legal: Vec<Action>,
+    /// The working lists of `legal`.
+    lists: engine::Legal,
     unexpanded: Vec<Action>,
     child_ids: Vec<u32>,
     /// The nodes of a simulation's path (kept to reuse its room).
@@ -256,6 +258,7 @@ pub fn decide(
         root_children: Vec::with_capacity(legal.len()),
         pool: Vec::new(),
         legal: Vec::new(),
+        lists: engine::Legal::default(),
         unexpanded: Vec::new(),
         child_ids: Vec::new(),
         path: Vec::new(),
@@ -353,7 +356,7 @@ impl Search<'_> {
                 break; // another seat is to act here than the first time (a pass the seat cannot foresee)
             }
             let chooser = seat.max(0) as usize;
-            self.legal = engine::legal_actions(self.r, state);
+            self.lists.list(self.r, state, &mut self.legal);
             // One look-up per legal action: the unexpanded ones, else every child's index for the choice below.
             self.unexpanded.clear();
             self.child_ids.clear();
