@@ -527,10 +527,8 @@ fn worth(r: &Rules, st: &State, seat: usize, tile: usize, h: usize, placed: bool
     total
 }
 
-/// `_captures(..., with_tile=True) - _captures(..., with_tile=False)`, the settlement's influence added up once:
-/// how much the tile on `h` changes who would capture the figure (each side +1 if the seat would, -1 if an
-/// opponent would, 0 on a tie).
-#[allow(clippy::too_many_arguments)]
+/// `_captures(..., with_tile=True) - _captures(..., with_tile=False)`: how much the tile on `h` changes who would
+/// capture the figure (each side +1 if the seat would, -1 if an opponent would, 0 on a tie).
 fn captures_gained(
     r: &Rules,
     st: &State,
@@ -540,36 +538,14 @@ fn captures_gained(
     tile: usize,
     h: usize,
 ) -> i64 {
-    // On the stack for the tables of every shipped edition (at most 4 seats).
-    let mut small = [0i32; 8];
-    let mut large = Vec::new();
-    let influence: &mut [i32] = if r.players <= small.len() {
-        &mut small[..r.players]
-    } else {
-        large.resize(r.players, 0);
-        &mut large
+    let mut record = Record {
+        caste,
+        resolves: true,
+        mine: 0,
+        most_other: i64::MIN,
+        others_at_most: 0,
     };
-    for &n in &r.settlement_neighbours[s] {
-        if n == h {
-            continue;
-        }
-        let owner = st.tile_owner[n];
-        if owner != EMPTY {
-            influence[owner as usize] += r.tile_value[st.tile_type[n] as usize * 3 + caste];
-        }
-    }
-    let without = capture_side(influence, seat);
-    influence[seat] += r.tile_value[tile * 3 + caste];
-    capture_side(influence, seat) - without
-}
-
-/// +1 if `seat` has the most influence alone, -1 if another seat has, 0 on a tie for the most.
-fn capture_side(influence: &[i32], seat: usize) -> i64 {
-    let best = *influence.iter().max().unwrap_or(&0);
-    let mut leaders = influence.iter().enumerate().filter(|&(_, &x)| x == best);
-    match (leaders.next(), leaders.next()) {
-        (Some((leader, _)), None) if leader == seat => 1,
-        (Some(_), None) => -1,
-        _ => 0,
-    }
+    influence_without(r, st, s, caste, h, &mut record, seat);
+    let value = i64::from(r.tile_value[tile * 3 + caste]);
+    record.side(record.mine + value) - record.side(record.mine)
 }
