@@ -489,30 +489,32 @@ impl Legal {
                 tiles.dedup();
                 // Room for every tile on every empty hex at once (Move and Switch may want more).
                 actions.reserve(tiles.len() * st.empty_land.len().max(st.empty_sea.len()) + 1);
+                // The empty hexes of each terrain, sorted the first time a tile needs them.
                 let (mut land_sorted, mut sea_sorted) = (false, false);
+                let sorted = |done: &mut bool, empty: &[usize], out: &mut Vec<usize>| {
+                    if !*done {
+                        sorted_hexes_into(empty, out);
+                        *done = true;
+                    }
+                };
                 for &tile in tiles.iter() {
-                    match r.tile_on[tile] {
-                        Placement::Land => {
-                            if !land_sorted {
-                                sorted_hexes_into(&st.empty_land, land);
-                                land_sorted = true;
-                            }
+                    match (r.tile_on[tile], r.tile_special[tile]) {
+                        (Placement::Land, _) => {
+                            sorted(&mut land_sorted, &st.empty_land, land);
                             actions.extend(land.iter().map(|&h| Action::Place(tile, h)));
                         }
-                        Placement::Sea => {
-                            if !sea_sorted {
-                                sorted_hexes_into(&st.empty_sea, sea);
-                                sea_sorted = true;
-                            }
+                        (Placement::Sea, _) => {
+                            sorted(&mut sea_sorted, &st.empty_sea, sea);
                             actions.extend(sea.iter().map(|&h| Action::Place(tile, h)));
                         }
-                        Placement::Special => {
-                            if !land_sorted {
-                                sorted_hexes_into(&st.empty_land, land);
-                                land_sorted = true;
-                            }
-                            special_legal(r, st, seat, tile, land, actions);
+                        (Placement::Special, Some(Special::Move)) => {
+                            sorted(&mut land_sorted, &st.empty_land, land);
+                            move_legal(r, st, seat, tile, land, actions);
                         }
+                        (Placement::Special, Some(Special::Switch)) => {
+                            switch_legal(st, tile, actions)
+                        }
+                        (Placement::Special, None) => {}
                     }
                 }
                 if st.played > 0 {
@@ -983,8 +985,8 @@ fn swaps(m1: u8, m2: u8) -> impl Iterator<Item = (usize, usize)> {
     })
 }
 
-/// The legal actions of a special tile, onto `out` (`targets`: the empty land hexes, sorted).
-fn special_legal(
+/// The legal actions of a Move tile, onto `out` (`targets`: the empty land hexes, sorted).
+fn move_legal(
     r: &Rules,
     st: &State,
     seat: usize,
@@ -992,33 +994,28 @@ fn special_legal(
     targets: &[usize],
     out: &mut Vec<Action>,
 ) {
-    match r.tile_special[tile] {
-        Some(Special::Move) => {
-            for source in move_sources(r, st, seat) {
-                out.extend(
-                    targets
-                        .iter()
-                        .map(|&target| Action::Special(tile, [source, target, 0, 0], 2)),
-                );
-            }
-        }
-        Some(Special::Switch) => {
-            let occupied: Vec<(usize, u8)> = st
-                .figures
+    for source in move_sources(r, st, seat) {
+        out.extend(
+            targets
                 .iter()
-                .copied()
-                .enumerate()
-                .filter(|&(_, m)| m != 0)
-                .collect();
-            for (i, &(s1, m1)) in occupied.iter().enumerate() {
-                for &(s2, m2) in &occupied[i + 1..] {
-                    out.extend(
-                        swaps(m1, m2).map(|(c1, c2)| Action::Special(tile, [s1, c1, s2, c2], 4)),
-                    );
-                }
-            }
+                .map(|&target| Action::Special(tile, [source, target, 0, 0], 2)),
+        );
+    }
+}
+
+/// The legal actions of a Switch tile, onto `out`.
+fn switch_legal(st: &State, tile: usize, out: &mut Vec<Action>) {
+    let occupied: Vec<(usize, u8)> = st
+        .figures
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|&(_, m)| m != 0)
+        .collect();
+    for (i, &(s1, m1)) in occupied.iter().enumerate() {
+        for &(s2, m2) in &occupied[i + 1..] {
+            out.extend(swaps(m1, m2).map(|(c1, c2)| Action::Special(tile, [s1, c1, s2, c2], 4)));
         }
-        None => {}
     }
 }
 
@@ -1137,7 +1134,7 @@ fn special_sample<D: Draw + ?Sized>(
                 return swapped;
             }
             let mut moves = Vec::new();
-            special_legal(r, st, seat, tile, &[], &mut moves);
+            switch_legal(st, tile, &mut moves);
             if moves.is_empty() {
                 None
             } else {

@@ -123,7 +123,7 @@ impl Greedy {
         land.filled = false;
         sea.filled = false;
         arounds.refresh(r, st);
-        resolving.clear();
+        resolving.clear(r);
         at_targets.clear();
         values.clear();
         runs.clear();
@@ -328,6 +328,37 @@ struct Record {
 }
 
 impl Record {
+    /// The figure's record for `seat` and a tile on the empty hex `h` (the influence counted only where the
+    /// tile surrounds the settlement).
+    #[allow(clippy::too_many_arguments)]
+    fn of(
+        r: &Rules,
+        st: &State,
+        seat: usize,
+        s: usize,
+        caste: usize,
+        h: usize,
+        resolves: bool,
+    ) -> Self {
+        let mut record = Record {
+            caste,
+            resolves,
+            mine: 0,
+            most_other: i64::MIN,
+            others_at_most: 0,
+        };
+        if resolves {
+            influence_without(r, st, s, caste, h, &mut record, seat);
+        }
+        record
+    }
+
+    /// `_captures(with_tile=True) - _captures(with_tile=False)` for a tile worth `value` to the caste.
+    #[inline]
+    fn gained(&self, value: i64) -> i64 {
+        self.side(self.mine + value) - self.side(self.mine)
+    }
+
     /// `_captures` with the seat's influence `mine`: +1 if the seat would capture the figure, -1 if another
     /// seat would, 0 on a tie.
     #[inline]
@@ -341,21 +372,22 @@ impl Record {
 }
 
 impl Resolving {
-    fn clear(&mut self) {
+    /// Forget the last action's records (before an action of the greedy player, on `r`'s board).
+    fn clear(&mut self, r: &Rules) {
         for &h in &self.used {
             self.slot[h] = None;
         }
         self.used.clear();
         self.records.clear();
+        if self.slot.len() != r.board_size {
+            self.slot.clear();
+            self.slot.resize(r.board_size, None);
+        }
     }
 
     /// `worth(r, st, seat, tile, h, false)` of a tile on the empty hex `h`, where it would surround a settlement.
     #[inline(never)]
     fn worth(&mut self, r: &Rules, st: &State, seat: usize, tile: usize, h: usize) -> i64 {
-        if self.slot.len() != r.board_size {
-            self.slot.clear();
-            self.slot.resize(r.board_size, None);
-        }
         let (start, len) = match self.slot[h] {
             Some(slot) => slot,
             None => {
@@ -371,8 +403,7 @@ impl Resolving {
             let value = i64::from(values[record.caste]);
             total += value;
             if record.resolves {
-                total +=
-                    CAPTURE_VALUE * (record.side(record.mine + value) - record.side(record.mine));
+                total += CAPTURE_VALUE * record.gained(value);
             }
         }
         total
@@ -392,17 +423,8 @@ impl Resolving {
                 if mask >> caste & 1 == 0 {
                     continue;
                 }
-                let mut record = Record {
-                    caste,
-                    resolves,
-                    mine: 0,
-                    most_other: i64::MIN,
-                    others_at_most: 0,
-                };
-                if resolves {
-                    influence_without(r, st, s, caste, h, &mut record, seat);
-                }
-                self.records.push(record);
+                self.records
+                    .push(Record::of(r, st, seat, s, caste, h, resolves));
             }
         }
         (start as u32, (self.records.len() - start) as u32)
@@ -538,14 +560,5 @@ fn captures_gained(
     tile: usize,
     h: usize,
 ) -> i64 {
-    let mut record = Record {
-        caste,
-        resolves: true,
-        mine: 0,
-        most_other: i64::MIN,
-        others_at_most: 0,
-    };
-    influence_without(r, st, s, caste, h, &mut record, seat);
-    let value = i64::from(r.tile_value[tile * 3 + caste]);
-    record.side(record.mine + value) - record.side(record.mine)
+    Record::of(r, st, seat, s, caste, h, true).gained(i64::from(r.tile_value[tile * 3 + caste]))
 }
