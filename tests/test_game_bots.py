@@ -33,7 +33,7 @@ def test_a_game_offers_its_own_bots_beside_the_frameworks():
     assert dict(KNIZIA_GAME.bots) == {"greedy": GreedyBot}
     assert isinstance(bots.make_bot("greedy", 3, KNIZIA_GAME), GreedyBot)
     assert bots.bot_names(KNIZIA_GAME) == seat_bots.BOT_NAMES == (
-        "random", "greedy", "easy", "medium", "hard", *bots.BUDGETED_NAMES)
+        "random", "greedy", "easy", "medium", "hard", "expert", *bots.BUDGETED_NAMES)
     assert bots.parse_bots("random,greedy,hard", KNIZIA_GAME) == ("random", "greedy", "hard")
     assert seat_bots.parse_bots("greedy,mcts:40") == ("greedy", "mcts:40")
 

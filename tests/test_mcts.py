@@ -14,7 +14,7 @@ from samurai.knizia.engines import native_module
 from samurai.knizia.position import start
 from samurai.knizia.seat_bots import GreedyBot, make_bot, parse_bots
 from samurai.knizia.simulate import play_game
-from samurai.search.bots import LEVELS, REPLY_WORLDS, MCTSBot
+from samurai.search.bots import FINISH_SHARE, LEVELS, REPLY_WORLDS, MCTSBot
 
 from helpers import randomly_played
 
@@ -48,7 +48,7 @@ def test_mcts_plays_only_legal_actions_in_every_phase_edition_and_player_count(e
     assert phases == expected
 
 
-bot_names = st.sampled_from(["random", "greedy", "mcts:12", "mcts-replies:12", "mcts-rollouts:8"])
+bot_names = st.sampled_from(["random", "greedy", "mcts:12", "mcts-replies:12", "mcts-finish:6", "mcts-rollouts:8"])
 
 
 ENGINES = ("python", "native") if native_module() is not None else ("python",)
@@ -73,17 +73,40 @@ def test_a_bot_never_peeks(edition, players, seed, actions, name, twin_draw, eng
 
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(EDITIONS), st.integers(2, 4), st.integers(0, 10_000), st.integers(0, 150),
-       st.integers(0, 2**32), st.sampled_from(ENGINES))
-def test_searching_with_replies_never_peeks(edition, players, seed, actions, twin_draw, engine):
-    # The replies are played in drawn positions, by the policy on each seat's knowledge there: what the
-    # searching seat cannot know still does not change its decision, on both engines.
+       st.integers(0, 2**32), st.sampled_from(ENGINES), st.sampled_from([0.0, FINISH_SHARE]))
+def test_searching_with_replies_never_peeks(edition, players, seed, actions, twin_draw, engine, finish):
+    # The replies (and with finish the play to the end) are played in drawn positions, by the policy on each
+    # seat's knowledge there: what the searching seat cannot know still does not change its decision, on both
+    # engines.
     state = randomly_played(edition, players, seed, actions, engine)
     if state.is_over:
         return
     seat = state.to_act
     twin = state.determinize(seat, random.Random(twin_draw))
-    first = MCTSBot(seed, simulations=20, replies=True, worlds=4).act(state.knowledge(seat))
-    assert first == MCTSBot(seed, simulations=20, replies=True, worlds=4).act(twin.knowledge(seat))
+    options = {"simulations": 20, "replies": True, "worlds": 4, "finish": finish}
+    first = MCTSBot(seed, **options).act(state.knowledge(seat))
+    assert first == MCTSBot(seed, **options).act(twin.knowledge(seat))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_finish_scores_a_leaf_by_its_share_of_the_end_and_the_rest_of_the_estimate(engine):
+    # The same replies and the same quick game to the end (one generator's draws): the estimate after the
+    # replies with finish 0, the returns at the end with 1, and 0.15 is 0.85 of the one and 0.15 of the other.
+    state = randomly_played("ffg2015", 3, 8, 45, engine)
+    seat = state.to_act
+    scores = {share: MCTSBot(1, simulations=1, replies=True, finish=share)._play_out(state.copy(), random.Random(5),
+                                                                                       seat)
+              for share in (0.0, 1.0, 0.15)}
+    after_replies, played = state.copy(), random.Random(5)
+    while after_replies.to_act == seat:
+        after_replies.apply(after_replies.policy_action(played))
+    while after_replies.to_act != seat:
+        after_replies.apply(after_replies.policy_action(played))
+    assert scores[0.0] == after_replies.evaluate() and not after_replies.is_over
+    while not after_replies.is_over:
+        after_replies.apply(after_replies.policy_action(played))
+    assert scores[1.0] == after_replies.returns() and sum(scores[1.0]) == pytest.approx(1.0)
+    assert scores[0.15] == tuple(0.85 * e + 0.15 * r for e, r in zip(scores[0.0], scores[1.0], strict=True))
 
 
 @settings(max_examples=40, deadline=None)
@@ -176,17 +199,24 @@ def test_even_a_small_search_beats_random_play():
 def test_levels_and_budgets_are_bot_names():
     levels = {level: make_bot(level, 1) for level in LEVELS}
     assert all(isinstance(bot, MCTSBot) and bot.name == level for level, bot in levels.items())
-    budgets = [bot.simulations for bot in levels.values()]  # type: ignore[union-attr]
-    assert budgets == sorted(budgets) and list(LEVELS) == ["easy", "medium", "hard"]
+    assert list(LEVELS) == ["easy", "medium", "hard", "expert"]  # weakest first
+    # The three below expert differ by their budgets; expert by its judge (it plays on to the end).
+    budgets = [levels[level].simulations for level in ("easy", "medium", "hard")]  # type: ignore[union-attr]
+    assert budgets == sorted(budgets)
+    assert levels["expert"].finish == FINISH_SHARE and not levels["hard"].finish  # type: ignore[union-attr]
     for level, spec in LEVELS.items():
         bot, named = make_bot(level, 1), make_bot(spec, 1)
         assert isinstance(bot, MCTSBot) and isinstance(named, MCTSBot)
-        assert (bot.simulations, bot.replies, bot.worlds) == (named.simulations, named.replies, named.worlds)
+        assert (bot.simulations, bot.replies, bot.worlds, bot.finish) == \
+            (named.simulations, named.replies, named.worlds, named.finish)
     assert make_bot("mcts:2000", 1).simulations == 2000  # type: ignore[union-attr]
     assert make_bot("mcts:1.5s", 1).seconds == 1.5  # type: ignore[union-attr]
     replies = make_bot("mcts-replies:300", 1)
     assert isinstance(replies, MCTSBot) and replies.replies and replies.worlds == REPLY_WORLDS
     assert replies.name == "mcts-replies:300" and replies.simulations == 300
+    finish = make_bot("mcts-finish:300", 1)
+    assert isinstance(finish, MCTSBot) and finish.replies and finish.worlds == REPLY_WORLDS
+    assert finish.finish == FINISH_SHARE and finish.name == "mcts-finish:300"
     assert parse_bots("random,greedy,easy,medium,hard,mcts:50,mcts:0.2s,mcts-replies:40") == \
         ("random", "greedy", "easy", "medium", "hard", "mcts:50", "mcts:0.2s", "mcts-replies:40")
 
@@ -211,6 +241,11 @@ def test_the_mcts_bot_refuses_a_missing_or_double_budget():
         MCTSBot(1, simulations=5, replies=True, playout=None)
     with pytest.raises(ValueError, match="worlds"):
         MCTSBot(1, simulations=5, worlds=0)
+    with pytest.raises(ValueError, match="replies"):
+        MCTSBot(1, simulations=5, finish=0.15)
+    for share in (-0.1, 1.5, float("nan"), True, "0.1"):
+        with pytest.raises(ValueError, match="finish"):
+            MCTSBot(1, simulations=5, replies=True, finish=share)
 
 
 def test_bench_mcts_prints_simulations_per_second_from_both_kinds_of_position(capsys):

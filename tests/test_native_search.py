@@ -5,8 +5,8 @@ of a native position. With a budget of simulations it must choose exactly the ac
 the same knowledge, seed and budget, drawing the same numbers from the bot's generator: the Python engine's
 knowledge of the same position runs the Python search, the reference. Compared here on a corpus of positions
 from every phase, both editions and every player count, for every kind of search (the estimate at the leaf,
-random actions before it, random playouts to the end, the quick player's replies on common worlds), and on whole
-seeded games between searching bots.
+random actions before it, random playouts to the end, the quick player's replies on common worlds, those mixed
+with its play to the end), and on whole seeded games between searching bots.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from samurai.knizia.engines import native_module
 from samurai.knizia.position import HexGameState, start
 from samurai.knizia.seat_bots import make_bot
 from samurai.knizia.state import FIGURES, HANDS, PLAY
-from samurai.search.bots import REPLY_WORLDS, MCTSBot
+from samurai.search.bots import FINISH_SHARE, REPLY_WORLDS, MCTSBot
 
 from helpers import write_plugin_edition
 
@@ -32,6 +32,7 @@ SEARCHES = {
     "rollouts": {"playout": None},
     "replies": {"replies": True, "worlds": REPLY_WORLDS},
     "replies-fresh-worlds": {"replies": True},
+    "replies-finish": {"replies": True, "worlds": REPLY_WORLDS, "finish": FINISH_SHARE},
 }
 """Every way ``MCTSBot`` scores a leaf, the replies with and without a pool of common worlds."""
 
@@ -85,7 +86,7 @@ def test_the_native_search_decides_as_the_python_search(case):
 def test_seeded_games_between_searching_bots_are_the_same_on_both_engines(players):
     """A tournament's game, seat by seat: every bot decides the same on both engines, so the games are the same
     action for action and end the same."""
-    names = ["mcts-replies:40", "mcts:30", "easy", "mcts-rollouts:12"][:players]
+    names = ["mcts-replies:40", "mcts-finish:12", "mcts:30", "easy", "mcts-rollouts:12"][:players]
     for seed in range(scaled(2)):
         games = {}
         for engine in ("native", "python"):

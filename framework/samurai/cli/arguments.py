@@ -32,7 +32,7 @@ def _run_args(parser: argparse.ArgumentParser) -> None:
                         help="seed of the run; game i uses a seed derived from it")
     parser.add_argument("--bots", default="random",
                         help="comma-separated bots, assigned to seats in turn (random, greedy, easy, medium, hard, "
-                             "mcts:N simulations, mcts:Xs seconds; default random)")
+                             "expert, mcts:N simulations, mcts:Xs seconds; default random)")
 
 
 def _executor_args(parser: argparse.ArgumentParser) -> None:

@@ -33,10 +33,10 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
                        help="with --mcts: simulations per decision (default 2000)")
     bench.add_argument("--decisions", type=_whole(1, 10**5), default=5,
                        help="with --mcts: decisions timed per kind of position (default 5)")
-    bench.add_argument("--levels", nargs="?", const="easy,medium,hard", default=None, metavar="LEVELS",
+    bench.add_argument("--levels", nargs="?", const="easy,medium,hard,expert", default=None, metavar="LEVELS",
                        help="time the bot levels instead: whole games with every seat at the level, one core; "
                             "seconds per decision in the play phase and per 1,000 games (default all levels: "
-                            "easy,medium,hard)")
+                            "easy,medium,hard,expert)")
     bench.add_argument("--level-games", type=_whole(1, 10**4), default=2, metavar="N",
                        help="with --levels: games per level and player count (default 2)")
     bench.add_argument("--engine", choices=("python", "native"), default=None,

@@ -18,7 +18,7 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
                                            "each bot's win rate with its 95% interval and Bradley-Terry ratings "
                                            "with 95% intervals.")
     tour.add_argument("--bots", default="random,greedy",
-                      help="comma-separated bots (random, greedy, easy, medium, hard, mcts:N); each table "
+                      help="comma-separated bots (random, greedy, easy, medium, hard, expert, mcts:N); each table "
                            "seats PLAYERS of them (name a bot twice to seat it twice; default random,greedy)")
     tour.add_argument("--players", action="append", default=None, metavar="N[,N...]",
                       help="player counts, e.g. 2 or 3,4 (repeatable; default 2)")

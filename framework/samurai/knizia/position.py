@@ -177,7 +177,7 @@ class HexSeatKnowledge(SeatKnowledge):
 
     def search_natively(self, rng: random.Random, *, simulations: int | None, seconds: float | None,
                         exploration: float, playout: int | None, replies: bool,
-                        worlds: int | None) -> tuple[tuple[int, ...], int] | None:
+                        worlds: int | None, finish: float = 0.0) -> tuple[tuple[int, ...], int] | None:
         """The information-set search's decision for this seat run inside the native engine, or None where it
         cannot run (a knowledge of a Python-engine position, or an edition that scores in Python).
 
@@ -193,7 +193,7 @@ class HexSeatKnowledge(SeatKnowledge):
         found: tuple[tuple[int, ...], int] | None = native_module_or_error().search_decision(
             native_rules(self.rules), self._pos, self.seat, self._hidden_tiles(), hand_sizes, pool_sizes, rng,
             simulations=simulations, seconds=seconds, exploration=exploration, playout=playout, replies=replies,
-            worlds=worlds)
+            worlds=worlds, finish=finish)
         return found
 
 

@@ -51,7 +51,7 @@ def check_bots_play(game: str | GameDefinition, bots: Sequence[str]) -> tuple[st
             plays = [other.name for other in installed_games().values() if name in other.bots]
             if plays and name_of_game not in plays:
                 raise DataError(f"bot {name!r} plays only {', '.join(plays)}, not {name_of_game!r}; random and the "
-                                f"MCTS bots (easy, medium, hard, mcts:N) play any game",
+                                f"MCTS bots (easy, medium, hard, expert, mcts:N) play any game",
                                 source="--bots") from None
         raise
 

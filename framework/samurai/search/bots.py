@@ -23,8 +23,8 @@ from ..errors import DataError
 from ..protocol import Bot, Knowledge, Move
 from .mcts import MCTSBot
 
-__all__ = ["parse_bots", "Bot", "RandomBot", "MCTSBot", "BOTS", "Search", "SEARCHES", "REPLY_WORLDS", "LEVELS",
-           "BOT_NAMES", "BUDGETED_NAMES", "GameBots", "OffersBots", "bot_names", "bots_of", "make_bot"]
+__all__ = ["parse_bots", "Bot", "RandomBot", "MCTSBot", "BOTS", "Search", "SEARCHES", "REPLY_WORLDS", "FINISH_SHARE",
+           "LEVELS", "BOT_NAMES", "BUDGETED_NAMES", "GameBots", "OffersBots", "bot_names", "bots_of", "make_bot"]
 
 
 class RandomBot:
@@ -75,8 +75,14 @@ BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot}
 ``GameDefinition.bots``; ``bot_names`` lists every name ``make_bot`` takes)."""
 
 REPLY_WORLDS = 16
-"""The ``worlds`` of ``mcts-replies`` bots: the root's actions are compared on 16 drawn positions
-(``samurai.search.mcts``)."""
+"""The ``worlds`` of ``mcts-replies`` and ``mcts-finish`` bots: the root's actions are compared on 16 drawn
+positions (``samurai.search.mcts``)."""
+
+FINISH_SHARE = 0.15
+"""The ``finish`` of ``mcts-finish`` bots: a leaf's score is 0.15 of the returns after the quick player has played
+the game to its end, 0.85 of the estimate after the replies. Measured with 800 simulations against ``medium`` (2
+players, FFG 2015, 200 seat-balanced games each): shares 0.05, 0.1, 0.15 and 0.2 won 72.8%, 67.0%, 73.0% and
+71.2%, while 0.3, 0.45 and 0.6 won 61.2%, 57.5% and 44.0% (docs/strength.md "A level above hard")."""
 
 
 @attrs.frozen
@@ -86,20 +92,24 @@ class Search:
     playout: int | None = 0
     replies: bool = False
     worlds: int | None = None
+    finish: float = 0.0
 
 
 SEARCHES: dict[str, Search] = {
     "mcts:": Search(),
     "mcts-rollouts:": Search(playout=None),
     "mcts-replies:": Search(replies=True, worlds=REPLY_WORLDS),
+    "mcts-finish:": Search(replies=True, worlds=REPLY_WORLDS, finish=FINISH_SHARE),
 }
-"""The kinds of MCTS bot by name prefix: the estimate at the leaf, random playouts to the end, or the
-estimate after the game's quick player has answered the leaf."""
+"""The kinds of MCTS bot by name prefix: the estimate at the leaf, random playouts to the end, the estimate
+after the game's quick player has answered the leaf, or that estimate mixed with the quick player's play to
+the end."""
 
-LEVELS: dict[str, str] = {"easy": "mcts:50", "medium": "mcts-replies:800", "hard": "mcts-replies:12000"}
+LEVELS: dict[str, str] = {"easy": "mcts:50", "medium": "mcts-replies:800", "hard": "mcts-replies:12000",
+                          "expert": "mcts-finish:4000"}
 """The levels, each the name of the MCTS bot it plays as. In Knizia's game on the native engine, whose search is
 native (``samurai.knizia.position.HexSeatKnowledge.search_natively``), a decision in the play phase takes about
-0.5 ms, 6 to 14 ms and 0.11 to 0.24 s on one core of the project's machine, more with more players
+0.5 ms, 6 to 14 ms, 0.05 to 0.24 s and 0.06 to 0.14 s on one core of the project's machine, more with more players
 (docs/strength.md has the figures); the Python search, for every other game and on the Python engine, is 40 to 100
 times slower. Counts of simulations, not seconds, so that a level plays the same game on any machine and on either
 engine.
@@ -107,11 +117,14 @@ engine.
 ``easy`` is far below the 0.05 s first planned for it because without replies 800 simulations (0.05 s)
 played as well as 3,500; with fewer simulations than a turn has actions the search scores only a random part
 of them, which puts it between ``greedy`` and ``medium`` (the figures: docs/bots.md and docs/strength.md).
-No level above ``hard`` yet: twice its simulations, more common worlds, another exploration constant and a
-second round of replies were no stronger against it (docs/strength.md "What more simulations buy")."""
+``expert`` plays on to the end (``FINISH_SHARE``): it won 76.5% of 200 2-player games against ``hard``, and one
+``expert`` among three ``hard`` won alone 37.5% of 200 (par 25%), deciding in 0.06 to 0.14 s; twice ``hard``'s
+simulations, more common worlds, another exploration constant and a second round of replies had not been
+stronger (docs/strength.md "A level above hard: expert")."""
 
 BUDGETED_NAMES = ("mcts:SIMULATIONS", "mcts:SECONDSs", "mcts-replies:SIMULATIONS", "mcts-replies:SECONDSs",
-                  "mcts-rollouts:SIMULATIONS", "mcts-rollouts:SECONDSs")
+                  "mcts-finish:SIMULATIONS", "mcts-finish:SECONDSs", "mcts-rollouts:SIMULATIONS",
+                  "mcts-rollouts:SECONDSs")
 """The MCTS bots' names with a budget, as shown in help and error messages."""
 
 
@@ -139,6 +152,8 @@ def make_bot(name: str, seed: int, game: OffersBots | None = None) -> Bot:
     seed) and ``mcts:Xs`` (X seconds per decision: depends on the machine);
     ``mcts-replies:N`` and ``mcts-replies:Xs`` score each leaf after the game's
     quick player has answered it, on ``REPLY_WORLDS`` common drawn positions;
+    ``mcts-finish:N`` and ``mcts-finish:Xs`` mix that score with the quick
+    player's play to the end (``FINISH_SHARE`` of it);
     ``mcts-rollouts:N`` and ``mcts-rollouts:Xs`` are the plain search that
     plays every simulation out to the end at random instead of taking the
     game's estimate at the leaf (``samurai.search.mcts``). A name neither the
@@ -177,7 +192,7 @@ def _mcts(name: str, budget: str, search: Search, seed: int, label: str | None) 
         raise ValueError(f"bot {name!r}: the MCTS budget is {prefix}N simulations (1 to 10000000) or "
                          f"{prefix}Xs seconds (more than 0, at most 3600), e.g. {prefix}2000 or {prefix}1.5s") from None
     return MCTSBot(seed, simulations=simulations, seconds=seconds, playout=search.playout, replies=search.replies,
-                   worlds=search.worlds, name=label or name)
+                   worlds=search.worlds, finish=search.finish, name=label or name)
 
 
 def parse_bots(text: str | Sequence[str], game: OffersBots | None = None) -> tuple[str, ...]:

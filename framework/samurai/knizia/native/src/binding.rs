@@ -1277,7 +1277,7 @@ fn native_scoring_decision(
 /// the edition scores in Python (the search must end games). ValueError for knowledge that does not fit the rules.
 #[pyfunction]
 #[pyo3(signature = (rules, public, seat, hidden, hand_sizes, pool_sizes, rng, *, simulations, seconds,
-                    exploration, playout, replies, worlds))]
+                    exploration, playout, replies, worlds, finish=0.0))]
 #[allow(clippy::too_many_arguments)]
 fn search_decision<'py>(
     py: Python<'py>,
@@ -1294,6 +1294,7 @@ fn search_decision<'py>(
     playout: Option<u64>,
     replies: bool,
     worlds: Option<usize>,
+    finish: f64,
 ) -> PyResult<Option<(Bound<'py, PyTuple>, u64)>> {
     if rules.rules.scoring == Scoring::Python {
         return Ok(None);
@@ -1314,10 +1315,12 @@ fn search_decision<'py>(
         || exploration < 0.0
         || worlds == Some(0)
         || (replies && playout != Some(0))
+        || !(0.0..=1.0).contains(&finish)
+        || (finish > 0.0 && !replies)
     {
         return Err(PyValueError::new_err(format!(
-            "search: exploration {exploration}, worlds {worlds:?}, replies {replies} with playout {playout:?} do not \
-             make a search"
+            "search: exploration {exploration}, worlds {worlds:?}, replies {replies} with playout {playout:?} and \
+             finish {finish} do not make a search"
         )));
     }
     let knowledge = search::Knowledge {
@@ -1339,6 +1342,7 @@ fn search_decision<'py>(
         playout,
         replies,
         worlds,
+        finish,
     };
     let mut twister = twister_of(rng)?;
     // The search touches no Python object: other threads (a server's requests) run while it thinks.

@@ -132,6 +132,9 @@ pub struct Options {
     pub replies: bool,
     /// Compare the root's actions on a pool of this many drawn positions.
     pub worlds: Option<usize>,
+    /// With replies: the share of a leaf's score that comes from the quick player's play to the end, the rest
+    /// from the estimate after the replies (0: the estimate alone).
+    pub finish: f64,
 }
 
 /// A multiplicative hash for actions (std's default is keyed and slower; nothing here is adversarial: the keys
@@ -213,6 +216,8 @@ struct Search<'a> {
     returns: Vec<f64>,
     greedy: Greedy,
     estimate: Estimate,
+    /// The estimate a leaf had before it was played to the end (`finish`).
+    estimated: Vec<f64>,
 }
 
 /// `MCTSBot.act` on a seat's knowledge: the most visited of the seat's legal actions after the search (the only
@@ -265,6 +270,7 @@ pub fn decide(
         returns: Vec::with_capacity(r.players),
         greedy: Greedy::default(),
         estimate: Estimate::default(),
+        estimated: Vec::new(),
     };
     let simulations = search.run(&legal, rng)?;
     let mut best = (legal[0], (-1i64, -1.0f64));
@@ -438,7 +444,8 @@ impl Search<'_> {
     }
 
     /// The leaf's score for every seat into `self.returns` (`_play_out`; `searcher` searches): the estimate after
-    /// the replies or the random actions, or the returns at the end.
+    /// the replies (with `finish`, mixed with the returns of the quick player's play to the end) or the random
+    /// actions, or the returns at the end.
     fn play_out(
         &mut self,
         state: &mut State,
@@ -462,6 +469,22 @@ impl Search<'_> {
                 while state.phase != OVER && !to_act(state, searcher) {
                     let action = self.greedy.action(r, state, rng)?;
                     engine::apply(r, state, action);
+                }
+                let share = self.options.finish;
+                if share > 0.0 && state.phase != OVER {
+                    // The estimate, then the game played to its end by the same quick player, weighed together.
+                    self.evaluate(state);
+                    self.estimated.clear();
+                    self.estimated.extend_from_slice(&self.returns);
+                    while state.phase != OVER {
+                        let action = self.greedy.action(r, state, rng)?;
+                        engine::apply(r, state, action);
+                    }
+                    self.evaluate(state);
+                    for (end, &estimated) in self.returns.iter_mut().zip(&self.estimated) {
+                        *end = (1.0 - share) * estimated + share * *end;
+                    }
+                    return Ok(());
                 }
             }
             Some(actions) => {
