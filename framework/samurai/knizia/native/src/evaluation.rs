@@ -71,6 +71,91 @@ pub struct Estimate {
     weights: Vec<f64>,
     points: Vec<f64>,
     held: Vec<f64>,
+    settlements: Settlements,
+}
+
+/// What each settlement added to the counts the last time it was estimated, and what that depended on: its
+/// figures, its empty land hexes and every seat's influence on it. A search estimates thousands of positions that
+/// differ in a few settlements, so the rest add again what they added before (the same numbers, the same
+/// additions in the same order) without their logarithms' worth of `exp` and divisions.
+#[derive(Default)]
+struct Settlements {
+    /// Per settlement: the figures it was estimated with (0: not estimated yet).
+    figures: Vec<u8>,
+    empty: Vec<i64>,
+    /// Per settlement, every seat's influence by caste (`3 * players` numbers).
+    influence: Vec<i64>,
+    /// Per settlement and caste: `SOFT` (every seat's share in `shares`), or the one seat that takes the figure,
+    /// or `NOBODY`.
+    decided: Vec<usize>,
+    /// Per settlement, each seat's share by caste (`counts`' layout).
+    shares: Vec<f64>,
+}
+
+/// [`Settlements::decided`]: every seat has a share.
+const SOFT: usize = usize::MAX;
+/// [`Settlements::decided`]: a tie for the lead, nobody takes the figure (or the settlement has no such caste).
+const NOBODY: usize = usize::MAX - 1;
+
+impl Settlements {
+    /// Room for `settlements` settlements of `width` numbers each (forgetting everything if the shape changed).
+    fn fit(&mut self, settlements: usize, width: usize) {
+        if self.figures.len() != settlements || self.influence.len() != settlements * width {
+            self.figures.clear();
+            self.figures.resize(settlements, 0);
+            self.empty.clear();
+            self.empty.resize(settlements, 0);
+            self.influence.clear();
+            self.influence.resize(settlements * width, 0);
+            self.decided.clear();
+            self.decided.resize(settlements * 3, NOBODY);
+            self.shares.clear();
+            self.shares.resize(settlements * width, 0.0);
+        }
+    }
+}
+
+/// How one settlement with the figures `mask`, `empty` empty land hexes around it and every seat's `influence`
+/// (by caste) shares out its figures: per caste in `decided` (see [`Settlements::decided`]) and, where every seat
+/// has a share, the shares in `shares` (`counts`' layout). `column` and `weights` are working lists of a seat each.
+#[allow(clippy::too_many_arguments)]
+fn share_out(
+    n: usize,
+    mask: u8,
+    empty: i64,
+    influence: &[i64],
+    column: &mut [i64],
+    weights: &mut [f64],
+    decided: &mut [usize],
+    shares: &mut [f64],
+) {
+    for caste in 0..3 {
+        decided[caste] = NOBODY;
+        if (mask >> caste) & 1 == 0 {
+            continue;
+        }
+        for seat in 0..n {
+            column[seat] = influence[seat * 3 + caste];
+        }
+        let best = column.iter().copied().max().unwrap_or(0);
+        if empty == 0 {
+            // Surrounded: decided at the end of the turn (a tie removes it).
+            if column.iter().filter(|&&x| x == best).count() == 1 {
+                decided[caste] = column.iter().position(|&x| x == best).unwrap_or(0);
+            }
+            continue;
+        }
+        let slope = slope(n, empty);
+        let mut last = Exp::default();
+        for seat in 0..n {
+            weights[seat] = last.of(slope * (column[seat] - best) as f64);
+        }
+        let total = sum(weights);
+        for seat in 0..n {
+            shares[seat * 3 + caste] = weights[seat] / total;
+        }
+        decided[caste] = SOFT;
+    }
 }
 
 impl Estimate {
@@ -85,15 +170,18 @@ impl Estimate {
             weights,
             points,
             held,
+            settlements,
         } = self;
+        let width = 3 * n;
         counts.clear();
-        counts.extend(st.captured[..3 * n].iter().map(|&c| c as f64));
-        influence.resize(3 * n, 0);
+        counts.extend(st.captured[..width].iter().map(|&c| c as f64));
+        influence.resize(width, 0);
         column.resize(n, 0);
         weights.resize(n, 0.0);
         points.clear();
         points.resize(n, 0.0);
         held.resize(n, 0.0);
+        settlements.fit(st.figures.len(), width);
         for (s, &mask) in st.figures.iter().enumerate() {
             if mask == 0 {
                 continue;
@@ -110,30 +198,27 @@ impl Estimate {
                     }
                 }
             }
+            let known = &mut settlements.influence[s * width..(s + 1) * width];
+            // Compared number by number: `!=` on the slices calls `memcmp`, dear for a dozen numbers.
+            let same = known.iter().zip(influence.iter()).all(|(a, b)| a == b);
+            if settlements.figures[s] != mask || settlements.empty[s] != empty || !same {
+                known.copy_from_slice(influence);
+                settlements.figures[s] = mask;
+                settlements.empty[s] = empty;
+                let decided = &mut settlements.decided[s * 3..s * 3 + 3];
+                let shares = &mut settlements.shares[s * width..(s + 1) * width];
+                share_out(n, mask, empty, influence, column, weights, decided, shares);
+            }
             for caste in 0..3 {
-                if (mask >> caste) & 1 == 0 {
-                    continue;
-                }
-                for seat in 0..n {
-                    column[seat] = influence[seat * 3 + caste];
-                }
-                let best = column.iter().copied().max().unwrap_or(0);
-                if empty == 0 {
-                    // Surrounded: decided at the end of the turn (a tie removes it).
-                    if column.iter().filter(|&&x| x == best).count() == 1 {
-                        let leader = column.iter().position(|&x| x == best).unwrap_or(0);
-                        counts[leader * 3 + caste] += 1.0;
+                match settlements.decided[s * 3 + caste] {
+                    NOBODY => {}
+                    SOFT => {
+                        for seat in 0..n {
+                            counts[seat * 3 + caste] +=
+                                settlements.shares[s * width + seat * 3 + caste];
+                        }
                     }
-                    continue;
-                }
-                let slope = slope(n, empty);
-                let mut last = Exp::default();
-                for seat in 0..n {
-                    weights[seat] = last.of(slope * (column[seat] - best) as f64);
-                }
-                let total = sum(weights);
-                for seat in 0..n {
-                    counts[seat * 3 + caste] += weights[seat] / total;
+                    leader => counts[leader * 3 + caste] += 1.0,
                 }
             }
         }

@@ -3,8 +3,7 @@
 //! decides on the whole position as the Python player decides on the seat's knowledge.
 
 use crate::engine::{
-    legal_actions, move_sources, playable_tiles_into, sample_action, sorted_hexes_into, Action,
-    Draw, Refusal,
+    legal_actions, move_sources, playable_tiles_into, sample_action, Action, Draw, Refusal,
 };
 use crate::rules::{Placement, Rules, Special, LAND};
 use crate::state::{State, EMPTY, FIGURES, HANDS, PLAY};
@@ -36,6 +35,8 @@ pub struct Greedy {
     values: Vec<i64>,
     /// Where each run of actions of one kind starts in `values`, and what they are.
     runs: Vec<(usize, Run)>,
+    /// Where the best worth stands in `values`.
+    best_at: Vec<u32>,
 }
 
 /// A run of actions in the play phase's legal order: one tile on each empty hex of a terrain, a Move from one
@@ -62,26 +63,26 @@ impl Greedy {
     ) -> Result<Action, Refusal> {
         if st.phase == PLAY {
             self.each_play(r, st, st.seat());
-            let (mut best, mut count) = (i64::MIN, 0usize);
-            for &value in &self.values {
-                if value > best {
-                    (best, count) = (value, 1);
-                } else if value == best {
-                    count += 1;
+            // The best worth and where it stands, in one pass.
+            let (mut best, best_at) = (i64::MIN, &mut self.best_at);
+            best_at.clear();
+            for (i, &value) in self.values.iter().enumerate() {
+                if value >= best {
+                    if value > best {
+                        best = value;
+                        best_at.clear();
+                    }
+                    best_at.push(i as u32);
                 }
             }
-            if count > 0 && best > -1 {
-                let k = rng.index(count);
-                let at = self
-                    .values
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &v)| v == best)
-                    .nth(k)
-                    .map(|(i, _)| i);
-                return at
-                    .map(|i| self.action_at(i))
-                    .ok_or(Refusal::NoAction("the greedy player lost its choice"));
+            if !best_at.is_empty() && best > -1 {
+                // `values` follow the empty hexes in the position's own order; the generator draws among the best
+                // in the legal order (by run, then by hex), as the Python player draws from its list.
+                let k = rng.index(best_at.len());
+                let (runs, land, sea) = (&self.runs, &self.land.hexes, &self.sea.hexes);
+                let (_, &mut chosen, _) = best_at
+                    .select_nth_unstable_by_key(k, |&i| legal_place(runs, land, sea, i as usize));
+                return Ok(self.action_at(chosen as usize));
             }
         }
         every_action(r, st, rng)
@@ -103,8 +104,8 @@ impl Greedy {
         }
     }
 
-    /// The worth of every action of the play phase but the special tiles other than Move, in the legal order,
-    /// into `values` (and its runs into `runs`). A Move's worth away from its source is worked out once per
+    /// The worth of every action of the play phase but the special tiles other than Move, into `values` (and its
+    /// runs into `runs`): run by run in the legal order, each run's hexes in the position's order. A Move's worth away from its source is worked out once per
     /// source, and at each target once per kind of tile moved.
     fn each_play(&mut self, r: &Rules, st: &State, seat: usize) {
         let Greedy {
@@ -116,6 +117,7 @@ impl Greedy {
             at_targets,
             values,
             runs,
+            best_at: _,
         } = self;
         playable_tiles_into(r, st, seat, st.normal_played, tiles);
         tiles.sort_unstable();
@@ -180,8 +182,21 @@ impl Greedy {
     }
 }
 
-/// The empty hexes of one terrain in order (listed once per action), each with what surrounds it worked out in
-/// [`Arounds`].
+/// Where the action at `i` of `values` stands in the legal order: its run, then its hex (`usize::MAX` for the end
+/// of the turn, the last run).
+fn legal_place(runs: &[(usize, Run)], land: &[usize], sea: &[usize], i: usize) -> (usize, usize) {
+    let run = runs.partition_point(|&(start, _)| start <= i) - 1;
+    let (start, kind) = runs[run];
+    let hex = match kind {
+        Run::Place { land: true, .. } | Run::Move { .. } => land[i - start],
+        Run::Place { land: false, .. } => sea[i - start],
+        Run::End => usize::MAX,
+    };
+    (run, hex)
+}
+
+/// The empty hexes of one terrain (listed once per action, in the position's order), each with what surrounds it
+/// worked out in [`Arounds`].
 #[derive(Default)]
 struct Hexes {
     filled: bool,
@@ -193,7 +208,10 @@ impl Hexes {
         if self.filled {
             return;
         }
-        sorted_hexes_into(empty, &mut self.hexes);
+        // In the position's order, not sorted: the values are worked out in any order, and only the best are put
+        // in the legal order (`legal_place`).
+        self.hexes.clear();
+        self.hexes.extend_from_slice(empty);
         for &h in &self.hexes {
             arounds.know(r, st, h);
         }

@@ -26,6 +26,9 @@ use crate::state::{State, OVER};
 /// With a time budget, the clock is read every this many simulations (`_TIME_CHECK_EVERY`).
 const TIME_CHECK_EVERY: u64 = 16;
 
+/// In a node's list of child indices, an action with no child yet.
+const UNEXPANDED: u32 = u32::MAX;
+
 /// What one seat knows of a position (`samurai.knizia.knowledge.SeatKnowledge`), as the search needs it.
 #[derive(Clone, Debug)]
 pub struct Knowledge {
@@ -172,6 +175,8 @@ struct Node {
     chooser: i64,
     visits: u64,
     total: f64,
+    /// `total / visits`, kept as the visits come back (the same division the choice among children would make).
+    mean: f64,
     available: u64,
     children: Children,
 }
@@ -183,6 +188,7 @@ impl Node {
             chooser: -1,
             visits: 0,
             total: 0.0,
+            mean: 0.0,
             available: 1,
             children: Children::default(),
         }
@@ -205,11 +211,16 @@ struct Search<'a> {
     nodes: Vec<Node>,
     root_visits: u64,
     root_children: Vec<(Action, u32)>,
+    /// Per root child (in `root_children`'s order): its mean return and the square root of its visits, side by
+    /// side so that the choice at the root (every simulation, over every root action) reads two short lists.
+    root_means: Vec<f64>,
+    root_sqrt_visits: Vec<f64>,
+    /// `ln(k)` for every availability count `k` met so far (the choice below the root takes one per child).
+    logarithms: Vec<f64>,
     pool: Vec<(State, Twister)>,
     legal: Vec<Action>,
     /// The working lists of `legal`.
     lists: engine::Legal,
-    unexpanded: Vec<Action>,
     child_ids: Vec<u32>,
     /// The nodes of a simulation's path (kept to reuse its room).
     path: Vec<u32>,
@@ -261,10 +272,12 @@ pub fn decide(
         nodes: Vec::new(),
         root_visits: 0,
         root_children: Vec::with_capacity(legal.len()),
+        root_means: Vec::with_capacity(legal.len()),
+        root_sqrt_visits: Vec::with_capacity(legal.len()),
+        logarithms: Vec::new(),
         pool: Vec::new(),
         legal: Vec::new(),
         lists: engine::Legal::default(),
-        unexpanded: Vec::new(),
         child_ids: Vec::new(),
         path: Vec::new(),
         returns: Vec::with_capacity(r.players),
@@ -300,7 +313,7 @@ impl Search<'_> {
         let mut scratch = self.knowledge.public.clone();
         if let Some(simulations) = self.options.simulations {
             for _ in 0..simulations {
-                self.simulate(&mut untried, legal, rng, &mut scratch)?;
+                self.simulate(&mut untried, rng, &mut scratch)?;
             }
             return Ok(simulations);
         }
@@ -309,7 +322,7 @@ impl Search<'_> {
         let mut done = 0;
         loop {
             for _ in 0..TIME_CHECK_EVERY {
-                self.simulate(&mut untried, legal, rng, &mut scratch)?;
+                self.simulate(&mut untried, rng, &mut scratch)?;
             }
             done += TIME_CHECK_EVERY;
             if Instant::now() >= deadline {
@@ -323,30 +336,38 @@ impl Search<'_> {
     fn simulate(
         &mut self,
         untried: &mut Vec<Action>,
-        root_legal: &[Action],
         rng: &mut Twister,
         state: &mut State,
     ) -> Result<(), Refusal> {
         let c = self.options.exploration;
         let searcher = self.knowledge.seat;
-        let (mut action, mut node, mut expanded) = if let Some(action) = untried.pop() {
+        let (mut action, mut node, mut expanded, root_at) = if let Some(action) = untried.pop() {
             let id = self.add_node(searcher);
             self.root_children.push((action, id));
-            (action, id, true)
+            self.root_means.push(0.0);
+            self.root_sqrt_visits.push(0.0);
+            (action, id, true, self.root_children.len() - 1)
         } else {
-            // Every root action is available in every drawn position: one logarithm for all.
+            // Every root action is available in every drawn position: one logarithm for all. The value is
+            // `total / visits + exploration / sqrt(visits)`, its two parts as they were kept.
             let exploration = c * (self.root_visits as f64).ln().sqrt();
-            let (mut best, mut best_value) = ((root_legal[0], u32::MAX), -1.0);
-            for &(candidate, id) in &self.root_children {
-                let child = &self.nodes[id as usize];
-                let visits = child.visits as f64;
-                let value = child.total / visits + exploration / visits.sqrt();
+            let (mut best_at, mut best_value) = (usize::MAX, -1.0);
+            for (at, (&mean, &sqrt_visits)) in self
+                .root_means
+                .iter()
+                .zip(&self.root_sqrt_visits)
+                .enumerate()
+            {
+                let value = mean + exploration / sqrt_visits;
                 if value > best_value {
-                    best = (candidate, id);
+                    best_at = at;
                     best_value = value;
                 }
             }
-            (best.0, best.1, false)
+            let Some(&(action, id)) = self.root_children.get(best_at) else {
+                return Err(Refusal::NoAction("the search found no action at the root"));
+            };
+            (action, id, false, best_at)
         };
         let mut world_rng = self.draw(self.nodes[node as usize].visits, rng, state);
         engine::apply(self.r, state, action);
@@ -362,39 +383,19 @@ impl Search<'_> {
                 break; // another seat is to act here than the first time (a pass the seat cannot foresee)
             }
             let chooser = seat.max(0) as usize;
-            self.lists.list(self.r, state, &mut self.legal);
-            // One look-up per legal action: the unexpanded ones, else every child's index for the choice below.
-            self.unexpanded.clear();
-            self.child_ids.clear();
-            {
-                let children = &self.nodes[node as usize].children;
-                for action in &self.legal {
-                    match children.get(action) {
-                        Some(&id) => self.child_ids.push(id),
-                        None => self.unexpanded.push(*action),
-                    }
-                }
-            }
-            if !self.unexpanded.is_empty() {
-                action = if self.options.replies && self.nodes[node as usize].children.is_empty() {
-                    // The first answer tried is the one the leaves assume.
-                    self.greedy
-                        .action(self.r, state, policy(&mut world_rng, rng))?
-                } else {
-                    self.unexpanded[(rng.random() * self.unexpanded.len() as f64) as usize]
-                };
-                let id = self.add_node(chooser);
-                self.nodes[node as usize].children.insert(action, id);
-                node = id;
+            if let Some(unexpanded) = self.unexpanded_choice(node, state, &mut world_rng, rng)? {
+                action = unexpanded;
+                node = self.expand(node, action, chooser);
                 expanded = true;
             } else {
                 let (mut best, mut best_value) = ((self.legal[0], u32::MAX), -1.0);
+                let logarithms = &mut self.logarithms;
                 for (&candidate, &id) in self.legal.iter().zip(&self.child_ids) {
                     let child = &mut self.nodes[id as usize];
                     child.available += 1;
                     let visits = child.visits as f64;
                     let value =
-                        child.total / visits + c * ((child.available as f64).ln() / visits).sqrt();
+                        child.mean + c * (logarithm(logarithms, child.available) / visits).sqrt();
                     if value > best_value {
                         best = (candidate, id);
                         best_value = value;
@@ -411,15 +412,79 @@ impl Search<'_> {
             let node = &mut self.nodes[visited as usize];
             node.visits += 1;
             node.total += self.returns[node.seat];
+            node.mean = node.total / node.visits as f64;
         }
+        // The root child's kept value parts (`path[0]` is the root child chosen above).
+        let child = &self.nodes[path[0] as usize];
+        self.root_means[root_at] = child.mean;
+        self.root_sqrt_visits[root_at] = (child.visits as f64).sqrt();
         self.path = path;
         self.root_visits += 1;
         Ok(())
     }
 
+    /// The action to expand at `node`, reached in `state`, if it has a legal action with no child yet: the quick
+    /// player's answer where the node has no child at all and leaves are scored after replies (the first answer
+    /// tried is the one the leaves assume; chosen without listing the actions), else one of the unexpanded
+    /// actions drawn from `rng`. None when every legal action has a child: then `legal` and `child_ids` hold them.
+    fn unexpanded_choice(
+        &mut self,
+        node: u32,
+        state: &State,
+        world_rng: &mut Option<Twister>,
+        rng: &mut Twister,
+    ) -> Result<Option<Action>, Refusal> {
+        if self.options.replies && self.nodes[node as usize].children.is_empty() {
+            return self
+                .greedy
+                .action(self.r, state, policy(world_rng, rng))
+                .map(Some);
+        }
+        self.lists.list(self.r, state, &mut self.legal);
+        if self.legal.is_empty() {
+            return Err(Refusal::NoAction(
+                "the search reached a position with no legal action",
+            ));
+        }
+        // One look-up per legal action: each child's index (`UNEXPANDED` where there is none yet), and how many
+        // have none.
+        self.child_ids.clear();
+        let mut unexpanded = 0;
+        let children = &self.nodes[node as usize].children;
+        for action in &self.legal {
+            match children.get(action) {
+                Some(&id) => self.child_ids.push(id),
+                None => {
+                    self.child_ids.push(UNEXPANDED);
+                    unexpanded += 1;
+                }
+            }
+        }
+        if unexpanded == 0 {
+            return Ok(None);
+        }
+        // The unexpanded actions in the legal order, one of them drawn.
+        let k = (rng.random() * unexpanded as f64) as usize;
+        let at = self
+            .child_ids
+            .iter()
+            .enumerate()
+            .filter(|&(_, &id)| id == UNEXPANDED)
+            .nth(k)
+            .map_or(0, |(at, _)| at);
+        Ok(Some(self.legal[at]))
+    }
+
     fn add_node(&mut self, seat: usize) -> u32 {
         self.nodes.push(Node::new(seat));
         (self.nodes.len() - 1) as u32
+    }
+
+    /// A new child of `node` for `action`, kept by `chooser`'s returns; its index.
+    fn expand(&mut self, node: u32, action: Action, chooser: usize) -> u32 {
+        let id = self.add_node(chooser);
+        self.nodes[node as usize].children.insert(action, id);
+        id
     }
 
     /// The position of a simulation whose root action has `visits` visits, written into `state` (`_draw`): a
@@ -517,6 +582,17 @@ impl Search<'_> {
             }
         }
     }
+}
+
+/// `ln(k)`, from `known` (the logarithms of 0, 1, 2, ... worked out so far, grown as needed): the same number as
+/// `(k as f64).ln()`, worked out once per count.
+#[inline]
+fn logarithm(known: &mut Vec<f64>, k: u64) -> f64 {
+    let k = k as usize;
+    while known.len() <= k {
+        known.push((known.len() as f64).ln());
+    }
+    known[k]
 }
 
 /// The generator a simulation's replies and playout draw from: its world's, or the bot's.
