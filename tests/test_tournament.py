@@ -125,7 +125,7 @@ def test_the_command_prints_ratings_and_win_rates(capsys):
                  "--edition", TINY_EDITION, "--bootstrap", "20", "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "Ratings" in out and "random = 0" in out
-    assert "Win rates with 2 players (par 50%)" in out and "random vs greedy" in out and "won alone" in out
+    assert "Win shares with 2 players (par 50%)" in out and "random vs greedy" in out and "won alone" in out
 
 
 @pytest.mark.parametrize(("argv", "message"), [

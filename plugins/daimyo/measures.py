@@ -52,7 +52,7 @@ GAME_METRICS = (
     GameMetric("win_rate_seat_0", "White wins (seat 0, first to play)", "rate", lambda g: float(g["returns"][0] == 1)),
     GameMetric("win_rate_seat_1", "Black wins (seat 1)", "rate", lambda g: float(g["returns"][1] == 1)),
     GameMetric("draw_rate", "drawn", "rate", lambda g: float(g["returns"][0] == 0.5)),
-    GameMetric("first_player_advantage", "White's edge: its win rate minus Black's", "mean",
+    GameMetric("first_player_advantage", "White's edge: its win share minus Black's", "mean",
                lambda g: g["returns"][0] - g["returns"][1]),
     GameMetric("turns", "turns per game", "mean", _fact("turns")),
     GameMetric("actions", "actions (flips and moves) per game", "mean", _fact("actions")),

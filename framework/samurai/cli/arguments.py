@@ -23,16 +23,23 @@ def _edition_args(parser: argparse.ArgumentParser) -> None:
                         help="set an edition option (repeatable); VALUE is read as JSON when it can be")
 
 
-def _run_args(parser: argparse.ArgumentParser) -> None:
-    """The arguments of a run of seeded games: players, games, seed and bots."""
+BOT_KINDS = ("random, greedy, the levels easy, medium, hard and expert, or a search with a budget: mcts:N or "
+             "mcts:Xs (N simulations or X seconds; leaves scored by the game's estimate), mcts-replies:N, "
+             "mcts-finish:N, mcts-rollouts:N (the same with Xs)")
+"""The bot names ``--bots`` takes, for its help (docs/bots.md explains each)."""
+
+
+def _run_args(parser: argparse.ArgumentParser, *, bots: str | None = "random", bots_default: str = "") -> None:
+    """The arguments of a run of seeded games: players, games, seed and bots (``bots`` by default; None: the
+    command picks, as ``bots_default`` says)."""
     parser.add_argument("--players", type=_whole(0, 99), default=_DEFAULT_PLAYERS,
                         help="number of players (default 4, or the fewest the edition's game allows)")
     parser.add_argument("--games", type=_whole(1, MAX_GAMES), default=1000, help="number of games (default 1000)")
     parser.add_argument("--seed", type=_whole(0, MAX_SEED), default=1,
-                        help="seed of the run; game i uses a seed derived from it")
-    parser.add_argument("--bots", default="random",
-                        help="comma-separated bots, assigned to seats in turn (random, greedy, easy, medium, hard, "
-                             "expert, mcts:N simulations, mcts:Xs seconds; default random)")
+                        help="seed of the run; game i uses a seed derived from it (default 1)")
+    parser.add_argument("--bots", default=bots,
+                        help=f"comma-separated bots, assigned to seats in turn: {BOT_KINDS} "
+                             f"(default {bots_default or bots})")
 
 
 def _executor_args(parser: argparse.ArgumentParser) -> None:

@@ -20,7 +20,7 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     bench.add_argument("--games", type=_whole(1, MAX_GAMES), default=2000,
                        help="games per player count (default 2000)")
     bench.add_argument("--players", default="2,3,4", help="player counts (default 2,3,4)")
-    bench.add_argument("--seed", type=_whole(0, MAX_SEED), default=1)
+    bench.add_argument("--seed", type=_whole(0, MAX_SEED), default=1, help="seed of the timed games (default 1)")
     bench.add_argument("--no-paths", action="store_true", help="skip the copy and legal-actions timings")
     bench.add_argument("--compare-games", type=_whole(0, MAX_GAMES), default=200, metavar="N",
                        help="paired games of the compare timing (default 200; 0 skips it)")

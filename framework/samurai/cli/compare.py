@@ -17,11 +17,11 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     """Add ``compare`` and ``analyse`` to the command line's commands."""
     cmp = commands.add_parser("compare", help="compare two editions on paired seeded games",
                               description="Play game i under edition A and under edition B with the same seed "
-                                          "and bots; print each metric with its 95%% confidence interval and "
+                                          "and bots; print each metric with its 95% confidence interval and "
                                           "the difference B - A.")
     cmp.add_argument("edition_a", metavar="A", help="edition id or manifest path")
     cmp.add_argument("edition_b", metavar="B", help="edition id or manifest path")
-    _run_args(cmp)
+    _run_args(cmp, bots=None, bots_default="greedy where the game has it, else random")
     cmp.add_argument("--option-a", action="append", default=[], metavar="NAME=VALUE",
                      help="set an option of edition A (repeatable; VALUE read as JSON when it can be)")
     cmp.add_argument("--option-b", action="append", default=[], metavar="NAME=VALUE",
@@ -38,7 +38,7 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     ana = commands.add_parser("analyse", help="compute the comparison metrics again from saved records",
                               description="Read DIR/a and DIR/b (written by compare --save-dir) and print the "
                                           "same metrics, from the records alone.")
-    ana.add_argument("folder", metavar="DIR")
+    ana.add_argument("folder", metavar="DIR", help="the --save-dir of a samurai compare run")
     _trust_args(ana)
     _output_args(ana)
     ana.add_argument("--partial", action="store_true",
@@ -63,6 +63,8 @@ def _compare(args: argparse.Namespace) -> int:
     players = _players_of(args.players, editions[0])
     for edition, options in zip(editions, (options_a, options_b), strict=True):
         edition.start(players, 0, options)
+    if args.bots is None:
+        args.bots = _default_bots(editions[0])
     check_bots_play(editions[0].game.name, args.bots.split(","))
     with _executor(args) as executor:
         if args.save_dir is not None:
@@ -80,6 +82,18 @@ def _compare(args: argparse.Namespace) -> int:
 
         print(f"plot: {plot_comparison(comparison, args.plot, measures.panels)}")
     return 0
+
+
+def _default_bots(edition: Any) -> str:
+    """``compare``'s bots when none are given: the game's quick player that plays well (``greedy``) where it has
+    one, for rules measured as players would play them; else random, said on standard error."""
+    from ..search.bots import bot_names
+
+    if "greedy" in bot_names(edition.game):
+        return "greedy"
+    print(f"samurai: note: the game {edition.game.name!r} has no greedy bot: comparing with random bots, which "
+          f"measure aimless play (give --bots medium, say, for good play)", file=sys.stderr)
+    return "random"
 
 
 def _analyse(args: argparse.Namespace) -> int:

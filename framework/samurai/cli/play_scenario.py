@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import DataError
-from .arguments import MAX_SEED, _trust_args, _whole
+from .arguments import BOT_KINDS, MAX_SEED, _trust_args, _whole
 from .outputs import _check_outputs, _check_record_name, _manifest_paths
 
 
@@ -14,13 +14,12 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     ps = commands.add_parser("play-scenario", help="play bots from a hand-written position to the end",
                              description="Start from a scenario file (TOML), let bots play it out and tell the "
                                          "game action by action.")
-    ps.add_argument("file", metavar="FILE")
+    ps.add_argument("file", metavar="FILE", help="the scenario: a TOML file of a written position")
     ps.add_argument("--edition", default=None, help="edition id or manifest path (default: the scenario's, or "
                                                     "ffg2015); a path given here is trusted")
     _trust_args(ps)
-    ps.add_argument("--bots", default="random", help="comma-separated bots by seat (random, greedy, easy, medium, "
-                                                   "hard, mcts:N, mcts:Xs)")
-    ps.add_argument("--seed", type=_whole(0, MAX_SEED), default=1, help="seed of the draws and the bots")
+    ps.add_argument("--bots", default="random", help=f"comma-separated bots by seat: {BOT_KINDS} (default random)")
+    ps.add_argument("--seed", type=_whole(0, MAX_SEED), default=1, help="seed of the draws and the bots (default 1)")
     ps.add_argument("--save", metavar="FILE", help="save the game's record (.json or .toml; not the scenario itself)")
     ps.add_argument("--force", action="store_true", help="overwrite an existing --save file")
     ps.set_defaults(run=_play_scenario)

@@ -88,7 +88,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _build_parser() -> _Parser:
     """The parser of every command; each command's module adds its own."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        __version__ = version("samurai-engine")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        __version__ = "unknown (not installed)"
     parser = _Parser(prog="samurai", description="Reiner Knizia's Samurai: simulate, score and inspect editions.")
+    parser.add_argument("--version", action="version", version=f"samurai {__version__}",
+                        help="print the version of samurai-engine and exit")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     for module in (simulate, compare, tournament, replay, render, play_scenario, score, editions, new_edition, bench,
                    serve):

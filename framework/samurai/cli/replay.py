@@ -13,7 +13,8 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     rep = commands.add_parser("replay", help="tell a saved game action by action",
                               description="Replay a record (JSON or TOML): who played what where, each capture "
                                           "and tie, the refills and the final explanation.")
-    rep.add_argument("file", metavar="FILE")
+    rep.add_argument("file", metavar="FILE", help="a game record (.json or .toml), as samurai simulate --save-dir "
+                                                  "or samurai.save writes them")
     rep.add_argument("--to", type=_whole(0, 10**6), metavar="N", help="stop after action N and print the position")
     _trust_args(rep)
     rep.set_defaults(run=_replay)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import DataError
-from .arguments import MAX_GAMES, MAX_SEED, _executor_args, _options, _whole
+from .arguments import BOT_KINDS, MAX_GAMES, MAX_SEED, _executor_args, _options, _whole
 from .common import _executor
 from .outputs import _check_outputs
 from .progress import _progress_bar
@@ -18,14 +18,14 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
                                            "each bot's win rate with its 95% interval and Bradley-Terry ratings "
                                            "with 95% intervals.")
     tour.add_argument("--bots", default="random,greedy",
-                      help="comma-separated bots (random, greedy, easy, medium, hard, expert, mcts:N); each table "
-                           "seats PLAYERS of them (name a bot twice to seat it twice; default random,greedy)")
+                      help=f"comma-separated bots: {BOT_KINDS}; each table seats PLAYERS of them (name a bot "
+                           "twice to seat it twice; default random,greedy)")
     tour.add_argument("--players", action="append", default=None, metavar="N[,N...]",
                       help="player counts, e.g. 2 or 3,4 (repeatable; default 2)")
     tour.add_argument("--games", type=_whole(1, MAX_GAMES), default=100,
                       help="games per table, a multiple of its seat orders (default 100)")
     tour.add_argument("--seed", type=_whole(0, MAX_SEED), default=1,
-                      help="seed of the run; round r is dealt from a seed derived from it")
+                      help="seed of the run; round r is dealt from a seed derived from it (default 1)")
     tour.add_argument("--edition", default="ffg2015", help="edition id or manifest path (default ffg2015)")
     tour.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                       help="set an edition option (repeatable); VALUE is read as JSON when it can be")

@@ -22,7 +22,7 @@ from ..catalog.editions import Edition
 from ..errors import IllegalAction
 from ..runs.executors import Executor
 from ..runs.matches import Batch, MatchGame, MatchSummary, simulate_matches
-from ..runs.summary import SummaryTable, share_rows
+from ..runs.summary import WIN_LEGEND, SummaryTable, share_rows
 from ..search.bots import BOTS, RandomBot
 from ..seeds import derive_seed
 from .editions import knizia_edition
@@ -158,6 +158,11 @@ class SimulationSummary:
                 for seat in range(self.players)]
 
     @property
+    def win_shares(self) -> list[float]:
+        """Each seat's wins, a win shared by k counted 1/k."""
+        return [sum(1 / len(g.winners) for g in self.games if seat in g.winners) for seat in range(self.players)]
+
+    @property
     def shared_games(self) -> int:
         """Games that ended in a shared win."""
         return sum(1 for g in self.games if len(g.winners) > 1)
@@ -178,8 +183,8 @@ class SimulationSummary:
         """What ``samurai simulate`` prints of this run (``samurai.runs.summary.print_summary``)."""
         data = self.to_dict()
         games = data["games"]
-        rows = tuple((str(seat["seat"]), seat["bot"], str(seat["wins"]), str(seat["shared_wins"]),
-                      f"{seat['win_rate']:.1%}") for seat in data["seats"])
+        rows = tuple((str(seat["seat"]), seat["bot"], str(seat["wins"]), f"{seat['won_alone']:.1%}",
+                      str(seat["shared_wins"]), f"{seat['win_share']:.1%}") for seat in data["seats"])
         turns = data["turns"]
         figures = [("shared wins", f"{data['shared_games']} games ({data['shared_games'] / games:.1%})"),
                    ("turns", f"mean {turns['mean']:.1f} (min {turns['min']}, max {turns['max']})"),
@@ -187,8 +192,14 @@ class SimulationSummary:
                    ("figures removed by ties", f"mean {data['removed_by_ties']['mean']:.2f}"),
                    *share_rows("ended", {END_REASONS.get(r, r): n for r, n in data["end_reasons"].items()}, games),
                    *share_rows("decided by", {r.replace("_", " "): n for r, n in data["win_reasons"].items()}, games)]
+        legend = (WIN_LEGEND,
+                  "turns: each seat's turn counts one; figures removed by ties: figures taken off the board because "
+                  "two or more seats tied for them; ended: why the game stopped; "
+                  "decided by: the step of the edition's scoring that named the winner, or a shared win where "
+                  "every step tied.")
         return SummaryTable(f"Samurai {data['edition']}: {data['players']} players, {games} games, seed {data['seed']}",
-                            ("seat", "bot", "wins", "shared wins", "win rate"), rows, tuple(figures))
+                            ("seat", "bot", "won alone", "won alone %", "shared wins", "win share"), rows,
+                            tuple(figures), legend)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the summary (without the per-game list)."""
@@ -197,8 +208,9 @@ class SimulationSummary:
         return {
             "edition": self.edition, "players": self.players, "games": n, "seed": self.seed,
             "seats": [{"seat": s, "bot": self.bots[s], "wins": w, "shared_wins": sw,
-                       "win_rate": w / n if n else 0.0}
-                      for s, (w, sw) in enumerate(zip(self.wins, self.shared_wins, strict=False))],
+                       "won_alone": w / n if n else 0.0, "win_share": share / n if n else 0.0}
+                      for s, (w, sw, share) in enumerate(zip(self.wins, self.shared_wins, self.win_shares,
+                                                             strict=False))],
             "shared_games": self.shared_games,
             "turns": {"mean": self.mean("turns"), "min": min(turns, default=0), "max": max(turns, default=0)},
             "tiles_played": {"mean": self.mean("tiles_played")},

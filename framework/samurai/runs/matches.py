@@ -29,7 +29,7 @@ from ..search.bots import make_bot, parse_bots
 from ..seeds import check_seed, derive_seed
 from .executors import Executor, make_executor
 from .folders import batches_of, collect_batches, write_run
-from .summary import SummaryTable, share_rows
+from .summary import WIN_LEGEND, SummaryTable, share_rows
 
 __all__ = ["MAX_ACTIONS", "check_bots_play", "play_match", "MatchGame", "MatchSummary", "simulate_matches",
            "result_reason", "Batch", "match_game", "play_batch", "play_batch_on_protocol", "run_summary"]
@@ -135,15 +135,17 @@ class MatchSummary:
         """What ``samurai simulate`` prints of this run (``samurai.runs.summary.print_summary``)."""
         data = self.to_dict()
         games = data["games"]
-        rows = tuple((str(seat["seat"]), seat["bot"], str(seat["wins"]), str(seat["shared_wins"]),
-                      f"{seat['win_rate']:.1%}", f"{seat['score']:g}") for seat in data["seats"])
+        rows = tuple((str(seat["seat"]), seat["bot"], str(seat["wins"]), f"{seat['won_alone']:.1%}",
+                      str(seat["shared_wins"]), f"{seat['win_share']:.1%}") for seat in data["seats"])
         actions = data["actions"]
         figures = [("shared (drawn)", f"{data['shared_games']} games ({data['shared_games'] / games:.1%})"),
                    ("actions", f"mean {actions['mean']:.1f} (min {actions['min']}, max {actions['max']})"),
                    *share_rows("ended", {r.replace("_", " "): n for r, n in data["end_reasons"].items()}, games)]
         return SummaryTable(f"{data['edition']} ({data['game']}): {data['players']} players, {games} games, "
-                            f"seed {data['seed']}", ("seat", "bot", "wins", "shared", "win rate", "score"), rows,
-                            tuple(figures))
+                            f"seed {data['seed']}", ("seat", "bot", "won alone", "won alone %", "shared wins",
+                                                     "win share"), rows, tuple(figures),
+                            (WIN_LEGEND, "shared (drawn): games no seat won alone; actions: every action of the "
+                                         "game, each seat's; ended: why the game stopped, as the game names it."))
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the summary (without the per-game list)."""
@@ -154,7 +156,9 @@ class MatchSummary:
         return {
             "edition": self.edition, "game": self.game, "players": self.players, "games": n, "seed": self.seed,
             "seats": [{"seat": seat, "bot": self.bots[seat], "wins": wins[seat], "shared_wins": shared[seat],
-                       "win_rate": wins[seat] / n if n else 0.0, "score": sum(g.returns[seat] for g in self.games)}
+                       "won_alone": wins[seat] / n if n else 0.0,
+                       "win_share": sum(g.returns[seat] for g in self.games) / n if n else 0.0,
+                       "score": sum(g.returns[seat] for g in self.games)}
                       for seat in range(self.players)],
             "shared_games": sum(1 for g in self.games if max(g.returns) < 1.0),
             "actions": {"mean": sum(lengths) / n if n else 0.0, "min": min(lengths, default=0),

@@ -7,7 +7,7 @@ import math
 from .compare import Comparison
 from .statistics import Estimate, Metric
 
-__all__ = ["print_comparison", "format_estimate", "format_difference"]
+__all__ = ["print_comparison", "format_estimate", "format_difference", "star_legend"]
 
 
 def format_estimate(estimate: Estimate, kind: str) -> str:
@@ -29,6 +29,17 @@ def format_difference(difference: Estimate | None, kind: str) -> str:
             f"{difference.high * scale:+.2f}){mark}")
 
 
+def star_legend(comparison: Comparison) -> str:
+    """What a ``*`` means, how many metrics have one, and how many chance alone would star."""
+    compared = [m.difference for m in comparison.metrics
+                if m.difference is not None and m.difference.n and not math.isnan(m.difference.value)]
+    starred = sum(1 for d in compared if d.low > 0 or d.high < 0)
+    return (f"* the 95% interval of B − A excludes 0: the rules change this beyond chance. {starred} of "
+            f"{len(compared)} metrics are starred; where the editions played alike, chance alone would star about "
+            f"{0.05 * len(compared):.1f} of them (each interval misses the truth one time in twenty), so read a lone "
+            f"star among many metrics with care.")
+
+
 def print_comparison(comparison: Comparison) -> None:
     """A rich table of every metric, then the notes."""
     from rich.console import Console
@@ -48,6 +59,9 @@ def print_comparison(comparison: Comparison) -> None:
             notes.append(metric)
     console = Console()
     console.print(table)
-    console.print("* the 95% interval of B − A excludes 0: the rules change this, beyond chance.")
+    console.print(star_legend(comparison))
+    if comparison.bots and all(bot == "random" for bot in comparison.bots):
+        console.print("Bots: random, so these figures describe aimless play; --bots greedy or a level (medium) "
+                      "measures the rules as players who play well meet them.")
     for metric in notes:
         console.print(f"{metric.label}: {metric.note}")

@@ -10,7 +10,11 @@ from collections.abc import Mapping
 
 import attrs
 
-__all__ = ["SummaryTable", "print_summary", "share_rows"]
+__all__ = ["SummaryTable", "print_summary", "share_rows", "WIN_LEGEND"]
+
+WIN_LEGEND = ("won alone: games the seat won with nobody beside it; shared wins: games it won together with others; "
+              "win share: its wins with a win shared by k counted 1/k, over all games (par: 1 / players).")
+"""What a summary's win columns mean (the same words as ``samurai tournament``'s)."""
 
 
 @attrs.frozen
@@ -24,6 +28,8 @@ class SummaryTable:
     """One row a seat, a cell a column."""
     figures: tuple[tuple[str, str], ...]
     """Per game: what (``"turns"``) and its value (``"mean 12.0 (min 9, max 15)"``)."""
+    legend: tuple[str, ...] = ()
+    """What the columns and figures mean, a line each, printed under the tables."""
 
 
 def share_rows(label: str, counts: Mapping[str, int], games: int) -> list[tuple[str, str]]:
@@ -49,3 +55,5 @@ def print_summary(table: SummaryTable) -> None:
     for name, value in table.figures:
         figures.add_row(name, value)
     console.print(figures)
+    for line in table.legend:
+        console.print(line)

@@ -395,8 +395,8 @@ def print_tournament(result: TournamentResult) -> None:
         ratings.add_row(str(rank), r.bot, f"{r.rating:+.0f}", f"{r.low:+.0f} to {r.high:+.0f}")
     console.print(ratings)
     for n in result.player_counts:
-        rates = RichTable(title=f"Win rates with {n} players (par {1 / n:.0%})")
-        for column in ("table", "bot", "games", "won alone", "win rate (95% CI)"):
+        rates = RichTable(title=f"Win shares with {n} players (par {1 / n:.0%})")
+        for column in ("table", "bot", "games", "won alone", "win share (95% CI)"):
             rates.add_column(column, justify="left" if column in ("table", "bot") else "right")
         numbers = [number for number, table in enumerate(result.tables) if table.players == n]
         if len(numbers) > 1:
@@ -413,5 +413,6 @@ def print_tournament(result: TournamentResult) -> None:
         console.print(rates)
     console.print(f"Ratings: Bradley-Terry fitted on every game (each winner beats each loser), on Elo's scale; "
                   f"95% intervals from a bootstrap over rounds within tables ({result.bootstrap} replicates), at "
-                  f"least as wide as the Fisher-information interval. Win rates: a win shared by k counts 1/k; "
+                  f"least as wide as the Fisher-information interval. Won alone: games won with nobody beside; win share: "
+                  f"a win shared by k counts 1/k; "
                   f"Wilson 95% intervals; a bot seated k times at a table counts k games per game.")
