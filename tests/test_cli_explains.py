@@ -13,6 +13,8 @@ from samurai import __version__
 from samurai.cli import main
 from samurai.cli.program import _build_parser
 
+from helpers import DATA
+
 
 def _commands() -> dict[str, argparse.ArgumentParser]:
     parser = _build_parser()
@@ -105,3 +107,18 @@ def test_compare_says_how_many_stars_chance_alone_would_give(capsys, tmp_path):
     starred = sum(1 for d in differences if d["low"] > 0 or d["high"] < 0)
     assert f"{starred} of {len(differences)} metrics are starred" in out
     assert f"chance alone would star about {0.05 * len(differences):.1f} of them" in out
+
+
+def test_analyse_names_the_manifest_to_trust_that_its_run_json_holds(tmp_path, monkeypatch, capsys):
+    """A comparison saved against a designer's manifest is refused without trust, naming the path to vouch for."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "variant.toml").write_text((DATA / "tiny-ffg2015.toml").read_text().replace(
+        'id = "tiny-ffg2015"', 'id = "tiny-variant"'))
+    assert main(["compare", str(DATA / "tiny-ffg2015.toml"), "variant.toml", "--players", "2", "--games", "3",
+                 "--save-dir", "run", "--no-progress", "--workers", "1"]) == 0
+    capsys.readouterr()
+    assert main(["analyse", "run"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("samurai: error: ")
+    assert "run/run.json names the manifests" in err and "--trust variant.toml for those you vouch for" in err
+    assert main(["analyse", "run", "--trust", "variant.toml", "--trust", str(DATA / "tiny-ffg2015.toml")]) == 0

@@ -20,11 +20,12 @@ Both editions of a comparison must play the same game.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,7 @@ from ..protocol import GameState
 from ..records import read_record_file, record_facts, record_of, records_of
 from ..seeds import check_seed, derive_seed
 from .executors import Executor, default_workers, make_executor
-from .folders import CHUNK, PairTask, batches_of, games_asked, write_run
+from .folders import CHUNK, PairTask, batches_of, games_asked, read_run, write_run
 from .matches import check_bots_play, play_match, result_reason
 from .statistics import GameMetric, Metric, average_metrics
 
@@ -245,7 +246,8 @@ def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b:
     if asked is not None and held < asked and not partial:
         raise DataError(f"holds {held} of the {asked} paired games its run asked for (the run was cut short); "
                         f"pass --partial to analyse the games it holds", source=str(root))
-    first = {side: read_record_file(files[side][0], trust=vouched) for side in "ab"}
+    with _trust_hint(root):
+        first = {side: read_record_file(files[side][0], trust=vouched) for side in "ab"}
     if first["a"].game != first["b"].game:
         raise DataError(f"a/ holds records of game {first['a'].game!r} and b/ of game {first['b'].game!r}: the two "
                         f"sides of a comparison play one game", source=str(files["b"][0]))
@@ -254,8 +256,10 @@ def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b:
     _check_one_run(records, files)
     names = (edition_a or records["a"][0].edition, edition_b or records["b"][0].edition)
     # An edition the caller names is theirs to trust; the one a record names must be installed or vouched for.
-    editions = [load_edition(given) if given else vouched.edition(name, source=str(files[side][0]), folder=root / side)
-                for given, name, side in zip((edition_a, edition_b), names, "ab", strict=True)]
+    with _trust_hint(root):
+        editions = [load_edition(given) if given else vouched.edition(name, source=str(files[side][0]),
+                                                                      folder=root / side)
+                    for given, name, side in zip((edition_a, edition_b), names, "ab", strict=True)]
     measures = measures_of(editions)
     players = records["a"][0].players
     facts = {side: [record_facts(record, edition, measures, source=str(file))
@@ -267,6 +271,34 @@ def analyse_records(folder: str | Path, edition_a: str | None = None, edition_b:
     return Comparison(names[0], names[1], players, len(files["a"]), None, (),
                       tuple(measures.metrics(editions, players, options, facts["a"], facts["b"])),
                       options_a=changed[0], options_b=changed[1], games_asked=asked, panels=measures.panels)
+
+
+@contextlib.contextmanager
+def _trust_hint(root: Path) -> Iterator[None]:
+    """A refusal for want of trust, raised in the block, names the manifests the run's ``run.json`` names: the paths
+    to pass as ``--trust`` if the reader vouches for them."""
+    try:
+        yield
+    except DataError as exc:
+        manifests = _manifests_named(root)
+        if not manifests or "vouch" not in exc.message:
+            raise
+        raise DataError(f"{exc.message}; {root / 'run.json'} names the manifest{'s' if len(manifests) > 1 else ''} "
+                        f"{', '.join(manifests)} (as compare was given them, from the folder it ran in): add "
+                        f"{' '.join('--trust ' + m for m in manifests)} for those you vouch for",
+                        source=exc.source, line=exc.line, key=exc.key) from None
+
+
+def _manifests_named(root: Path) -> list[str]:
+    """The editions a saved run's ``run.json`` names by a manifest's path rather than an id (none if unreadable)."""
+    try:
+        run = read_run(root)
+    except (DataError, OSError):
+        return []
+    editions = run.get("editions") if isinstance(run, Mapping) else None
+    if not isinstance(editions, list):
+        return []
+    return [name for name in editions if isinstance(name, str) and (name.endswith(".toml") or "/" in name)]
 
 
 def _check_one_run(records: Mapping[str, Sequence[Any]], files: Mapping[str, list[Path]]) -> None:
