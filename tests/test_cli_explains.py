@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import tomllib
 
 import pytest
 
@@ -122,3 +123,17 @@ def test_analyse_names_the_manifest_to_trust_that_its_run_json_holds(tmp_path, m
     assert err.count("\n") == 1 and err.startswith("samurai: error: ")
     assert "run/run.json names the manifests" in err and "--trust variant.toml for those you vouch for" in err
     assert main(["analyse", "run", "--trust", "variant.toml", "--trust", str(DATA / "tiny-ffg2015.toml")]) == 0
+
+
+def test_editions_merged_prints_the_effective_manifest_without_running_a_plugin(tmp_path, capsys):
+    (tmp_path / "boom.py").write_text("raise RuntimeError('a plugin ran')\n")
+    (tmp_path / "variant.toml").write_text('id = "boom-variant"\nname = "Boom"\nversion = "1.0.0"\n'
+                                           'extends = "ffg2015"\nplugins = ["boom.py"]\nhand_size = 6\n')
+    assert main(["editions", str(tmp_path / "variant.toml"), "--merged"]) == 0
+    out = capsys.readouterr().out
+    merged = tomllib.loads(out)
+    assert merged["id"] == "boom-variant" and merged["hand_size"] == 6  # the variant's own keys win
+    assert merged["map"] == "japan" and "4" in merged["players"]  # the rest comes from ffg2015
+    assert merged["players"]["4"]["figures_per_caste"] == 13
+    assert main(["editions", str(tmp_path / "variant.toml")]) == 2  # listing it loads it: the plugin runs
+    assert "a plugin ran" in capsys.readouterr().err

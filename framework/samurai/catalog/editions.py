@@ -39,7 +39,7 @@ from .manifests import manifest_game, merge_manifests, parse_manifest
 __all__ = ["ENTRY_POINT_GROUP", "PluginInfo", "Edition", "installed_plugins", "available_editions",
            "load_edition", "load_plugin", "load_plugin_file", "is_plugin_file", "check_plugin_order",
            "make_plugin_manager", "register_plugin", "resolve_board", "inside_folder", "plugin_hooks",
-           "installed_games", "FRAMEWORK_DEFAULTS"]
+           "installed_games", "merged_manifest", "FRAMEWORK_DEFAULTS"]
 
 ENTRY_POINT_GROUP = "samurai"
 FRAMEWORK_DEFAULTS = "samurai.defaults"
@@ -343,6 +343,22 @@ def load_edition(name: str | os.PathLike[str]) -> Edition:
     if definition.open_edition is not None:
         return definition.open_edition(definition, manifest, pm, board, text)
     return Edition(manifest, pm, board, reference=manifest.id, game=definition)
+
+
+def merged_manifest(name: str | os.PathLike[str]) -> dict[str, Any]:
+    """The manifest of an edition (an installed id or a manifest path) merged with every edition it extends, as the
+    engine reads it: what a variant's rules are once its ``extends`` are filled in. Data only: no plugin is run."""
+    name = os.fspath(name)
+    catalog = available_editions()
+    if name.endswith(".toml"):
+        path: Any = Path(name)
+    elif name in catalog:
+        path = catalog[name]
+    else:
+        raise DataError(f"no edition named {name!r}; installed editions: {', '.join(catalog) or 'none'}",
+                        source="edition")
+    data, _, _, _ = _merged_manifest_data(path, catalog, seen=())
+    return data
 
 
 _Extension = tuple[dict[str, Any], dict[str, Any], str, str]

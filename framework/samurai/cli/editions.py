@@ -16,12 +16,18 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
                               description="List editions with their plugins (package and version), the hooks "
                                           "each implements, and their options.")
     eds.add_argument("edition", nargs="*", help="edition ids or manifest paths to show (default: every installed one)")
+    eds.add_argument("--merged", action="store_true",
+                     help="print each edition's manifest merged with every edition it extends, as TOML (data only: "
+                          "no plugin is run)")
     eds.set_defaults(run=_editions)
 
 
 def _editions(args: argparse.Namespace) -> int:
     from ..catalog.editions import available_editions, installed_plugins, is_plugin_file, load_edition, plugin_hooks
 
+    if args.merged:
+        _print_merged(args.edition or list(available_editions()))
+        return 0
     plugins = installed_plugins()
     for ident in args.edition or available_editions():
         edition = load_edition(ident)
@@ -51,3 +57,26 @@ def _editions(args: argparse.Namespace) -> int:
             commands.try_end_of_game_hooks(edition)
     return 0
 
+
+
+def _print_merged(names: list[str]) -> None:
+    """Each edition's merged manifest as TOML, a comment line naming it first."""
+    from pathlib import PurePath
+    from typing import Any
+
+    import tomli_w
+
+    from ..catalog.editions import merged_manifest
+
+    def plain(value: Any) -> Any:  # plugin files are paths once read: TOML writes them as text
+        if isinstance(value, dict):
+            return {key: plain(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [plain(item) for item in value]
+        return str(value) if isinstance(value, PurePath) else value
+
+    for number, name in enumerate(names):
+        if number:
+            print()
+        print(f"# {name}, merged with every edition it extends")
+        print(tomli_w.dumps(plain(merged_manifest(name))), end="")
