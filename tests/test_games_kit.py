@@ -124,3 +124,29 @@ def test_pytest_samurai_edition_runs_the_kit_on_the_daimyo_editions(tmp_path):
     done = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "18 passed" in done.stdout  # 6 checks x 3 editions (2 players each)
+
+
+def test_the_kit_extra_installs_everything_the_kit_imports():
+    """``pip install "samurai-engine[kit]"`` is enough for ``pytest --samurai-edition``: every package the kit imports
+    is the standard library's, the engine's own, a core dependency or in the ``kit`` extra."""
+    import ast
+    import re
+    import sys
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    project = tomllib.loads((root / "pyproject.toml").read_text())["project"]
+    name = re.compile(r"[A-Za-z0-9_.-]+")
+    offered = {name.match(r).group(0).lower().replace("-", "_")
+               for r in [*project["dependencies"], *project["optional-dependencies"]["kit"]]}
+    assert "pytest" in offered
+    for module in (root / "framework" / "samurai" / "kit").glob("*.py"):
+        for node in ast.walk(ast.parse(module.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else []
+            for imported in names:
+                top = imported.split(".")[0]
+                if top in sys.stdlib_module_names or top in ("samurai", "samurai_plugins"):
+                    continue
+                assert top.lower() in offered, f"{module.name} imports {top}, which the kit extra does not install"
