@@ -309,6 +309,21 @@ def _play_record_facts(record: PlayRecord, edition: Edition, measures: GameMeasu
     return watch.facts(final)
 
 
+def _play_record_final(record: PlayRecord, edition: Edition, source: str) -> GameState:
+    """Replay a finished game's record through the protocol, checked: its final position."""
+    final: GameState | None = None
+    for final, _ in replay_play_record(record, source=source, edition=edition):
+        pass
+    assert final is not None
+    if record.check is not None and not _matches_check(record.check, final, edition):
+        raise DataError("the replayed game does not match the record's check (a changed seed, option or action)",
+                        source=source, key="check")
+    if not final.is_over:
+        raise DataError(f"the game is not over after its {len(record.actions)} actions", source=source,
+                        key="actions")
+    return final
+
+
 PROTOCOL_RECORDS = GameRecords(
     record_of=lambda edition, players, seed, options, actions, final: play_record_of(edition, players, seed, options,
                                                                                      actions, final),
@@ -316,7 +331,8 @@ PROTOCOL_RECORDS = GameRecords(
     read=lambda data, source, trust, folder: play_record_from_dict(data, source=source),
     replay_lines=lambda record, source, trust, folder, to: play_replay_lines(record, source=source, trust=trust,
                                                                              folder=folder, to=to),
-    facts=_play_record_facts)
+    facts=_play_record_facts,
+    final=_play_record_final)
 """The records of a game that supplies none (``GameDefinition.records``): the protocol's ``PlayRecord``."""
 
 

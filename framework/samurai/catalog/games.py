@@ -103,6 +103,10 @@ class GameRecords:
     facts: Callable[[Any, Edition, GameMeasures, str], Any]
     """``(record, edition, measures, source) -> facts``: a finished game's record replayed and what the measures'
     watch collects of it (``samurai analyse``)."""
+    final: Callable[[Any, Edition, str], GameState] | None = None
+    """``(record, edition, source) -> position``: a finished game's record replayed under ``edition`` and checked,
+    its final position on the protocol (``samurai simulate --resume`` sums up the games a run saved); None: the
+    game's runs cannot be resumed."""
 
 
 @attrs.frozen

@@ -117,5 +117,6 @@ def _kept(args: argparse.Namespace) -> str:
         kept = saved_games(Path(args.save_dir) / "a" if paired else args.save_dir)
     except OSError:
         return ""
-    hint = f"; samurai analyse {args.save_dir} --partial reads them" if paired else ""
+    hint = (f"; samurai analyse {args.save_dir} --partial reads them" if paired
+            else f"; samurai simulate --resume {args.save_dir} carries the run on")
     return f"; {args.save_dir} keeps the {kept} finished games of the {args.games} asked for{hint}"

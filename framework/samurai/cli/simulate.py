@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable
 from typing import Any
 
+from ..errors import DataError
+from ..runs.matches import InterruptedRun
 from ..runs.summary import print_summary
-from .arguments import _edition_args, _executor_args, _options, _players_of, _run_args
+from .arguments import _edition_args, _executor_args, _options, _players_of, _run_args, _trust_args
 from .common import _executor
 from .progress import _progress_bar
 
@@ -24,6 +27,11 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     sim.add_argument("--save-dir", metavar="DIR", help="write DIR/run.json, then each game's record to "
                                                        "DIR/game-NNNNN.json (DIR must not hold a run already)")
     sim.add_argument("--force", action="store_true", help="replace the run already saved in --save-dir")
+    sim.add_argument("--resume", metavar="DIR",
+                     help="carry on the run saved in DIR (by --save-dir) that was cut short: its run.json gives the "
+                          "edition, players, games, seed, bots and options; the games it lacks are played and saved, "
+                          "and the summary is the whole run's")
+    _trust_args(sim)
     sim.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
     _executor_args(sim)
     sim.set_defaults(run=_simulate)
@@ -32,7 +40,42 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
 def _simulate(args: argparse.Namespace) -> int:
     from ..catalog.editions import load_edition
 
+    if args.resume is not None:
+        return _resume(args)
     return _simulate_through_protocol(args, load_edition(args.edition))
+
+
+_RUN_SETTINGS = {"--edition": ("edition", "ffg2015"), "--option": ("option", []), "--players": ("players", None),
+                 "--games": ("games", 1000), "--seed": ("seed", 1), "--bots": ("bots", "random"),
+                 "--save-dir": ("save_dir", None), "--force": ("force", False)}
+"""What ``--resume`` takes from the saved run instead of the command line: flag -> (argument, its default)."""
+
+
+def _resume(args: argparse.Namespace) -> int:
+    """``simulate --resume DIR``: the run saved in DIR carried on to its end, then summed up as a whole."""
+    from ..runs.folders import games_asked, saved_games
+    from ..runs.matches import resume_matches, run_summary
+    from .arguments import _DEFAULT_PLAYERS
+
+    for flag, (name, default) in _RUN_SETTINGS.items():
+        value = getattr(args, name)
+        if (value is not _DEFAULT_PLAYERS if name == "players" else value != default):
+            raise DataError(f"the run's settings come from {args.resume}/run.json: drop {flag}", source="--resume")
+    asked = games_asked(args.resume) or 0
+    with _executor(args) as executor:
+        args.prepared, args.save_dir, args.games = True, args.resume, asked  # an interrupt says what DIR keeps
+        with _progress_bar("simulating", asked, not args.no_progress) as advance:
+            try:
+                edition, summary = resume_matches(args.resume, trust=args.trust, progress=advance, executor=executor)
+            except DataError:
+                args.prepared = False  # refused before a game was played: nothing to report kept
+                raise
+            except InterruptedRun as stopped:
+                _print(args, run_summary(stopped.edition, stopped.partial), partial=stopped.games_asked)
+                raise
+    _print(args, run_summary(edition, summary))
+    print(f"samurai: resumed {args.resume}: {saved_games(args.resume)} of {asked} games saved", file=sys.stderr)
+    return 0
 
 
 def _simulate_through_protocol(args: argparse.Namespace, edition: Any) -> int:
@@ -44,14 +87,31 @@ def _simulate_through_protocol(args: argparse.Namespace, edition: Any) -> int:
     options = _options(args.option)
     players = _players_of(args.players, edition)
     edition.start(players, 0, options)  # refuse bad players or options before the progress bar starts
-    summary = run_summary(edition, _simulating(args, lambda advance, executor: simulate_matches(
-        edition, players, args.games, args.seed, bots, options=options, progress=advance, save_dir=args.save_dir,
-        executor=executor)))
-    if args.json:
-        print(json.dumps(summary.to_dict(), indent=2))
-    else:
-        print_summary(summary.table())
+    try:
+        summary = run_summary(edition, _simulating(args, lambda advance, executor: simulate_matches(
+            edition, players, args.games, args.seed, bots, options=options, progress=advance, save_dir=args.save_dir,
+            executor=executor)))
+    except InterruptedRun as stopped:  # the games that finished are summed up, marked partial, before the exit
+        if stopped.partial.games:
+            _print(args, run_summary(stopped.edition, stopped.partial), partial=stopped.games_asked)
+        raise
+    _print(args, summary)
     return 0
+
+
+def _print(args: argparse.Namespace, summary: Any, *, partial: int | None = None) -> None:
+    """The summary as a table, or as JSON with ``--json``; ``partial``: the games asked for of a run cut short."""
+    if args.json:
+        data = summary.to_dict()
+        if partial is not None:
+            data["partial"] = {"games_asked": partial}
+        print(json.dumps(data, indent=2), flush=True)
+        return
+    if partial is not None:
+        print(f"Partial summary: {len(summary.games)} of the {partial} games asked for finished before the run was "
+              f"stopped")
+    print_summary(summary.table())
+    sys.stdout.flush()
 
 
 def _simulating(args: argparse.Namespace, run: Callable[[Any, Any], Any]) -> Any:

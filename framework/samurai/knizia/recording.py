@@ -13,6 +13,7 @@ from typing import Any
 
 from ..catalog.editions import Edition
 from ..catalog.games import GameMeasures, GameRecords
+from ..errors import DataError
 from ..protocol import GameState, Move
 from .editions import knizia_edition
 from .measures import game_facts
@@ -47,6 +48,14 @@ def _facts(record: GameRecord, edition: Edition, measures: GameMeasures, source:
     return game_facts(record, edition=edition, source=source)
 
 
+def _final(record: GameRecord, edition: Edition, source: str) -> HexGameState:
+    game = from_record(record, edition=edition, source=source)  # replayed and matched against its check
+    if not game.is_over:
+        raise DataError(f"the game is not over after its {len(record.actions)} actions", source=source,
+                        key="actions")
+    return HexGameState(game.rules, game.state, len(record.actions), game.engine)
+
+
 RECORDS = GameRecords(record_of=_record_of, write=write_record, read=_read, replay_lines=_replay_lines,
-                      facts=_facts)
+                      facts=_facts, final=_final)
 """How Knizia's records are made, written, read, told and measured (``samurai.catalog.games.GameRecords``)."""

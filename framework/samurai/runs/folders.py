@@ -98,23 +98,25 @@ def prepare_save_dir(folder: str | Path, *, sides: Iterable[str] = ("",), force:
 
 
 def collect_batches(batches: Iterable[list[tuple[int, Any, Any]]], save_dir: str | Path | None,
-                    write: Callable[[Any, Path], object], progress: Callable[[int], None] | None) -> list[Any]:
+                    write: Callable[[Any, Path], object], progress: Callable[[int], None] | None, *,
+                    into: list[tuple[int, Any]] | None = None, done: int = 0) -> list[Any]:
     """The games of finished batches of ``(index, game, record)`` in arrival order; with ``save_dir``, each
     batch's records written whole as ``game-NNNNN.json`` by ``write`` (an interrupt waits until they are),
-    and ``progress`` told how many games are done after each batch."""
+    and ``progress`` told how many games are done after each batch (``done`` more, games finished before).
+    ``into`` receives each ``(index, game)`` as its batch is saved, so a caller interrupted keeps what finished."""
     from ..interrupts import deferred_interrupts
 
-    played: list[Any] = []
+    played: list[tuple[int, Any]] = [] if into is None else into
     for batch in batches:
-        if save_dir is not None:
-            with deferred_interrupts():  # a finished batch is saved whole
+        with deferred_interrupts():  # a finished batch is saved and kept whole
+            if save_dir is not None:
                 for index, _, record in batch:
                     assert record is not None
                     write(record, Path(save_dir) / f"game-{index:05d}.json")
-        played.extend(game for _, game, _ in batch)
+            played.extend((index, game) for index, game, _ in batch)
         if progress is not None:
-            progress(len(played))
-    return played
+            progress(done + len(played))
+    return [game for _, game in played]
 
 
 CHUNK = 50

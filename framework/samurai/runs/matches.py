@@ -22,17 +22,20 @@ import attrs
 from ..catalog.cache import edition_named, keep_edition, loadable_name
 from ..catalog.editions import Edition, installed_games
 from ..catalog.games import GameDefinition
+from ..catalog.trust import Trust, TrustLike
 from ..errors import DataError
+from ..files.reading import whole_number
 from ..protocol import GameState, Move
-from ..records import record_of, records_of
+from ..records import read_record_file, record_of, records_of
 from ..search.bots import make_bot, parse_bots
-from ..seeds import check_seed, derive_seed
+from ..seeds import MAX_SEED, check_seed, derive_seed
 from .executors import Executor, make_executor
-from .folders import batches_of, collect_batches, write_run
+from .folders import BATCHES, CHUNK, RUN_FILE, batches_of, collect_batches, read_run, write_run
 from .summary import WIN_LEGEND, SummaryTable, share_rows
 
 __all__ = ["MAX_ACTIONS", "check_bots_play", "play_match", "MatchGame", "MatchSummary", "simulate_matches",
-           "result_reason", "Batch", "match_game", "play_batch", "play_batch_on_protocol", "run_summary"]
+           "result_reason", "Batch", "match_game", "play_batch", "play_batch_on_protocol", "run_summary",
+           "resume_matches", "InterruptedRun"]
 
 MAX_ACTIONS = 100_000
 """A game still going after this many actions is refused as endless (a game's own rulings must end it)."""
@@ -197,18 +200,106 @@ def simulate_matches(edition: Edition, players: int, games: int, seed: int, bots
     chosen = dict(options or {})
     batches = [Batch(name, players, chosen, seed, names, indices, save_dir is not None)
                for indices in batches_of(games)]
-    runner = make_executor(backend, workers=workers, scheduler=scheduler) if executor is None else executor
+    if save_dir is not None:
+        write_run(save_dir, command="simulate", games=games, edition=edition.reference, players=players,
+                  seed=seed, bots=list(names), options=chosen)
+    return _play_run(edition, players, seed, names, batches, {}, save_dir, progress,
+                     make_executor(backend, workers=workers, scheduler=scheduler) if executor is None else executor,
+                     close=executor is None, games_asked=games)
+
+
+class InterruptedRun(KeyboardInterrupt):
+    """A run stopped by Ctrl-C or SIGTERM (a ``KeyboardInterrupt``), holding the summary of the games it finished
+    (``partial``, a ``MatchSummary``), how many were asked for and the edition played."""
+
+    def __init__(self, partial: MatchSummary, games_asked: int, edition: Edition) -> None:
+        super().__init__(f"{len(partial.games)} of {games_asked} games finished")
+        self.partial = partial
+        self.games_asked = games_asked
+        self.edition = edition
+
+
+def _play_run(edition: Edition, players: int, seed: int, names: Sequence[str], batches: Sequence[Batch],
+              finished: Mapping[int, MatchGame], save_dir: str | Path | None,
+              progress: Callable[[int], None] | None, runner: Executor, *, close: bool,
+              games_asked: int) -> MatchSummary:
+    """Play ``batches`` on ``runner`` (closed after when ``close``) beside the games already ``finished`` (by
+    number); the run's summary, its games in their numbers' order. Interrupted, it raises ``InterruptedRun`` with
+    the summary of the games finished until then."""
+    played: list[tuple[int, MatchGame]] = []
+    seated = tuple(names[seat % len(names)] for seat in range(players))
+
+    def summary() -> MatchSummary:
+        games = sorted([*finished.items(), *played], key=lambda pair: pair[0])
+        return MatchSummary(edition.id, edition.game.name, players, seed, seated, tuple(g for _, g in games))
+
     try:
-        if save_dir is not None:
-            write_run(save_dir, command="simulate", games=games, edition=edition.reference, players=players,
-                      seed=seed, bots=list(names), options=chosen)
-        played: list[MatchGame] = collect_batches(runner.map(play_batch, batches), save_dir,
-                                                  records_of(edition.game).write, progress)
+        collect_batches(runner.map(play_batch, batches), save_dir, records_of(edition.game).write, progress,
+                        into=played, done=len(finished))
+    except KeyboardInterrupt as stop:
+        raise InterruptedRun(summary(), games_asked, edition) from stop
     finally:
-        if executor is None:  # an executor of the caller's stays theirs to close
+        if close:  # an executor of the caller's stays theirs to close
             runner.close()
-    return MatchSummary(edition.id, edition.game.name, players, seed,
-                        tuple(names[seat % len(names)] for seat in range(players)), tuple(played))
+    return summary()
+
+
+def resume_matches(folder: str | Path, *, trust: TrustLike = (), progress: Callable[[int], None] | None = None,
+                   executor: Executor | None = None) -> tuple[Edition, MatchSummary]:
+    """Carry on the run that ``simulate_matches(..., save_dir=folder)`` saved in ``folder`` and was cut short: the
+    games its ``run.json`` asked for that have no record yet are played and saved, the saved ones replayed (each
+    checked to be that run's game of its number), and the summary is the one the whole run would have given.
+
+    ``run.json`` and the records are data: the edition they name must be installed, or its manifest vouched for
+    in ``trust``. ``progress(k)`` counts every finished game, the saved ones first.
+    """
+    root = Path(folder)
+    run = read_run(root)
+    source = str(root / RUN_FILE)
+    if run is None:
+        raise DataError(f"no {RUN_FILE} here: not a folder samurai simulate --save-dir wrote", source=str(root))
+    if run.get("run") != "simulate":
+        raise DataError(f"the run of samurai {run.get('run')!s:.40}, not of simulate: only simulate runs resume here",
+                        source=source, key="run")
+    games = int(run["games"])
+    players = whole_number(run.get("players"), "players", 1, 99, source=source)
+    seed = whole_number(run.get("seed"), "seed", 0, MAX_SEED, source=source)
+    bots, options = run.get("bots"), run.get("options", {})
+    if not isinstance(bots, list) or not bots or not all(isinstance(b, str) for b in bots):
+        raise DataError("bots must be a list of bot names", source=source, key="bots")
+    if not isinstance(options, dict):
+        raise DataError("options must be a table of option values", source=source, key="options")
+    vouched = Trust.of(trust)
+    edition = vouched.edition(run.get("edition"), source=source, folder=root)
+    names = check_bots_play(edition.game, bots)
+    edition.start(players, seed, options)  # a run.json whose players or options the edition refuses stops here
+    final = records_of(edition.game).final
+    if final is None:
+        raise DataError(f"the game {edition.game.name!r} cannot replay its records' final positions, so its runs "
+                        f"do not resume", source=source, key="edition")
+    wanted = edition.manifest.resolve_options(options, source=source)
+    finished: dict[int, MatchGame] = {}
+    for file in sorted(root.glob("game-*.json")):
+        number = file.stem.removeprefix("game-")
+        if not (number.isascii() and number.isdigit()) or not 0 <= int(number) < games:
+            raise DataError(f"not a game of this run of {games} games (game-00000.json to "
+                            f"game-{games - 1:05d}.json)", source=str(file))
+        index = int(number)
+        record = read_record_file(file, trust=vouched).record
+        if (record.seed != derive_seed(seed, index) or record.players != players or record.edition != edition.id
+                or edition.manifest.resolve_options(record.options, source=str(file)) != wanted):
+            raise DataError(f"the record is not game {index} of the run in {RUN_FILE} (its edition, players, seed "
+                            f"or options differ)", source=str(file))
+        finished[index] = match_game(edition, record.seed, final(record, edition, str(file)), len(record.actions))
+        if progress is not None:
+            progress(len(finished))
+    keep_edition(loadable_name(edition), edition)
+    missing = [index for index in range(games) if index not in finished]
+    batches = [Batch(loadable_name(edition), players, dict(options), seed, names, tuple(missing[at:at + size]), True)
+               for size in [max(1, min(CHUNK, len(missing) // BATCHES))] for at in range(0, len(missing), size)]
+    runner = make_executor("local", workers=1) if executor is None else executor
+    return edition, _play_run(edition, players, seed, names, batches, finished, root, progress, runner,
+                              close=executor is None, games_asked=games)
 
 
 def run_summary(edition: Edition, summary: MatchSummary) -> Any:
