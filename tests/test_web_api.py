@@ -293,3 +293,39 @@ def test_a_game_whose_edition_is_no_longer_served_is_refused_and_the_others_resu
         refused = again.get(f"/api/games/{variant['game']}", headers=bearer(variant["seats"][0]["token"]))
         assert refused.status_code == 503 and "open-screens" in refused.json()["error"]
         assert again.get(f"/api/games/{plain['game']}", headers=bearer(plain["seats"][0]["token"])).status_code == 200
+
+
+def test_the_headline_counts_rounds_of_every_seat_not_single_turns() -> None:
+    """Issue 24: "Turn 5" on a person's second turn with 4 players read as the fifth turn; a round is every seat's."""
+    from samurai.knizia.position import start
+    from samurai.knizia.seat_bots import make_bot
+
+    state = start("ffg2015", 4, 3)
+    bots = [make_bot("greedy", seat) for seat in range(4)]
+    seen = {}
+    while not state.is_over and len(seen) < 9:
+        view = state.view(0)
+        if view["phase"] == "play":
+            seen[view["turn"]] = DEFINITION.status(view)["headline"]
+        state.apply(state.ask(bots[state.to_act]))
+    assert seen[1] == seen[4] == "Round 1" and seen[5] == seen[8] == "Round 2" and seen[9] == "Round 3"
+
+
+def test_each_game_offers_its_rules_page_and_pictures_as_the_docs_have_them(client: TestClient) -> None:
+    """Issue 24 point 2: the page's "How to play" panel shows docs/rules, shipped with the package."""
+    rules = Path(__file__).resolve().parent.parent / "docs" / "rules"
+    games = {g["game"]: g for g in client.get("/api/catalog").json()["games"]}
+    assert games["samurai"]["rules"] == "/rules/samurai.md"
+    page = client.get("/rules/samurai.md")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/markdown")
+    assert page.content == (rules / "samurai.md").read_bytes()
+    for picture in sorted((rules / "pictures").glob("*.svg")):
+        served = client.get(f"/rules/pictures/{picture.name}")
+        assert served.status_code == 200 and served.headers["content-type"] == "image/svg+xml"
+        assert served.content == picture.read_bytes()
+    for name in ("nothing.md", "..%2Fsamurai.md", "pictures%2F..%2F..%2Fpyproject.toml", "pictures"):
+        assert client.get(f"/rules/{name}").status_code == 404, name
+    assert client.get("/rules/pictures/..%2Fsamurai.md").status_code == 404
+    game = create(client, ["human", "greedy"])
+    payload = client.get(f"/api/games/{game['game']}/page", headers=bearer(game["seats"][0]["token"])).json()
+    assert payload["rules"] == "/rules/samurai.md"

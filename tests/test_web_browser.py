@@ -168,3 +168,40 @@ def test_a_person_plays_a_whole_game_against_a_bot_by_clicking_and_replays_it(tm
         assert "Seat 1 keeps samurai" not in page_text and "Seat 1 keeps castle" not in page_text
     finally:
         server.stop()
+
+
+def test_how_to_play_shows_the_rules_of_the_chosen_game_with_their_pictures(tmp_path: Path) -> None:
+    """Issue 24 point 2: a "How to play" panel with the game's rules page, its pictures drawn, its own sections
+    linked; the Daimyo edition shows Daimyo's rules (opened with the ? key); Escape closes it."""
+    server = Server(tmp_path, bot_delay=0.0)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM)
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(server.url + "/")
+            page.wait_for_selector("#how-to-play:not([hidden])")
+            page.click("#how-to-play")
+            page.wait_for_selector("#rules-panel[open] #rules-text h2")
+            assert page.inner_text("#rules-text h2") == "How to play Samurai (Reiner Knizia)"
+            page.wait_for_load_state("networkidle")
+            widths = page.eval_on_selector_all("#rules-text img", "images => images.map(i => i.naturalWidth)")
+            assert len(widths) == 2 and all(width > 0 for width in widths), widths  # both pictures drawn
+            assert page.eval_on_selector_all("#rules-text table", "tables => tables.length") == 2  # the tiles, the editions
+            # A link to a section of the page moves the panel there.
+            page.click("#rules-text a.rules-link >> text=The two editions")
+            page.wait_for_timeout(300)
+            top = page.eval_on_selector("#rules-the-two-editions", "h => h.getBoundingClientRect().top")
+            assert 0 <= top < 400, top
+            page.keyboard.press("Escape")
+            assert not page.is_visible("#rules-panel")
+            daimyo = page.eval_on_selector("#edition", "s => [...s.options].find(o => o.value.endsWith('/daimyo')).value")
+            page.select_option("#edition", daimyo)
+            page.keyboard.press("?")
+            page.wait_for_selector("#rules-text h2:has-text('Daimyo and Shinobi')")
+            assert page.is_visible("#rules-panel")
+            assert errors == []
+            browser.close()
+    finally:
+        server.stop()

@@ -51,6 +51,7 @@ class DaimyoDefinition:
 
     name = "daimyo"
     title = "Daimyo and Shinobi"
+    rules = "daimyo.md"
 
     def __init__(self, manifests: Sequence[str] = ()) -> None:
         self._manifests = tuple(manifests)

@@ -40,6 +40,7 @@ class SamuraiDefinition:
 
     name = "samurai"
     title = "Samurai"
+    rules = "samurai.md"
 
     def __init__(self, manifests: Sequence[str] = ()) -> None:
         self._manifests = tuple(manifests)
@@ -92,8 +93,10 @@ class SamuraiDefinition:
     def status(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """The phase, each seat's hand, stack and captures (as far as the view shows them), the result."""
         phase = view["phase"]
+        # A round is one turn of every seat: "Round 2" is each seat's second turn, whatever the number of seats.
+        round_number = max(1, (int(view["turn"]) - 1) // max(1, len(view["seats"])) + 1)
         headline = {"choose_hands": "Choosing starting hands", "place_figures": "Placing figures",
-                    "play": f"Turn {view['turn']}", "over": "Game over"}.get(phase, phase)
+                    "play": f"Round {round_number}", "over": "Game over"}.get(phase, phase)
         rows = []
         for entry in view["seats"]:
             captured = entry.get("captured")

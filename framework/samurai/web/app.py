@@ -42,8 +42,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..data import rules_pages
 from ..errors import one_line
-from .games import GameDefinition
+from .games import GameDefinition, rules_url
 from .host import GAMES_PER_MINUTE, GameHost, HostError, LiveGame, SearchLimits
 from .store import Store
 
@@ -214,6 +215,7 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
     host = GameHost(definitions, store, bot_delay=bot_delay, limits=limits, games_per_minute=games_per_minute)
     request_checks = checks or RequestChecks()
     static = _static_files()
+    rules = rules_pages()
     # The pages event streams send, rendered off the event loop, one at a time per seat and update.
     renders = ThreadPoolExecutor(max_workers=2, thread_name_prefix="samurai-render")
     rendered: dict[tuple[str, int], tuple[tuple[int, str | None], asyncio.Future[str]]] = {}
@@ -239,9 +241,22 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
         return Response(found[0], media_type=found[1], headers={**_SECURITY_HEADERS, "Cache-Control": "no-cache"})
 
     def catalog(_: Request) -> Response:
-        return _json({"games": [{"game": d.name, "title": d.title, "bots": list(d.bots()),
+        return _json({"games": [{"game": d.name, "title": d.title, "bots": list(d.bots()), "rules": rules_url(d),
                                  "editions": [e.to_dict() for e in d.editions()]}
                                 for d in host.definitions.values()]})
+
+    def rules_file(request: Request) -> Response:
+        """A game's rules page (Markdown) or one of its pictures: only the shipped files, by name."""
+        name = request.path_params["name"]
+        found = rules.get(name)
+        if found is None:
+            return _error(404, "no such rules page")
+        kind = "image/svg+xml" if name.endswith(".svg") else "text/markdown; charset=utf-8"
+        return Response(found, media_type=kind, headers={**_SECURITY_HEADERS, "Cache-Control": "no-cache"})
+
+    def rules_picture(request: Request) -> Response:
+        request.path_params["name"] = f"pictures/{request.path_params['picture']}"
+        return rules_file(request)
 
     async def create(request: Request) -> Response:
         request_checks.check(request)
@@ -342,6 +357,7 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
     routes = [
         Route("/", page), Route("/play/{game}", page), Route("/replay/{game}", page),
         Route("/static/{name}", static_file),
+        Route("/rules/{name}", rules_file), Route("/rules/pictures/{picture}", rules_picture),
         Route("/api/catalog", catalog),
         Route("/api/games", create, methods=["POST"]), Route("/api/games", games),
         Route("/api/games/{game}", game_state), Route("/api/games/{game}/page", game_page),

@@ -30,8 +30,8 @@ from ..catalog.editions import Edition, available_editions, load_edition
 from ..errors import DataError
 from ..protocol import GameState, Move
 
-__all__ = ["EditionChoice", "GameSetup", "TrayItem", "Controls", "GameDefinition", "Opened", "served_editions",
-           "shared_definition"]
+__all__ = ["EditionChoice", "GameSetup", "TrayItem", "Controls", "GameDefinition", "Opened", "rules_url",
+           "served_editions", "shared_definition"]
 
 _SHARED: dict[tuple[type, tuple[str, ...]], Any] = {}
 
@@ -142,6 +142,9 @@ class GameDefinition(Protocol):
     name: str
     """The registry key, e.g. ``"samurai"``."""
     title: str
+    rules: str | None
+    """The game's rules for people: the name of its page among the shipped ones (``samurai.data.rules_pages``,
+    e.g. ``"samurai.md"``), shown in the page's "How to play" panel; None: the game has none."""
 
     def editions(self) -> Sequence[EditionChoice]:
         """What a person may start."""
@@ -181,3 +184,9 @@ class GameDefinition(Protocol):
     def open_record(self, data: Any, allowed: Sequence[str]) -> Opened:
         """Read a record sent by a person; its edition must be one of ``allowed`` (keys), and nothing it
         names is read from the file system. ``DataError`` naming the field when it is refused."""
+
+
+def rules_url(definition: GameDefinition) -> str | None:
+    """Where the page reads ``definition``'s rules for people (``GET /rules/NAME``), or None when it has none."""
+    name = getattr(definition, "rules", None)  # a definition written before the rules pages may not say
+    return f"/rules/{name}" if isinstance(name, str) and name else None

@@ -51,7 +51,7 @@ from ..interrupts import StoppableTask
 from ..protocol import GameState, Move
 from ..runs.workerpool import WorkerPool
 from ..seeds import MAX_SEED, check_seed
-from .games import GameDefinition, GameSetup
+from .games import GameDefinition, GameSetup, rules_url
 from .store import SeatSpec, Store, StoredGame
 
 __all__ = ["GameHost", "LiveGame", "HostError", "SearchLimits", "digest", "draw_seed", "GAMES_PER_MINUTE",
@@ -533,7 +533,7 @@ class GameHost:
                 "over": state.is_over, "seats": self.seats_info(live, seat),
                 "svg": definition.render(state, view, live.actions[-1] if live.actions else None),
                 "status": definition.status(view), "controls": definition.controls(state, seat).to_dict(),
-                "log": entries, "bot_error": live.bot_error}
+                "log": entries, "bot_error": live.bot_error, "rules": rules_url(definition)}
 
     def replay_frame(self, live: LiveGame, step: Any, seat: int) -> dict[str, Any]:
         """The position after ``step`` actions as ``seat`` saw it. The log lines tell what the seat saw, or
@@ -549,7 +549,8 @@ class GameHost:
         return {"game": live.id, "step": step, "steps": len(live.actions), "seat": seat, "public": public,
                 "seats": self.seats_info(live, None if public else seat), "over": live.state.is_over,
                 "svg": live.definition.render(state, view, last), "status": live.definition.status(view),
-                "lines": live.logs[step - 1][None if public else seat] if step else []}
+                "lines": live.logs[step - 1][None if public else seat] if step else [],
+                "rules": rules_url(live.definition)}
 
     def record(self, live: LiveGame) -> dict[str, Any]:
         """The game's record (it names the seed, so every hidden tile: only once the game is over)."""

@@ -71,6 +71,7 @@ async function showHome() {
   function editionChanged() {
     const edition = byKey[editionSelect.value];
     game = edition.game;
+    offerRules(game.rules);
     $("edition-description").textContent = edition.description;
     const current = Number(playersSelect.value) || 2;
     playersSelect.replaceChildren(...edition.players.map((n) => el("option", { value: n }, `${n} players`)));
@@ -226,6 +227,7 @@ function showPayload(payload) {
   if (play.payload && payload.move_number < play.payload.move_number) return;  // an older update arriving late
   const moved = !play.payload || payload.move_number !== play.payload.move_number;
   play.payload = payload;
+  offerRules(payload.rules);
   if (moved) play.chosen = [];
   const status = payload.status;
   $("headline").textContent = status.headline;
@@ -238,6 +240,9 @@ function showPayload(payload) {
   } else if (payload.to_act === payload.seat) {
     turn.textContent = "Your turn";
     turn.className = "turn-note yours";
+  } else if (payload.seats[payload.to_act] && payload.seats[payload.to_act].kind === "bot") {
+    turn.textContent = `${seatName(payload.to_act, payload.seats)} is thinking…`;
+    turn.className = "turn-note thinking";
   } else {
     turn.textContent = `Waiting for ${seatName(payload.to_act, payload.seats)}…`;
     turn.className = "turn-note waiting";
@@ -276,13 +281,22 @@ function showLog(entries) {
     if (play.seenLog >= 0 && entry.move > play.seenLog) fresh.push(...rest);
   }
   if (entries.length) play.seenLog = Math.max(play.seenLog, entries[entries.length - 1].move);
-  // Captures and removals pop up as they happen (the last few only, when a bot's whole turn arrives at once).
+  // Captures and removals pop up as they happen (the last few only, when a bot's whole turn arrives at once); once
+  // the game is over the result says it all, so no note pops up and those still up go.
+  if (play.payload && play.payload.over) {
+    $("toasts").replaceChildren();
+    return;
+  }
   for (const line of fresh.filter((l) => /captur|removed|ends/.test(l)).slice(-3)) toast(line);
 }
 
+const MAX_TOASTS = 3;
+
 function toast(text) {
   const note = el("div", { class: "toast" }, text);
-  $("toasts").append(note);
+  const shelf = $("toasts");
+  shelf.append(note);
+  while (shelf.children.length > MAX_TOASTS) shelf.firstElementChild.remove();  // the newest stay, no pile
   setTimeout(() => note.remove(), 5000);
 }
 
@@ -492,6 +506,7 @@ async function load(step) {
 }
 
 function showFrame(frame) {
+  offerRules(frame.rules);
   replay.step = frame.step;
   replay.loaded = frame.step;
   $("slider").value = frame.step;
@@ -520,9 +535,120 @@ function toggleAutoplay() {
   }, 700);
 }
 
+// --- how to play: the game's rules page (docs/rules), drawn from its Markdown ---------------------
+
+let rulesUrl = null;
+
+function offerRules(url) {
+  rulesUrl = url || null;
+  $("how-to-play").hidden = !rulesUrl;
+}
+
+async function openRules() {
+  if (!rulesUrl) return;
+  const response = await fetch(rulesUrl);
+  if (!response.ok) return;
+  const folder = rulesUrl.slice(0, rulesUrl.lastIndexOf("/") + 1);
+  $("rules-text").replaceChildren(...markdown(await response.text(), folder));
+  const panel = $("rules-panel");
+  if (!panel.open) panel.showModal();
+  $("rules-text").scrollTop = 0;
+}
+
+const anchorOf = (text) => text.toLowerCase().replace(/[^\w\- ]/g, "").replace(/ /g, "-");
+
+// The Markdown the rules pages use, as DOM nodes (never as HTML text): headings, paragraphs, lists, tables,
+// pictures, emphasis, code and links. A link to another file of the repository stays plain text.
+function markdown(text, folder) {
+  const nodes = [];
+  const lines = text.split("\n");
+  let paragraph = [];
+  let list = null;
+  const flush = () => {
+    if (paragraph.length) nodes.push(el("p", {}, ...inline(paragraph.join(" "), folder)));
+    paragraph = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const heading = /^(#{1,6}) (.*)$/.exec(line);
+    const item = /^\s*(?:[-*]|(\d+)\.) (.*)$/.exec(line);
+    if (!line.trim()) { flush(); continue; }
+    if (heading) {
+      flush(); list = null;
+      const level = Math.min(6, heading[1].length + 1);
+      nodes.push(el(`h${level}`, { id: `rules-${anchorOf(heading[2])}` }, ...inline(heading[2], folder)));
+    } else if (/^\s*\|/.test(line)) {
+      flush();
+      const rows = [];
+      while (i < lines.length && /^\s*\|/.test(lines[i])) rows.push(lines[i++].trim());
+      i--;
+      const cells = (row) => row.replace(/^\||\|$/g, "").split("|").map((cell) => cell.trim());
+      const table = el("table", { class: "rules-table" },
+        el("thead", {}, el("tr", {}, ...cells(rows[0]).map((c) => el("th", {}, ...inline(c, folder))))));
+      const body = el("tbody");
+      for (const row of rows.slice(2)) body.append(el("tr", {}, ...cells(row).map((c) => el("td", {}, ...inline(c, folder)))));
+      table.append(body);
+      if (list && /^\s/.test(line)) list.lastChild.append(table);  // a table inside a list item
+      else { list = null; nodes.push(table); }
+    } else if (item) {
+      flush();
+      const kind = item[1] ? "ol" : "ul";
+      if (!list || list.tagName.toLowerCase() !== kind) {
+        list = el(kind);
+        nodes.push(list);
+      }
+      list.append(el("li", {}, ...inline(item[2], folder)));
+    } else if (list && /^\s+\S/.test(line)) {
+      list.lastChild.append(" ", ...inline(line.trim(), folder));  // a list item going on
+    } else {
+      list = null;
+      paragraph.push(line.trim());
+    }
+  }
+  flush();
+  return nodes;
+}
+
+function inline(text, folder) {
+  const out = [];
+  const pattern = /(!\[([^\]]*)\]\(([^)]+)\)|\[([^\]]+)\]\(([^)]+)\)|\*\*([^*]+)\*\*|\*([^*]+)\*|`([^`]+)`)/g;
+  let at = 0;
+  for (const match of text.matchAll(pattern)) {
+    if (match.index > at) out.push(text.slice(at, match.index));
+    at = match.index + match[0].length;
+    if (match[3] !== undefined) {
+      // Only the rules' own pictures, from where the server keeps them.
+      if (/^pictures\/[\w.-]+\.svg$/.test(match[3])) {
+        out.push(el("img", { src: folder + match[3], alt: match[2], class: "rules-picture" }));
+      }
+    } else if (match[5] !== undefined) {
+      const target = match[5];
+      if (target.startsWith("#")) out.push(el("a", { href: `#rules-${target.slice(1)}`, class: "rules-link" }, match[4]));
+      else if (/^https?:\/\//.test(target)) out.push(el("a", { href: target, target: "_blank", rel: "noopener" }, match[4]));
+      else out.push(match[4]);
+    } else if (match[6] !== undefined) out.push(el("b", {}, match[6]));
+    else if (match[7] !== undefined) out.push(el("em", {}, match[7]));
+    else out.push(el("code", {}, match[8]));
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return out;
+}
+
 // --- which page ------------------------------------------------------------------------------
 
 document.addEventListener("DOMContentLoaded", () => {
+  $("how-to-play").addEventListener("click", openRules);
+  $("close-rules").addEventListener("click", () => $("rules-panel").close());
+  $("rules-text").addEventListener("click", (event) => {
+    const link = event.target.closest("a.rules-link");
+    if (!link) return;
+    event.preventDefault();  // a section of the rules: scroll the panel to it, the page's own address unchanged
+    const target = document.getElementById(link.getAttribute("href").slice(1));
+    if (target) target.scrollIntoView({ block: "start" });
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "?" && !event.target.closest("input, select, textarea")) openRules();
+  });
   const [, section, gameId] = location.pathname.split("/");
   if (section === "play" && gameId) showPlay(gameId);
   else if (section === "replay" && gameId) showReplay(gameId);
