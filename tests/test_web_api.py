@@ -329,3 +329,11 @@ def test_each_game_offers_its_rules_page_and_pictures_as_the_docs_have_them(clie
     game = create(client, ["human", "greedy"])
     payload = client.get(f"/api/games/{game['game']}/page", headers=bearer(game["seats"][0]["token"])).json()
     assert payload["rules"] == "/rules/samurai.md"
+
+
+def test_the_catalog_offers_each_editions_options_with_defaults_and_choices(client: TestClient) -> None:
+    editions = {e["key"]: e for g in client.get("/api/catalog").json()["games"] for e in g["editions"]}
+    options = {o["name"]: o for o in editions["ffg2015"]["options"]}
+    assert options["removed_to_end"]["default"] == 4 and options["removed_to_end"]["choices"] == []
+    assert options["starting_hands"]["choices"] == ["choose", "random"]
+    assert "docs/rules/samurai.md#" in options["removed_to_end"]["description"]

@@ -205,3 +205,39 @@ def test_how_to_play_shows_the_rules_of_the_chosen_game_with_their_pictures(tmp_
             browser.close()
     finally:
         server.stop()
+
+
+def test_the_new_game_form_offers_the_editions_options_and_sends_the_changed_ones(tmp_path: Path) -> None:
+    """Issue 24 point 1: the edition's options in the form; only those changed from their defaults are sent, and an
+    option's "rules" link opens the rules at the section it changes."""
+    server = Server(tmp_path, bot_delay=0.0)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM)
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            sent: list[dict[str, Any]] = []
+            page.on("request", lambda request: sent.append(json.loads(request.post_data or "{}"))
+                    if request.url.endswith("/api/games") and request.method == "POST" else None)
+            page.goto(server.url + "/")
+            page.wait_for_selector("#edition-options:not([hidden])")
+            page.click("#edition-options summary")
+            for width, height in ((1400, 900), (390, 844)):  # nothing in the form runs past its card
+                page.set_viewport_size({"width": width, "height": height})
+                overflow = page.eval_on_selector_all("#new-game select, #new-game input", """fields => fields.filter(
+                    f => f.getBoundingClientRect().right > f.closest('.card').getBoundingClientRect().right + 0.5
+                ).map(f => f.id)""")
+                assert overflow == [], (width, overflow)
+            page.set_viewport_size({"width": 1400, "height": 900})
+            assert page.input_value("#option-removed_to_end") == "4"
+            page.click(".option:has(#option-removed_to_end) a.option-rules")
+            page.wait_for_selector("#rules-panel[open] #rules-the-end")
+            page.keyboard.press("Escape")
+            page.fill("#option-removed_to_end", "3")
+            page.select_option("#players", "2")
+            page.select_option("#seat-1", "greedy")
+            page.click("#start")
+            page.wait_for_selector("#links a")
+            assert sent and sent[-1]["options"] == {"removed_to_end": 3}
+            browser.close()
+    finally:
+        server.stop()

@@ -63,7 +63,8 @@ class DaimyoDefinition:
 
     def editions(self) -> list[EditionChoice]:
         """Every served edition, by id."""
-        return [EditionChoice(key, ed.manifest.name, ed.manifest.description, ed.player_counts)
+        return [EditionChoice(key, ed.manifest.name, ed.manifest.description, ed.player_counts,
+                              tuple(ed.manifest.options.values()))
                 for key, ed in self._editions.items()]
 
     def bots(self) -> list[str]:

@@ -54,7 +54,8 @@ class SamuraiDefinition:
 
     def editions(self) -> list[EditionChoice]:
         """Every served edition, by id."""
-        return [EditionChoice(key, ed.manifest.name, ed.manifest.description, tuple(sorted(ed.manifest.players)))
+        return [EditionChoice(key, ed.manifest.name, ed.manifest.description, tuple(sorted(ed.manifest.players)),
+                              tuple(ed.manifest.options.values()))
                 for key, ed in ((key, knizia_edition(ed)) for key, ed in self._editions.items())]
 
     def bots(self) -> list[str]:

@@ -27,6 +27,7 @@ from typing import Any, Protocol
 import attrs
 
 from ..catalog.editions import Edition, available_editions, load_edition
+from ..catalog.manifests import OptionSpec
 from ..errors import DataError
 from ..protocol import GameState, Move
 
@@ -67,10 +68,14 @@ class EditionChoice:
     title: str
     description: str
     players: tuple[int, ...]
+    options: tuple[OptionSpec, ...] = ()
+    """The options a game of it may set (the page's new-game form offers them)."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict for the page."""
-        return {"key": self.key, "title": self.title, "description": self.description, "players": list(self.players)}
+        return {"key": self.key, "title": self.title, "description": self.description, "players": list(self.players),
+                "options": [{"name": o.name, "default": o.default, "choices": list(o.choices),
+                             "description": o.description} for o in self.options]}
 
 
 @attrs.frozen

@@ -73,6 +73,7 @@ async function showHome() {
     game = edition.game;
     offerRules(game.rules);
     $("edition-description").textContent = edition.description;
+    optionFields(edition.options || []);
     const current = Number(playersSelect.value) || 2;
     playersSelect.replaceChildren(...edition.players.map((n) => el("option", { value: n }, `${n} players`)));
     playersSelect.value = edition.players.includes(current) ? current : edition.players[0];
@@ -86,6 +87,8 @@ async function showHome() {
     event.preventDefault();
     const seats = [...$("seat-choices").querySelectorAll("select")].map((s) => s.value);
     const body = { game: game.game, edition: byKey[editionSelect.value].key, seats };
+    const options = chosenOptions(byKey[editionSelect.value].options || []);
+    if (Object.keys(options).length) body.options = options;
     const seed = $("seed").value.trim();
     let text = JSON.stringify(body);
     if (seed !== "") {
@@ -535,6 +538,58 @@ function toggleAutoplay() {
   }, 700);
 }
 
+// --- the edition's options in the new-game form --------------------------------------------------
+
+const RULES_SECTION = /\s*\(docs\/rules\/[\w.-]+\.md#([\w-]+)\)/;
+
+function optionFields(options) {
+  const box = $("option-fields");
+  box.replaceChildren();
+  $("edition-options").hidden = !options.length;
+  for (const option of options) {
+    const id = `option-${option.name}`;
+    let input;
+    if (option.choices.length) {
+      input = el("select", { id }, ...option.choices.map((c) => el("option", { value: JSON.stringify(c) }, String(c))));
+      input.value = JSON.stringify(option.default);
+    } else if (typeof option.default === "boolean") {
+      input = el("input", { id, type: "checkbox" });
+      input.checked = option.default;
+    } else if (typeof option.default === "number") {
+      input = el("input", { id, type: "number", value: option.default, step: Number.isInteger(option.default) ? 1 : "any" });
+    } else {
+      input = el("input", { id, type: "text", value: option.default });
+    }
+    // The description names the rules' section it changes: a link opening the rules there.
+    const section = RULES_SECTION.exec(option.description);
+    const text = option.description.replace(RULES_SECTION, "");
+    const help = el("span", { class: "muted option-help" }, text);
+    if (section) {
+      help.append(" ", el("a", { href: "#", class: "option-rules", onclick: (event) => {
+        event.preventDefault();
+        openRules(`rules-${section[1]}`);
+      } }, "rules"));
+    }
+    box.append(el("div", { class: "option" }, el("label", { for: id }, option.name.replace(/_/g, " ")), input, help));
+  }
+}
+
+function chosenOptions(options) {
+  // Only the options changed from their defaults: the server fills in the rest.
+  const chosen = {};
+  for (const option of options) {
+    const input = $(`option-${option.name}`);
+    if (!input) continue;
+    let value;
+    if (option.choices.length) value = JSON.parse(input.value);
+    else if (typeof option.default === "boolean") value = input.checked;
+    else if (typeof option.default === "number") value = Number(input.value);
+    else value = input.value;
+    if (value !== option.default) chosen[option.name] = value;
+  }
+  return chosen;
+}
+
 // --- how to play: the game's rules page (docs/rules), drawn from its Markdown ---------------------
 
 let rulesUrl = null;
@@ -544,7 +599,7 @@ function offerRules(url) {
   $("how-to-play").hidden = !rulesUrl;
 }
 
-async function openRules() {
+async function openRules(section) {
   if (!rulesUrl) return;
   const response = await fetch(rulesUrl);
   if (!response.ok) return;
@@ -553,6 +608,8 @@ async function openRules() {
   const panel = $("rules-panel");
   if (!panel.open) panel.showModal();
   $("rules-text").scrollTop = 0;
+  const target = typeof section === "string" ? document.getElementById(section) : null;
+  if (target) target.scrollIntoView({ block: "start" });
 }
 
 const anchorOf = (text) => text.toLowerCase().replace(/[^\w\- ]/g, "").replace(/ /g, "-");
@@ -637,7 +694,7 @@ function inline(text, folder) {
 // --- which page ------------------------------------------------------------------------------
 
 document.addEventListener("DOMContentLoaded", () => {
-  $("how-to-play").addEventListener("click", openRules);
+  $("how-to-play").addEventListener("click", () => openRules());
   $("close-rules").addEventListener("click", () => $("rules-panel").close());
   $("rules-text").addEventListener("click", (event) => {
     const link = event.target.closest("a.rules-link");
