@@ -337,3 +337,20 @@ def test_the_catalog_offers_each_editions_options_with_defaults_and_choices(clie
     assert options["removed_to_end"]["default"] == 4 and options["removed_to_end"]["choices"] == []
     assert options["starting_hands"]["choices"] == ["choose", "random"]
     assert "docs/rules/samurai.md#" in options["removed_to_end"]["description"]
+
+
+def test_the_catalog_says_how_long_each_bot_thinks_where_it_was_measured(client: TestClient) -> None:
+    """Issue 24 point 1: each level's typical time per move, per player count, for the new-game form."""
+    from samurai.knizia.engines import native_module
+    from samurai.knizia.web import NATIVE_BOT_SECONDS
+
+    editions = {e["key"]: e for g in client.get("/api/catalog").json()["games"] for e in g["editions"]}
+    shown = editions["ffg2015"]["bot_seconds"]
+    if native_module() is None:  # the Python engine's searches were not measured per level
+        assert shown == {}
+        return
+    assert shown == {bot: {str(n): s for n, s in by.items()} for bot, by in NATIVE_BOT_SECONDS.items()}
+    for level in ("easy", "medium", "hard", "expert"):
+        times = [shown[level][n] for n in ("2", "3", "4")]
+        assert times == sorted(times), level  # more seats, longer thinking
+    assert shown["easy"]["4"] < shown["medium"]["4"] < shown["hard"]["4"]

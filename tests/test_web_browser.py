@@ -241,3 +241,27 @@ def test_the_new_game_form_offers_the_editions_options_and_sends_the_changed_one
             browser.close()
     finally:
         server.stop()
+
+
+def test_the_form_says_how_long_each_bot_thinks_at_the_chosen_table(tmp_path: Path) -> None:
+    """Issue 24 point 1: each level's measured time per move at the table's player count, beside its name."""
+    from samurai.knizia.engines import native_module
+
+    server = Server(tmp_path, bot_delay=0.0)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM)
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.goto(server.url + "/")
+            page.wait_for_selector("#seat-1")
+            page.select_option("#players", "4")
+            labels = page.eval_on_selector("#seat-1", "s => Object.fromEntries([...s.options].map(o => [o.value, o.text]))")
+            if native_module() is not None:
+                assert labels["hard"] == "hard bot · ~0.10 s a move" and labels["greedy"] == "greedy bot · instant"
+            daimyo = page.eval_on_selector("#edition", "s => [...s.options].find(o => o.value.endsWith('/daimyo')).value")
+            page.select_option("#edition", daimyo)
+            labels = page.eval_on_selector("#seat-1", "s => Object.fromEntries([...s.options].map(o => [o.value, o.text]))")
+            assert labels["hard"] == "hard bot · ~1.4 s a move" and labels["medium"] == "medium bot · ~0.08 s a move"
+            browser.close()
+    finally:
+        server.stop()

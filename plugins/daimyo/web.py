@@ -46,6 +46,13 @@ def _state(state: GameState) -> DaimyoState:
     return state
 
 
+BOT_SECONDS: dict[str, dict[int, float]] = {"random": {2: 0.0001}, "easy": {2: 0.0023}, "medium": {2: 0.082},
+                                            "hard": {2: 1.4}}
+"""Processor seconds a bot takes per decision (more than one legal action) in the base game, 2026-12-05 on the
+shared 2-core machine, the Python search (this game has no native engine): a game of ``easy``, the first 18
+decisions of ``medium`` and 6 of ``hard``, every seat at the level. The page shows them beside the bots' names."""
+
+
 class DaimyoDefinition:
     """Daimyo and Shinobi for the web: its installed editions and the manifests given to ``samurai serve``."""
 
@@ -64,7 +71,7 @@ class DaimyoDefinition:
     def editions(self) -> list[EditionChoice]:
         """Every served edition, by id."""
         return [EditionChoice(key, ed.manifest.name, ed.manifest.description, ed.player_counts,
-                              tuple(ed.manifest.options.values()))
+                              tuple(ed.manifest.options.values()), BOT_SECONDS)
                 for key, ed in self._editions.items()]
 
     def bots(self) -> list[str]:

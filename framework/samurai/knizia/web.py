@@ -20,7 +20,7 @@ from ..search.bots import BOTS, LEVELS
 from ..web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions, shared_definition
 from . import engine
 from .editions import knizia_edition
-from .engines import engine_for
+from .engines import NATIVE, engine_for
 from .game import check_seed
 from .identity import KNIZIA
 from .position import HexGameState
@@ -33,6 +33,25 @@ from .state import FIGURES, HANDS, OVER
 from .tiles import CASTES
 
 __all__ = ["SamuraiDefinition"]
+
+
+NATIVE_BOT_SECONDS: dict[str, dict[int, float]] = {
+    "random": {2: 0.0001, 3: 0.0001, 4: 0.0001}, "greedy": {2: 0.0002, 3: 0.0002, 4: 0.0002},
+    "easy": {2: 0.0003, 3: 0.0003, 4: 0.0003}, "medium": {2: 0.0025, 3: 0.0038, 4: 0.0053},
+    "hard": {2: 0.050, 3: 0.084, 4: 0.101}, "expert": {2: 0.058, 3: 0.098, 4: 0.119}}
+"""Processor seconds a bot takes per decision of the play phase on the native engine, by player count:
+``samurai bench --levels --level-games 2 --players 2,3,4`` on 2026-12-05 (docs/strength.md), random and greedy
+under a millisecond. The page shows them beside the bots' names; an edition on the Python engine shows none (its
+search takes 60 to 150 times as long)."""
+
+
+def _bot_seconds(edition: Edition) -> dict[str, dict[int, float]]:
+    """The measured thinking times for ``edition``: the native engine's, where its games play on it."""
+    knizia = knizia_edition(edition)
+    players = sorted(knizia.manifest.players)
+    if not players or engine_for(knizia.rules(players[0])) is not NATIVE:
+        return {}
+    return NATIVE_BOT_SECONDS
 
 
 class SamuraiDefinition:
@@ -55,7 +74,7 @@ class SamuraiDefinition:
     def editions(self) -> list[EditionChoice]:
         """Every served edition, by id."""
         return [EditionChoice(key, ed.manifest.name, ed.manifest.description, tuple(sorted(ed.manifest.players)),
-                              tuple(ed.manifest.options.values()))
+                              tuple(ed.manifest.options.values()), _bot_seconds(ed))
                 for key, ed in ((key, knizia_edition(ed)) for key, ed in self._editions.items())]
 
     def bots(self) -> list[str]:

@@ -70,12 +70,17 @@ class EditionChoice:
     players: tuple[int, ...]
     options: tuple[OptionSpec, ...] = ()
     """The options a game of it may set (the page's new-game form offers them)."""
+    bot_seconds: Mapping[str, Mapping[int, float]] = attrs.field(factory=dict)
+    """How long each bot typically thinks per move, by player count, in seconds (measured; the page shows it
+    beside the bot's name): only the bots and counts measured."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict for the page."""
         return {"key": self.key, "title": self.title, "description": self.description, "players": list(self.players),
                 "options": [{"name": o.name, "default": o.default, "choices": list(o.choices),
-                             "description": o.description} for o in self.options]}
+                             "description": o.description} for o in self.options],
+                "bot_seconds": {bot: {str(n): s for n, s in by_players.items()}
+                                for bot, by_players in self.bot_seconds.items()}}
 
 
 @attrs.frozen

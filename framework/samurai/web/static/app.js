@@ -61,12 +61,21 @@ async function showHome() {
     const previous = [...box.querySelectorAll("select")].map((s) => s.value);
     box.replaceChildren();
     for (let seat = 0; seat < count; seat++) {
+      const thinks = (byKey[editionSelect.value].bot_seconds || {});
       const select = el("select", { name: `seat-${seat}`, id: `seat-${seat}` },
         el("option", { value: "human" }, "a person"),
-        ...game.bots.map((bot) => el("option", { value: bot }, `${bot} bot`)));
+        ...game.bots.map((bot) => el("option", { value: bot }, `${bot} bot${thinking(thinks[bot], count)}`)));
       select.value = previous[seat] || (seat === 0 ? "human" : game.bots.includes("greedy") ? "greedy" : game.bots[0]);
       box.append(el("label", { class: "seat-choice" }, el("span", { class: `swatch seat-${seat}` }), `Seat ${seat}`, select));
     }
+  }
+  // How long a bot typically thinks per move with this many players (measured; see docs/strength.md).
+  function thinking(byPlayers, count) {
+    const seconds = byPlayers && byPlayers[String(count)];
+    if (seconds === undefined) return "";
+    if (seconds < 0.01) return " · instant";
+    if (seconds < 1) return ` · ~${seconds.toFixed(2)} s a move`;
+    return ` · ~${seconds < 10 ? seconds.toFixed(1) : Math.round(seconds)} s a move`;
   }
   function editionChanged() {
     const edition = byKey[editionSelect.value];
