@@ -354,3 +354,32 @@ def test_the_catalog_says_how_long_each_bot_thinks_where_it_was_measured(client:
         times = [shown[level][n] for n in ("2", "3", "4")]
         assert times == sorted(times), level  # more seats, longer thinking
     assert shown["easy"]["4"] < shown["medium"]["4"] < shown["hard"]["4"]
+
+
+def test_the_hint_says_what_the_turn_still_allows_and_the_end_opens_the_screens() -> None:
+    """Issue 24: the hint said "Play a tile" after the turn's normal tile was down, and the finished game's facts
+    still called every seat's captures hidden while showing them."""
+    from samurai.knizia.engine import END
+    from samurai.knizia.position import start
+    from samurai.knizia.seat_bots import make_bot
+
+    state = start("ffg2015", 2, 5)
+    bots = [make_bot("greedy", seat) for seat in range(2)]
+    seen = set()
+    while not state.is_over:
+        seat = state.to_act
+        if state.state.phase == 2:  # play
+            hint = DEFINITION.controls(state, seat).hints[""]
+            legal = state.legal_actions()
+            if state.state.played == 0:
+                assert hint.startswith("Play a tile from your hand")
+            elif all(action[0] == END for action in legal):
+                assert hint.startswith("End your turn")
+            elif state.state.normal_played:
+                assert hint.startswith("Your normal tile is down: play a fast tile")
+            seen.add(hint.split(":")[0])
+        facts = dict(DEFINITION.status(state.view(seat))["facts"])
+        assert facts["Captured"] == "figures by caste (behind a screen: hidden)"
+        state.apply(state.ask(bots[seat]))
+    assert {"Play a tile from your hand", "End your turn"} <= seen
+    assert dict(DEFINITION.status(state.view(0))["facts"])["Captured"] == "figures by caste, every seat's open"

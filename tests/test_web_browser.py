@@ -265,3 +265,27 @@ def test_the_form_says_how_long_each_bot_thinks_at_the_chosen_table(tmp_path: Pa
             browser.close()
     finally:
         server.stop()
+
+
+def test_seat_names_are_whole_in_a_four_player_game(tmp_path: Path) -> None:
+    """Issue 24: with 4 players the seats table cut names ("Seat 1 · gre…")."""
+    server = Server(tmp_path, bot_delay=0.0)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM)
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.goto(server.url + "/")
+            page.select_option("#players", "4")
+            for seat in (1, 2, 3):
+                page.select_option(f"#seat-{seat}", "greedy")
+            page.click("#start")
+            page.click(".seat-link[data-seat='0']")
+            page.wait_for_selector("#seats tbody th")
+            cells = page.eval_on_selector_all("#seats tbody th", """cells => cells.map(
+                c => [c.textContent, c.scrollWidth <= c.clientWidth + 1])""")
+            assert [name for name, _ in cells] == ["Seat 0 (you)", "Seat 1 · greedy", "Seat 2 · greedy",
+                                                   "Seat 3 · greedy"]
+            assert all(fits for _, fits in cells), cells
+            browser.close()
+    finally:
+        server.stop()

@@ -523,3 +523,28 @@ class PidBots(SamuraiDefinition):
 
     def bot_action(self, state: GameState, seat: int, bot: str, rng: random.Random) -> Move:
         raise RuntimeError(f"searched in pid {os.getpid()})")
+
+
+@pytest.mark.parametrize(("thought", "paused"), [(0.0, True), (1.5, False)], ids=["a quick bot", "a slow bot"])
+def test_the_bot_delay_paces_quick_bots_and_adds_nothing_after_a_long_think(tmp_path: Path, thought: float,
+                                                                             paused: bool) -> None:
+    """Issue 24: --bot-delay added its pause even after a long search; it is now the least time from a position to
+    the bot's move on it: a quick bot waits out the rest, a bot that thought longer is shown at once."""
+    from samurai.web.host import GameHost
+    from samurai.web.store import Store
+
+    host = GameHost([SamuraiDefinition()], Store(str(tmp_path)), bot_delay=1.0)
+    pauses: list[float] = []
+
+    async def pace() -> None:
+        real_sleep = asyncio.sleep
+
+        async def recorded(seconds: float) -> None:
+            pauses.append(seconds)
+            await real_sleep(0)
+
+        with mock.patch("samurai.web.host.asyncio.sleep", recorded):
+            await host._pace(asyncio.get_running_loop().time() - thought)
+
+    asyncio.run(pace())
+    assert (len(pauses) == 1 and 0.9 < pauses[0] <= 1.0) if paused else pauses == []

@@ -20,7 +20,8 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     serve.add_argument("--edition", action="append", default=[], metavar="MANIFEST",
                        help="also offer the edition of this manifest (repeatable); installed ones are always offered")
     serve.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
-                       help="pause before each bot move so people can follow (default 0.6)")
+                       help="the least time between a position and a bot's move on it, so people can follow; a "
+                            "bot that thinks longer is shown at once (default 0.6)")
     serve.add_argument("--bot-workers", type=_whole(1, 256), default=None, metavar="N",
                        help="worker processes for the bots' searches: at most N search at once (default: the "
                             "machine's cores)")

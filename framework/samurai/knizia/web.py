@@ -122,7 +122,8 @@ class SamuraiDefinition:
             captured = entry.get("captured")
             rows.append([entry["hand_size"], entry["stack_size"],
                          *(["hidden"] * 3 if captured is None else [captured[c] for c in CASTES])])
-        facts = [["Captured", "figures by caste (behind a screen: hidden)"],
+        hidden = any(entry.get("captured") is None for entry in view["seats"])
+        facts = [["Captured", "figures by caste" + (" (behind a screen: hidden)" if hidden else ", every seat's open")],
                  ["Removed by ties", ", ".join(f"{c} {view['removed'][c]}" for c in CASTES)]]
         if phase in ("choose_hands", "place_figures"):
             facts.append(["Figures to place", ", ".join(f"{c} {view['supply'][c]}" for c in CASTES)])
@@ -150,10 +151,11 @@ class SamuraiDefinition:
         buttons: dict[str, str] = {}
         hints: dict[str, str] = {}
         if mine:
+            legal = hexes.legal_actions()
             hints[""] = {HANDS: "Choose a tile to keep for your starting hand",
-                         FIGURES: "Choose a figure, then the settlement to put it in"}.get(
-                st.phase, "Play a tile from your hand" + (" or end your turn" if st.played else ""))
-            for number, action in enumerate(hexes.legal_actions()):
+                         FIGURES: "Choose a figure, then the settlement to put it in"}.get(st.phase) or _play_hint(
+                st.played > 0, st.normal_played, any(action[0] != engine.END for action in legal))
+            for number, action in enumerate(legal):
                 keys = _clicks(rules, action, number, buttons, hints)
                 for path in keys:
                     paths.append((action, path))
@@ -268,6 +270,17 @@ def _tile_items(rules: Rules, tiles: Sequence[int]) -> tuple[TrayItem, ...]:
             ("sea",) if kind.on == "sea" else ())
         items.append(TrayItem(f"tile:{kind.name}", _tile_label(rules, tile), marks, counts[tile]))
     return tuple(items)
+
+
+def _play_hint(played: bool, normal_played: bool, can_play: bool) -> str:
+    """What the seat to act may do now in the play phase, and why (a turn: one normal tile, any fast tiles)."""
+    if not played:
+        return "Play a tile from your hand: one normal tile and any fast tiles (ronin, ships, switch) this turn"
+    if not can_play:
+        return "End your turn: no tile in your hand can be played now"
+    if normal_played:
+        return "Your normal tile is down: play a fast tile (ronin, ship, switch) or end your turn"
+    return "Play another tile (one normal tile a turn, fast tiles at will) or end your turn"
 
 
 def _clicks(rules: Rules, action: Move, number: int, buttons: dict[str, str],

@@ -435,9 +435,11 @@ class GameHost:
         live.bot_task = loop.create_task(self._run_bots(live))
 
     async def _run_bots(self, live: LiveGame) -> None:
+        # The pace: nothing a bot does shows sooner than ``bot_delay`` after it started on the position, so a person
+        # sees quick moves one by one, and a bot that thought longer than that is shown at once (no pause added).
+        loop = asyncio.get_running_loop()
         while True:
-            if self.bot_delay:
-                await asyncio.sleep(self.bot_delay)
+            started = loop.time()
             async with live.lock:  # only to read the position: the search runs without the lock
                 state = live.state
                 seat = state.to_act
@@ -456,8 +458,10 @@ class GameHost:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - any failure of the bot's code is reported, never raised
+                await self._pace(started)
                 self._bot_failed(live, seat, bot, f"it raised {type(exc).__name__}: {exc}")
                 return
+            await self._pace(started)
             async with live.lock:
                 if live.state.move_number != searched:
                     continue  # the position moved on while the bot thought: it thinks again
@@ -466,6 +470,12 @@ class GameHost:
                     self._bot_failed(live, seat, bot, f"it chose {move!r:.200}: {reason}")
                     return
                 await self._commit(live, move)
+
+    async def _pace(self, started: float) -> None:
+        """Wait what is left of ``bot_delay`` since ``started`` (the event loop's clock)."""
+        left = self.bot_delay - (asyncio.get_running_loop().time() - started)
+        if left > 0:
+            await asyncio.sleep(left)
 
     async def _search(self, live: LiveGame, actions: tuple[Move, ...], seat: int, bot: str,
                       rng: random.Random) -> Any:
