@@ -383,3 +383,20 @@ def test_the_hint_says_what_the_turn_still_allows_and_the_end_opens_the_screens(
         state.apply(state.ask(bots[seat]))
     assert {"Play a tile from your hand", "End your turn"} <= seen
     assert dict(DEFINITION.status(state.view(0))["facts"])["Captured"] == "figures by caste, every seat's open"
+
+
+def test_the_replay_lists_every_move_as_the_seat_saw_it(client: TestClient) -> None:
+    """Issue 24: a clickable move list in the replay; while the game goes on a token lists its own seat's view."""
+    game = create(client, ["human", "greedy"])
+    token = game["seats"][0]["token"]
+    ongoing = client.get(f"/api/games/{game['game']}/moves", headers=bearer(token))
+    assert ongoing.status_code == 200
+    moves = ongoing.json()["moves"]
+    state = client.get(f"/api/games/{game['game']}", headers=bearer(token)).json()
+    assert [m["step"] for m in moves] == list(range(1, state["move_number"] + 1))
+    assert client.get(f"/api/games/{game['game']}/moves?seat=1", headers=bearer(token)).status_code == 403
+    assert client.get(f"/api/games/{game['game']}/moves").status_code in (401, 403)
+    play_out(client, game["game"], {0: token}, random.Random(3))
+    finished = client.get(f"/api/games/{game['game']}/moves?seat=1").json()["moves"]
+    frames = [client.get(f"/api/games/{game['game']}/replay?step={m['step']}&seat=1").json() for m in finished[:40]]
+    assert all(move["line"] == frame["lines"][0] for move, frame in zip(finished, frames))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -286,6 +287,32 @@ def test_seat_names_are_whole_in_a_four_player_game(tmp_path: Path) -> None:
             assert [name for name, _ in cells] == ["Seat 0 (you)", "Seat 1 · greedy", "Seat 2 · greedy",
                                                    "Seat 3 · greedy"]
             assert all(fits for _, fits in cells), cells
+            browser.close()
+    finally:
+        server.stop()
+
+
+def test_the_replays_move_list_jumps_to_a_clicked_move(tmp_path: Path) -> None:
+    """Issue 24: the replay shows every move in a list; a click shows the position after it and marks it."""
+    server = Server(tmp_path, bot_delay=0.0)
+    try:
+        created = httpx.post(server.url + "/api/games", json={"edition": "ffg2015", "seats": ["greedy", "greedy"],
+                                                              "seed": 4}, timeout=30).json()
+        for _ in range(600):  # two greedy bots finish a game in a moment; the bound keeps the wait finite
+            if httpx.get(f"{server.url}/api/games/{created['game']}/replay", timeout=30).status_code == 200:
+                break
+            time.sleep(0.05)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM)
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.goto(f"{server.url}/replay/{created['game']}")
+            page.wait_for_selector("#move-list button[data-step='40']")
+            steps = page.eval_on_selector_all("#move-list button", "buttons => buttons.length") - 1
+            assert page.inner_text("#step-label") == f"position after {steps} of {steps} actions"
+            page.click("#move-list button[data-step='40']")
+            page.wait_for_selector("#move-list button.current[data-step='40']")
+            assert page.inner_text("#step-label") == f"position after 40 of {steps} actions"
+            assert page.inner_text("#step-lines li") == page.inner_text("#move-list button[data-step='40']")
             browser.close()
     finally:
         server.stop()

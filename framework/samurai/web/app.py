@@ -328,16 +328,23 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
 
         return EventSourceResponse(stream(), ping=15, headers=_SECURITY_HEADERS)
 
+    def replay_seat(request: Request, live: LiveGame) -> int:
+        """The seat a replay shows: any once the game is over (or uploaded), else the token's own only."""
+        if live.state.is_over or live.imported:
+            return _int_param(request, "seat", 0)
+        seat = live.seat_of(_token(request))  # a game still being played: only a seat's own view, for its token
+        if _int_param(request, "seat", seat) != seat:
+            raise HostError(403, "while the game goes on, a token replays its own seat's view only")
+        return seat
+
     def replay(request: Request) -> Response:
         live = host.game(request.path_params["game"])
         step = _int_param(request, "step", len(live.actions))
-        if live.state.is_over or live.imported:
-            seat = _int_param(request, "seat", 0)
-        else:  # a game still being played: only a seat's own view, for its token
-            seat = live.seat_of(_token(request))
-            if _int_param(request, "seat", seat) != seat:
-                raise HostError(403, "while the game goes on, a token replays its own seat's view only")
-        return _json(host.replay_frame(live, step, seat))
+        return _json(host.replay_frame(live, step, replay_seat(request, live)))
+
+    def moves(request: Request) -> Response:
+        live = host.game(request.path_params["game"])
+        return _json({"moves": host.moves(live, replay_seat(request, live))})
 
     def record(request: Request) -> Response:
         live = host.game(request.path_params["game"])
@@ -363,6 +370,7 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
         Route("/api/games/{game}", game_state), Route("/api/games/{game}/page", game_page),
         Route("/api/games/{game}/actions", act, methods=["POST"]),
         Route("/api/games/{game}/events", events), Route("/api/games/{game}/replay", replay),
+        Route("/api/games/{game}/moves", moves),
         Route("/api/games/{game}/record", record), Route("/api/records", import_record, methods=["POST"]),
     ]
     app = Starlette(routes=[Route(r.path, _guarded(r.endpoint), methods=r.methods) for r in routes],

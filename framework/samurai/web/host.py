@@ -562,6 +562,14 @@ class GameHost:
                 "lines": live.logs[step - 1][None if public else seat] if step else [],
                 "rules": rules_url(live.definition)}
 
+    def moves(self, live: LiveGame, seat: int) -> list[dict[str, Any]]:
+        """Every action of the game so far in a line, as ``seat`` saw it (everything, once the game is over or for an
+        uploaded record): the replay's list of moves, ``step`` being the position after the action."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < live.state.players:
+            raise HostError(400, f"seat must be a whole number from 0 to {live.state.players - 1}, not {seat!r}")
+        perspective = None if live.state.is_over or live.imported else seat
+        return [{"step": number + 1, "line": (log[perspective] or [""])[0]} for number, log in enumerate(live.logs)]
+
     def record(self, live: LiveGame) -> dict[str, Any]:
         """The game's record (it names the seed, so every hidden tile: only once the game is over)."""
         if not live.state.is_over and not live.imported:

@@ -466,7 +466,11 @@ async function showReplay(gameId) {
   $("next").addEventListener("click", () => go(replay.step + 1));
   $("last").addEventListener("click", () => go(replay.steps));
   $("autoplay").addEventListener("click", toggleAutoplay);
-  $("perspective").addEventListener("change", () => { replay.seat = $("perspective").value; load(replay.step); });
+  $("perspective").addEventListener("change", () => {
+    replay.seat = $("perspective").value;
+    load(replay.step);
+    loadMoves();
+  });
   document.addEventListener("keydown", (event) => {
     if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
     if (event.key === "ArrowLeft") go(replay.step - 1);
@@ -488,8 +492,31 @@ async function showReplay(gameId) {
       $("replay-record").hidden = true;
     }
     showFrame(frame);
+    await loadMoves();
   } catch (error) {
     $("replay-headline").textContent = error.message;
+  }
+}
+
+// The list of every move, as the chosen seat saw it: a click shows the position after that move.
+async function loadMoves() {
+  const params = new URLSearchParams();
+  if (replay.seat !== null) params.set("seat", replay.seat);
+  const headers = replay.token ? { Authorization: `Bearer ${replay.token}` } : {};
+  const { moves } = await api(`/api/games/${replay.game}/moves?${params}`, { headers });
+  $("move-list").replaceChildren(
+    el("li", { value: 0 }, el("button", { class: "move", "data-step": 0, onclick: () => go(0) }, "the start")),
+    ...moves.map((move) => el("li", { value: move.step },
+      el("button", { class: "move", "data-step": move.step, onclick: () => go(move.step) }, move.line))));
+  markMove(replay.step);
+}
+
+function markMove(step) {
+  for (const button of $("move-list").querySelectorAll("button.current")) button.classList.remove("current");
+  const current = $("move-list").querySelector(`button[data-step="${step}"]`);
+  if (current) {
+    current.classList.add("current");
+    current.scrollIntoView({ block: "nearest" });
   }
 }
 
@@ -527,6 +554,7 @@ function showFrame(frame) {
   $("step-label").textContent = `position after ${frame.step} of ${frame.steps} actions`;
   $("step-lines").replaceChildren(...(frame.step ? frame.lines : ["the game starts"]).map((line) => el("li", {}, line)));
   showSeats($("replay-seats"), $("replay-facts"), frame.status, frame.seats);
+  markMove(frame.step);
   $("prev").disabled = $("first").disabled = frame.step === 0;
   $("next").disabled = $("last").disabled = frame.step === frame.steps;
 }
