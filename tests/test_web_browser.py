@@ -316,3 +316,39 @@ def test_the_replays_move_list_jumps_to_a_clicked_move(tmp_path: Path) -> None:
             browser.close()
     finally:
         server.stop()
+
+
+def test_where_to_click_is_marked_in_no_seats_or_castes_colour(tmp_path: Path) -> None:
+    """Issue 24: the rings Switch and the other clicks drew were seat 1's blue, next to rice's sky blue; the marks
+    are now ink black and dashed, a shape as well as a colour."""
+    from samurai.knizia.render import SEAT_COLOURS
+
+    server = Server(tmp_path, bot_delay=0.0)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM)
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.goto(server.url + "/")
+            page.select_option("#players", "2")
+            page.select_option("#seat-1", "greedy")
+            page.fill("#seed", "5")
+            page.click("#start")
+            page.click(".seat-link[data-seat='0']")
+            page.wait_for_selector("#tray .tile")
+            for _ in range(400):  # through the starting hand to the first figure, whose settlements are marked
+                if page.query_selector("#page-highlights .target"):
+                    break
+                page.wait_for_selector("#move-box.active, #page-highlights .target", timeout=30000)
+                try:
+                    _click_next(page)
+                except Exception:  # noqa: BLE001 - the tray was redrawn under the click: look again
+                    pass
+                page.wait_for_timeout(30)
+            style = page.eval_on_selector("#page-highlights .target", """t => {
+                const s = getComputedStyle(t); return [s.stroke, s.strokeDasharray]; }""")
+            browser.close()
+    finally:
+        server.stop()
+    forbidden = {f"rgb({int(c[1:3], 16)}, {int(c[3:5], 16)}, {int(c[5:7], 16)})"
+                 for c in (*SEAT_COLOURS, "#56B4E9", "#E69F00", "#F0E442")}
+    assert style[0] not in forbidden and style[1] not in ("", "none"), style
