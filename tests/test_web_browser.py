@@ -352,3 +352,47 @@ def test_where_to_click_is_marked_in_no_seats_or_castes_colour(tmp_path: Path) -
     forbidden = {f"rgb({int(c[1:3], 16)}, {int(c[3:5], 16)}, {int(c[5:7], 16)})"
                  for c in (*SEAT_COLOURS, "#56B4E9", "#E69F00", "#F0E442")}
     assert style[0] not in forbidden and style[1] not in ("", "none"), style
+
+
+def test_a_person_plays_from_the_keyboard(tmp_path: Path) -> None:
+    """Issue 24: keyboard play for the main actions: a digit takes a tile of the tray, the arrows walk the marked
+    places and Enter picks one; a person keeps a starting hand and places a figure without the mouse."""
+    server = Server(tmp_path, bot_delay=0.0)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM)
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(server.url + "/")
+            page.select_option("#players", "2")
+            page.select_option("#seat-1", "greedy")
+            page.fill("#seed", "8")
+            page.click("#start")
+            page.click(".seat-link[data-seat='0']")
+
+            def my_turn_at_least(move: int) -> None:
+                for _ in range(600):  # bounded: a greedy bot answers in milliseconds
+                    if page.evaluate("play.payload && play.payload.to_act === play.payload.seat "
+                                     f"&& play.payload.move_number >= {move} && !play.posting"):
+                        return
+                    page.wait_for_timeout(20)
+                raise AssertionError(f"not my turn at move {move}")
+
+            my_turn_at_least(0)
+            while page.evaluate("play.payload.status.phase") == "choose_hands":
+                before = page.evaluate("play.payload.move_number")
+                page.keyboard.press("1")
+                my_turn_at_least(before + 1)
+            assert page.evaluate("play.payload.status.phase") == "place_figures"
+            before = page.evaluate("play.payload.move_number")
+            page.keyboard.press("1")  # the first figure of the tray
+            page.wait_for_selector("#page-highlights .target")
+            page.keyboard.press("ArrowRight")
+            page.wait_for_selector("#page-highlights .focused")
+            page.keyboard.press("Enter")
+            my_turn_at_least(before + 1)
+            assert errors == []
+            browser.close()
+    finally:
+        server.stop()

@@ -202,7 +202,8 @@ function outline(picture, shape, className) {
 
 // --- playing a seat ----------------------------------------------------------------------
 
-const play = { game: null, token: null, payload: null, chosen: [], source: null, posting: false, seenLog: -1 };
+const play = { game: null, token: null, payload: null, chosen: [], source: null, posting: false, seenLog: -1,
+  focus: null };
 
 function authHeaders() {
   return { Authorization: `Bearer ${play.token}` };
@@ -218,6 +219,7 @@ async function showPlay(gameId) {
   }
   $("board").addEventListener("click", boardClicked);
   document.addEventListener("keydown", (event) => { if (event.key === "Escape") choose(null); });
+  document.addEventListener("keydown", keyboardPlay);
   try {
     showPayload(await api(`/api/games/${gameId}/page`, { headers: authHeaders() }));
   } catch (error) {
@@ -386,6 +388,51 @@ function showControls() {
     if (shape) outline(picture, shape, key.startsWith("piece:") ? "target piece" : "target");
   }
   picture.classList.toggle("choosing", next.size > 0);
+  if (play.focus && next.has(play.focus)) {
+    const shape = boardShape(picture, play.focus);
+    if (shape) outline(picture, shape, "focused");
+  }
+}
+
+// --- playing from the keyboard: 1-9 a tile of the tray, arrows and Enter a marked place, E the end of the turn ---
+
+function boardTargets() {
+  // The marked places in reading order: by row, then by column (a piece before its hex).
+  const where = (key) => key.slice(key.indexOf(":") + 1).split(",");
+  return [...nextKeys()].filter((key) => key.startsWith("hex:") || key.startsWith("piece:")).sort((a, b) => {
+    const [ca, ra] = where(a).map(Number);
+    const [cb, rb] = where(b).map(Number);
+    return ra - rb || ca - cb || (a < b ? -1 : a > b ? 1 : 0);
+  });
+}
+
+function keyboardPlay(event) {
+  if (event.target.closest("input, select, textarea") || $("rules-panel").open || event.ctrlKey || event.metaKey) return;
+  const payload = play.payload;
+  if (!payload || payload.to_act !== payload.seat || payload.over) return;
+  if (/^[1-9]$/.test(event.key)) {
+    const tile = [...$("tray").querySelectorAll("button.tile:not(:disabled)")][Number(event.key) - 1];
+    if (tile) { event.preventDefault(); tile.click(); }
+    return;
+  }
+  if (event.key === "e" || event.key === "E") {
+    const end = $("buttons").querySelector("[data-key='end']");
+    if (end) { event.preventDefault(); end.click(); }
+    return;
+  }
+  const targets = boardTargets();
+  if (!targets.length) return;
+  const forward = event.key === "ArrowRight" || event.key === "ArrowDown";
+  if (forward || event.key === "ArrowLeft" || event.key === "ArrowUp") {
+    event.preventDefault();
+    const at = targets.indexOf(play.focus);
+    play.focus = at < 0 ? targets[forward ? 0 : targets.length - 1]
+      : targets[(at + (forward ? 1 : -1) + targets.length) % targets.length];
+    showControls();
+  } else if ((event.key === "Enter" || event.key === " ") && targets.includes(play.focus)) {
+    event.preventDefault();
+    choose(play.focus);
+  }
 }
 
 function boardShape(picture, key) {
