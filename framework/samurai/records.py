@@ -296,24 +296,17 @@ def play_replay_lines(record: PlayRecord, *, source: str = "record", trust: Trus
 def _play_record_facts(record: PlayRecord, edition: Edition, measures: GameMeasures, source: str) -> Any:
     """Replay a finished game's record through the protocol and give what its game's watch collects."""
     watch = measures.watch(edition, record.players)
-    final: GameState | None = None
-    for final, _ in replay_play_record(record, source=source, edition=edition):
-        watch.see(final)
-    assert final is not None
-    if record.check is not None and not _matches_check(record.check, final, edition):
-        raise DataError("the replayed game does not match the record's check (a changed seed, option or action)",
-                        source=source, key="check")
-    if not final.is_over:
-        raise DataError(f"the game is not over after its {len(record.actions)} actions", source=source,
-                        key="actions")
-    return watch.facts(final)
+    return watch.facts(_play_record_final(record, edition, source, see=watch.see))
 
 
-def _play_record_final(record: PlayRecord, edition: Edition, source: str) -> GameState:
-    """Replay a finished game's record through the protocol, checked: its final position."""
+def _play_record_final(record: PlayRecord, edition: Edition, source: str,
+                       see: Callable[[GameState], object] | None = None) -> GameState:
+    """Replay a finished game's record through the protocol, checked: its final position (``see`` is shown each
+    position on the way)."""
     final: GameState | None = None
     for final, _ in replay_play_record(record, source=source, edition=edition):
-        pass
+        if see is not None:
+            see(final)
     assert final is not None
     if record.check is not None and not _matches_check(record.check, final, edition):
         raise DataError("the replayed game does not match the record's check (a changed seed, option or action)",

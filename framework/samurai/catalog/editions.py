@@ -307,13 +307,7 @@ def load_edition(name: str | os.PathLike[str]) -> Edition:
     if not name.strip():
         raise DataError("name an edition: an installed id or a manifest path", source="edition")
     catalog = available_editions()
-    if name.endswith(".toml"):
-        path: Any = Path(name)
-    elif name in catalog:
-        path = catalog[name]
-    else:
-        raise DataError(f"no edition named {name!r}; installed editions: {', '.join(catalog) or 'none'}",
-                        source="edition")
+    path = _manifest_path(name, catalog)
     source = str(path)
     data, text, levels, extensions = _merged_manifest_data(path, catalog, seen=())
     installed = installed_games()
@@ -348,17 +342,19 @@ def load_edition(name: str | os.PathLike[str]) -> Edition:
 def merged_manifest(name: str | os.PathLike[str]) -> dict[str, Any]:
     """The manifest of an edition (an installed id or a manifest path) merged with every edition it extends, as the
     engine reads it: what a variant's rules are once its ``extends`` are filled in. Data only: no plugin is run."""
-    name = os.fspath(name)
     catalog = available_editions()
-    if name.endswith(".toml"):
-        path: Any = Path(name)
-    elif name in catalog:
-        path = catalog[name]
-    else:
-        raise DataError(f"no edition named {name!r}; installed editions: {', '.join(catalog) or 'none'}",
-                        source="edition")
-    data, _, _, _ = _merged_manifest_data(path, catalog, seen=())
+    data, _, _, _ = _merged_manifest_data(_manifest_path(os.fspath(name), catalog), catalog, seen=())
     return data
+
+
+def _manifest_path(name: str, catalog: Mapping[str, Any]) -> Any:
+    """The manifest an edition name means: a path ending in ``.toml``, or an installed id's manifest."""
+    if name.endswith(".toml"):
+        return Path(name)
+    if name in catalog:
+        return catalog[name]
+    raise DataError(f"no edition named {name!r}; installed editions: {', '.join(catalog) or 'none'}",
+                    source="edition")
 
 
 _Extension = tuple[dict[str, Any], dict[str, Any], str, str]
