@@ -137,3 +137,12 @@ def test_editions_merged_prints_the_effective_manifest_without_running_a_plugin(
     assert merged["players"]["4"]["figures_per_caste"] == 13
     assert main(["editions", str(tmp_path / "variant.toml")]) == 2  # listing it loads it: the plugin runs
     assert "a plugin ran" in capsys.readouterr().err
+
+
+def test_editions_merged_refuses_a_missing_or_broken_manifest_in_one_line_and_prints_nothing(tmp_path, capsys):
+    (tmp_path / "broken.toml").write_text("not toml [")
+    for name, message in (("nosuch.toml", "file not found"), ("nosuch", "no edition named 'nosuch'"),
+                          (str(tmp_path / "broken.toml"), "not valid TOML")):
+        assert main(["editions", "ffg2015", name, "--merged"]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and message in err

@@ -75,8 +75,9 @@ def _print_merged(names: list[str]) -> None:
             return [plain(item) for item in value]
         return str(value) if isinstance(value, PurePath) else value
 
-    for number, name in enumerate(names):
+    merged = [(name, tomli_w.dumps(plain(merged_manifest(name)))) for name in names]  # every refusal before output
+    for number, (name, text) in enumerate(merged):
         if number:
             print()
         print(f"# {name}, merged with every edition it extends")
-        print(tomli_w.dumps(plain(merged_manifest(name))), end="")
+        print(text, end="")
