@@ -27,7 +27,7 @@ from typing import Any
 
 from samurai.files.svg import Svg, num
 
-__all__ = ["draw_daimyo_view", "square_centre", "board_size", "SQUARE_SIZE", "DEFAULT_SIZE"]
+__all__ = ["draw_daimyo_view", "draw_daimyo_key", "square_centre", "board_size", "SQUARE_SIZE", "DEFAULT_SIZE"]
 
 FILE_LETTERS = "abcdefghijkl"
 DEFAULT_SIZE = (6, 7)
@@ -83,28 +83,52 @@ def square_centre(name: str, bottom: int = 0, files: int = DEFAULT_SIZE[0],
 
 
 def draw_daimyo_view(view: Mapping[str, Any], *, remembered: bool = False, marks: Iterable[str] = (),
-                     caption: str | None = None, bottom: int | None = None) -> str:
+                     caption: str | None = None, bottom: int | None = None, panel: bool = True) -> str:
     """The SVG text of a Daimyo view: board, pieces, tiles, flags, captures and the result.
 
     ``remembered`` draws the faces of face-down tiles the seat saw earlier (faintly); ``marks``
     outlines squares by name (the last move, say); ``caption`` is a line under the title;
-    ``bottom`` is the seat whose side is at the bottom (the view's seat by default).
+    ``bottom`` is the seat whose side is at the bottom (the view's seat by default). ``panel=False``
+    draws the board alone, without the title and the panel beside it (captures, tiles, key): for a
+    page that shows those itself (the key: ``draw_daimyo_key``).
     """
     side = view.get("seat", 0) if bottom is None else bottom
     if side not in (0, 1):
         raise ValueError(f"bottom must be seat 0 or 1, not {side!r}")
     files, ranks = board_size(view)
     panel_x = _LEFT + SQUARE_SIZE * files + 24.0
-    width, height = panel_x + _PANEL_W, max(_TOP + SQUARE_SIZE * ranks + 40.0, _TOP + _PANEL_H)
+    if panel:
+        left, top = 0.0, 0.0
+        width, height = panel_x + _PANEL_W, max(_TOP + SQUARE_SIZE * ranks + 40.0, _TOP + _PANEL_H)
+    else:  # the board, its rank numbers on the left and its file letters below
+        left, top = 4.0, _TOP - 6.0
+        width, height = panel_x - 18.0 - left, SQUARE_SIZE * ranks + 34.0
     out = Svg()
     out.open("svg", xmlns="http://www.w3.org/2000/svg", width=num(width), height=num(height),
-             viewBox=f"0 0 {num(width)} {num(height)}", font_family="DejaVu Sans, Arial, sans-serif",
-             data_game="daimyo", data_bottom=side, data_files=files, data_ranks=ranks)
-    out.leaf("rect", x=0, y=0, width=num(width), height=num(height), fill=_PAPER)
-    out.leaf("text", x=_LEFT, y=26, font_size=19, font_weight="bold", fill=_INK, text="Daimyo and Shinobi")
-    out.leaf("text", x=_LEFT, y=48, font_size=14, fill=_INK, text=caption or _status(view))
+             viewBox=f"{num(left)} {num(top)} {num(width)} {num(height)}",
+             font_family="DejaVu Sans, Arial, sans-serif", data_game="daimyo", data_bottom=side, data_files=files,
+             data_ranks=ranks)
+    out.leaf("rect", x=num(left), y=num(top), width=num(width), height=num(height), fill=_PAPER)
+    if panel:
+        out.leaf("text", x=_LEFT, y=26, font_size=19, font_weight="bold", fill=_INK, text="Daimyo and Shinobi")
+        out.leaf("text", x=_LEFT, y=48, font_size=14, fill=_INK, text=caption or _status(view))
     _draw_board(out, view, side, remembered, set(marks), files, ranks)
-    _draw_panel(out, view, panel_x)
+    if panel:
+        _draw_panel(out, view, panel_x)
+    out.close("svg")
+    return out.text()
+
+
+def draw_daimyo_key() -> str:
+    """The key to the board's symbols as a small SVG picture: each piece and how it moves, a face-down tile, a
+    tile flipped this turn, a flag (the end of the side panel)."""
+    out = Svg()
+    height = 26 * len(PIECE_MOVES) + 3 * 22 + 12
+    out.open("svg", xmlns="http://www.w3.org/2000/svg", width=num(_PANEL_W + 40), height=num(height),
+             viewBox=f"-4 -14 {num(_PANEL_W + 40)} {num(height)}", font_family="DejaVu Sans, Arial, sans-serif",
+             class_="key")
+    out.leaf("title", text="Key to the board")
+    _draw_key(out, 0.0, -26.0)
     out.close("svg")
     return out.text()
 
@@ -286,6 +310,12 @@ def _draw_panel(out: Svg, view: Mapping[str, Any], panel_x: float) -> None:
                  text=f"turns without progress: {view['turns_without_progress']}")
     y += 30
     out.leaf("text", x=num(x), y=num(y), font_size=13, font_weight="bold", fill=_INK, text="Pieces")
+    _draw_key(out, x, y)
+    out.close("g")
+
+
+def _draw_key(out: Svg, x: float, y: float) -> None:
+    """Each piece with how it moves, then the tiles' looks, from ``y`` (the line above the first piece) down."""
     for kind, moves in PIECE_MOVES.items():
         y += 26
         _draw_piece(out, kind, 0, x + 11, y - 4, 10.0)
@@ -300,7 +330,6 @@ def _draw_panel(out: Svg, view: Mapping[str, Any], panel_x: float) -> None:
     y += 22
     _draw_flag(out, x - 2, y - 14)
     out.leaf("text", x=num(x + 24), y=num(y), font_size=11, fill=_INK, text="Nobori: may not be flipped")
-    out.close("g")
 
 
 def _status(view: Mapping[str, Any]) -> str:

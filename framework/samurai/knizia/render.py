@@ -39,7 +39,7 @@ from .replays import describe_action
 from .rules import Rules
 from .tiles import CASTES, TileType
 
-__all__ = ["render_svg", "draw_view", "spectator_view", "svg_to_png", "hex_centre", "action_marks",
+__all__ = ["render_svg", "draw_view", "draw_key", "spectator_view", "svg_to_png", "hex_centre", "action_marks",
            "position_from_file", "seat_colour", "HEX_RADIUS", "SEAT_COLOURS", "CASTE_COLOURS", "CASTE_SHAPES"]
 
 HEX_RADIUS = 26.0
@@ -65,6 +65,7 @@ _SETTLEMENT = "#D9C48F"
 _PAPER = "#FAF8F2"
 _TERRAIN_COLOURS = {"sea": (_SEA, _SEA_EDGE), "land": (_LAND, _LAND_EDGE), "settlement": (_SETTLEMENT, _LAND_EDGE)}
 _PANEL_WIDTH = 330.0
+_KEY_WIDTH = 300.0
 _MARGIN = 14.0
 _PHASES = {"choose_hands": "choosing starting hands", "place_figures": "placing figures", "play": "play",
            "over": "game over"}
@@ -153,12 +154,14 @@ def action_marks(action: Any) -> tuple[Coord, ...]:
 
 
 def draw_view(view: Mapping[str, Any], rules: Rules, *, marks: Iterable[Coord] = (), caption: str | None = None,
-              width: float | None = None) -> str:
+              width: float | None = None, table: bool = True) -> str:
     """The SVG picture of a seat's view (``Game.view``) or a spectator's (``spectator_view``).
 
     ``rules`` supplies only what every player knows: the hexes of the board and
     the tile set. ``marks`` outlines hexes (the last action's); ``caption`` is a
-    line of text under the table.
+    line of text under the table. ``table=False`` draws the board alone, without
+    the table beside it (seats, hand, key, caption): for a page that shows those
+    itself (the key: ``draw_key``).
     """
     board = rules.board
     if view.get("map") != board.map.name or view.get("players") != rules.players:
@@ -169,10 +172,9 @@ def draw_view(view: Mapping[str, Any], rules: Rules, *, marks: Iterable[Coord] =
     top = min(y for _, y in centres) - HEX_RADIUS - _MARGIN
     board_right = max(x for x, _ in centres) + _W / 2 + _MARGIN
     bottom = max(y for _, y in centres) + HEX_RADIUS + _MARGIN
-    panel_x = board_right + 6
-    panel = _Panel(view, rules, panel_x, top + _MARGIN, caption)
-    right = panel_x + _PANEL_WIDTH + _MARGIN
-    bottom = max(bottom, panel.bottom + _MARGIN)
+    panel = _Panel(view, rules, board_right + 6, top + _MARGIN, caption) if table else None
+    right = board_right if panel is None else panel.x + _PANEL_WIDTH + _MARGIN
+    bottom = bottom if panel is None else max(bottom, panel.bottom + _MARGIN)
     natural_width, height = right - left, bottom - top
     scale = 1.0 if width is None else width / natural_width
 
@@ -183,7 +185,21 @@ def draw_view(view: Mapping[str, Any], rules: Rules, *, marks: Iterable[Coord] =
     out.leaf("title", text=f"Samurai {view.get('edition')}, {view.get('players')} players: {_status(view)}")
     out.leaf("rect", x=left, y=top, width=natural_width, height=height, fill=_PAPER)
     _draw_board(out, view, rules, {(c[0], c[1]) for c in marks})
-    panel.draw(out)
+    if panel is not None:
+        panel.draw(out)
+    out.close("svg")
+    return out.text()
+
+
+def draw_key() -> str:
+    """The key to the board's symbols as a small SVG picture: the castes' figures, the marks of fast, Move and
+    Switch tiles, an empty place and the last action's outline (what the table beside the board ends with)."""
+    height = _draw_key(None, 0.0, 0.0) + 4
+    out = Svg()
+    out.open("svg", xmlns="http://www.w3.org/2000/svg", width=num(_KEY_WIDTH), height=num(height),
+             viewBox=f"-6 -4 {num(_KEY_WIDTH)} {num(height)}", font_family=_FONT, class_="key")
+    out.leaf("title", text="Key to the board")
+    _draw_key(out, 0.0, 0.0, heading=False)
     out.close("svg")
     return out.text()
 
@@ -218,8 +234,9 @@ def _draw_board(out: Svg, view: Mapping[str, Any], rules: Rules, marks: set[Coor
         for coord in sorted(marks):
             if coord in board.index:
                 x, y = hex_centre(coord)
+                # Solid: the page marks where a person may click dashed, and the two must not be confused.
                 out.leaf("polygon", class_="mark", points=_hex_points(x, y, HEX_RADIUS - 2.5), fill="none",
-                         stroke=_INK, stroke_width=3, stroke_dasharray="6 3")
+                         stroke=_INK, stroke_width=3.5)
         out.close("g")
     out.close("g")
 
@@ -312,7 +329,7 @@ def _draw_settlement(out: Svg, rules: Rules, coord: Coord, settlement: Mapping[s
         else:
             out.leaf("circle", class_="slot", cx=fx, cy=fy, r=4.5, fill="none", stroke="#8C7F5C", stroke_width=1,
                      stroke_dasharray="2 2")
-    out.leaf("text", class_="name", x=x, y=y + 15, text_anchor="middle", font_size=9.5, font_weight="bold",
+    out.leaf("text", class_="name", x=x, y=y + 17, text_anchor="middle", font_size=13, font_weight="bold",
              fill=_INK, stroke="#FFFFFF", stroke_width=2.6, stroke_linejoin="round", paint_order="stroke",
              text=settlement["name"])
     out.close("g")
@@ -404,7 +421,7 @@ class _Panel:
                     out.close("g")
             y += 8 + 42 * self.hand_rows
         y += 6
-        y = self._legend(out, x, y)
+        y = _draw_key(out, x, y)
         for line in self.caption_lines:
             y += 14
             text.line(x, y, line, size=10.5)
@@ -451,37 +468,38 @@ class _Panel:
                      text=f"× {int(counts.get(caste, 0))}")
             out.close("g")
 
-    def _legend(self, out: Svg | None, x: float, y: float) -> float:
-        text = _Text(out)
+def _draw_key(out: Svg | None, x: float, y: float, *, heading: bool = True) -> float:
+    """Draw (or, with ``out`` None, only measure) the key at ``(x, y)``; returns its bottom edge."""
+    text = _Text(out)
+    if heading:
         text.line(x, y + 10, "key", size=11.5, weight="bold")
         y += 16
-        for i, caste in enumerate(CASTES):
+    for i, caste in enumerate(CASTES):
+        cx = x + 10 + i * 92
+        if out is not None:
+            _figure(out, caste, cx, y + 10, 5.8, fill=CASTE_COLOURS[caste], stroke=_INK, stroke_width=1.1)
+        text.line(cx + 10, y + 14, caste, size=10.5)
+    y += 24
+    if out is not None:
+        for i, special in enumerate((None, "move", "switch")):
             cx = x + 10 + i * 92
-            if out is not None:
-                _figure(out, caste, cx, y + 10, 5.8, fill=CASTE_COLOURS[caste], stroke=_INK, stroke_width=1.1)
-            text.line(cx + 10, y + 14, caste, size=10.5)
-        y += 24
-        if out is not None:
-            for i, special in enumerate((None, "move", "switch")):
-                cx = x + 10 + i * 92
-                out.leaf("polygon", points=_hex_points(cx, y + 10, 10.5), fill="#777777", stroke=_INK, stroke_width=1)
-                if special is None:
-                    _bolt(out, cx, y + 10, 1.0)
-                else:
-                    _special_glyph(out, special, cx, y + 10, 0.55)
-        for i, label in enumerate(("fast tile", "Move tile", "Switch tile")):
-            text.line(x + 24 + i * 92, y + 14, label, size=10.5)
-        y += 24
-        if out is not None:
-            out.leaf("circle", cx=x + 10, cy=y + 10, r=4.5, fill="none", stroke="#8C7F5C", stroke_width=1,
-                     stroke_dasharray="2 2")
-            out.leaf("polygon", points=_hex_points(x + 118, y + 10, 10), fill="none", stroke=_INK, stroke_width=2,
-                     stroke_dasharray="4 2")
-        text.line(x + 24, y + 14, "empty place", size=10.5)
-        text.line(x + 132, y + 14, "the last action's hexes", size=10.5)
-        y += 24
-        text.line(x, y + 10, "tiles: owner's colour, value, castes it counts for", size=10)
-        return y + 12
+            out.leaf("polygon", points=_hex_points(cx, y + 10, 10.5), fill="#777777", stroke=_INK, stroke_width=1)
+            if special is None:
+                _bolt(out, cx, y + 10, 1.0)
+            else:
+                _special_glyph(out, special, cx, y + 10, 0.55)
+    for i, label in enumerate(("fast tile", "Move tile", "Switch tile")):
+        text.line(x + 24 + i * 92, y + 14, label, size=10.5)
+    y += 24
+    if out is not None:
+        out.leaf("circle", cx=x + 10, cy=y + 10, r=4.5, fill="none", stroke="#8C7F5C", stroke_width=1,
+                 stroke_dasharray="2 2")
+        out.leaf("polygon", points=_hex_points(x + 118, y + 10, 10), fill="none", stroke=_INK, stroke_width=2.5)
+    text.line(x + 24, y + 14, "empty place", size=10.5)
+    text.line(x + 132, y + 14, "the last action's hexes", size=10.5)
+    y += 24
+    text.line(x, y + 10, "tiles: owner's colour, value, castes it counts for", size=10)
+    return y + 12
 
 
 class _Text:
