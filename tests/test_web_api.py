@@ -21,7 +21,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from samurai.knizia.records import from_record, record_from_dict
+from samurai.knizia.records import from_record, record_from_dict, replay
 from samurai.knizia.web import SamuraiDefinition
 from samurai.web.app import create_app
 from samurai.web.store import Store
@@ -400,3 +400,37 @@ def test_the_replay_lists_every_move_as_the_seat_saw_it(client: TestClient) -> N
     finished = client.get(f"/api/games/{game['game']}/moves?seat=1").json()["moves"]
     frames = [client.get(f"/api/games/{game['game']}/replay?step={m['step']}&seat=1").json() for m in finished[:40]]
     assert all(move["line"] == frame["lines"][0] for move, frame in zip(finished, frames))
+
+
+def test_all_hands_open_shows_every_hand_and_capture_of_a_finished_game_only(client: TestClient) -> None:
+    """Issue 24: a finished game's replay offers "all hands open"; while the game goes on nobody may ask for it."""
+    game = create(client, ["human", "greedy"], seed=11)
+    game_id, token = game["game"], game["seats"][0]["token"]
+    for path in ("replay", "moves"):
+        refused = client.get(f"/api/games/{game_id}/{path}?seat=all", headers=bearer(token))
+        assert refused.status_code == 403 and "once the game is over" in refused.json()["error"], path
+    play_out(client, game_id, {0: token}, random.Random(5))
+    record = client.get(f"/api/games/{game_id}/record").json()
+    steps = (0, 12, 30, len(record["actions"]) // 2)
+    views = {number: [game.view(seat) for seat in (0, 1)]  # replay moves one game on: keep its views as it goes
+             for number, game in enumerate(replay(record_from_dict(record))) if number in steps}
+    for step in steps:
+        frame = client.get(f"/api/games/{game_id}/replay?step={step}&seat=all").json()
+        assert frame["seat"] == "all" and frame["step"] == step
+        facts = dict(frame["status"]["facts"])
+        for seat in (0, 1):
+            view = views[step][seat]
+            assert facts[f"Seat {seat}'s hand"] == (", ".join(view["hand"]) or "empty"), (step, seat)
+            assert frame["status"]["rows"][seat][2:] == [view["seats"][seat]["captured"][c]
+                                                         for c in ("buddha", "rice", "castle")], (step, seat)
+    assert [m["line"] for m in client.get(f"/api/games/{game_id}/moves?seat=all").json()["moves"]] == \
+        [m["line"] for m in client.get(f"/api/games/{game_id}/moves?seat=1").json()["moves"]]
+
+
+def test_the_page_draws_the_board_alone_and_sends_the_key_beside_it(client: TestClient) -> None:
+    """Issue 24: the board fills its card; the table the picture used to carry is the sidebar's, its key too."""
+    game = create(client, ["human", "greedy"])
+    payload = client.get(f"/api/games/{game['game']}/page", headers=bearer(game["seats"][0]["token"])).json()
+    assert 'id="hexes"' in payload["svg"] and 'id="table"' not in payload["svg"]
+    assert 'class="hand-tile"' not in payload["svg"]  # the hand is the tray's
+    assert "<svg" in payload["key"] and "Switch tile" in payload["key"] and "castle" in payload["key"]

@@ -23,7 +23,7 @@ from samurai.catalog.editions import load_edition
 from samurai.records import play_record_from_dict, replayed
 from samurai_plugins import daimyo
 
-from webhelpers import Server
+from webhelpers import DESKTOP, LAYOUT_FACTS, PHONE, Server
 
 CHROMIUM = next((path for path in (os.environ.get("SAMURAI_CHROMIUM"), shutil.which("chromium"),
                                    shutil.which("chromium-browser")) if path), None)
@@ -31,7 +31,8 @@ CHROMIUM = next((path for path in (os.environ.get("SAMURAI_CHROMIUM"), shutil.wh
 if CHROMIUM is None and not os.environ.get("CI"):
     pytest.skip("no chromium on this machine (CI installs it: apt-get install chromium)", allow_module_level=True)
 
-sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+playwright_api = pytest.importorskip("playwright.sync_api")
+sync_playwright, PlaywrightError = playwright_api.sync_playwright, playwright_api.Error
 
 WHITE_DAIMYO = "b1"
 NEIGHBOURS = ("a1", "c1", "a2", "b2", "c2")
@@ -67,12 +68,21 @@ def click_square(page: Any, name: str) -> None:
         # bounding_box waits for the square, but gives None when the board is redrawn between finding the square
         # and measuring it (the square found is gone): then look for the new one.
         left_ms = max(1.0, (deadline - time.monotonic()) * 1000)
-        box = page.locator(f"#board [data-square='{name}']").bounding_box(timeout=left_ms)
+        square = page.locator(f"#board [data-square='{name}']")
+        try:  # on a phone the board may be larger than its card: scroll the square into sight first
+            square.scroll_into_view_if_needed(timeout=left_ms)
+        except PlaywrightError:  # the board was drawn again meanwhile: look for the new square
+            pass
+        box = square.bounding_box(timeout=left_ms)
         if box is not None:
             break
         assert time.monotonic() < deadline, f"square {name} is not shown"
         page.wait_for_timeout(50)
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    if page.evaluate("matchMedia('(pointer: coarse)').matches"):
+        page.touchscreen.tap(x, y)  # a phone: a finger's tap
+    else:
+        page.mouse.click(x, y)
 
 
 def my_turn(page: Any) -> bool:
@@ -106,13 +116,15 @@ def shown_step(page: Any, step: int, steps: int) -> None:
                            arg=f"position after {step} of {steps} actions", timeout=30000)
 
 
-def test_a_person_flips_and_moves_by_clicking_squares_against_a_bot_and_replays_the_game(tmp_path: Path) -> None:
+@pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_person_flips_and_moves_by_clicking_squares_against_a_bot_and_replays_the_game(
+        tmp_path: Path, device: dict[str, Any]) -> None:
     seed, heiya, (ki_1, ki_2) = a_deal()
     server = Server(tmp_path, bot_delay=0.0)
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM)
-            page = browser.new_page(viewport={"width": 1440, "height": 900})
+            page = browser.new_page(**device)
             errors: list[str] = []
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.goto(server.url + "/")
@@ -125,6 +137,10 @@ def test_a_person_flips_and_moves_by_clicking_squares_against_a_bot_and_replays_
             page.click(".seat-link[data-seat='0']")
             page.wait_for_selector("#board svg [data-square='a1']")
             game_id = page.url.split("/play/")[1].split("#")[0]
+            facts = page.evaluate(LAYOUT_FACTS, "board")  # the board alone in its card, nothing past its card
+            assert facts["overflows"] == [] and not facts["pageWider"], facts
+            assert facts["pictureWidth"] >= facts["cardWidth"] - 2 or facts["scrolls"], facts
+            assert facts["narrowestPlace"] >= 40 and facts["smallestText"] >= 11, facts
 
             # Turn 1: the Heiya next to the Daimyo is flipped and removed (its square is empty), then two Ki.
             assert my_turn(page) and [heiya] in legal_clicks(page)

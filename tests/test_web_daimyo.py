@@ -124,3 +124,47 @@ def test_the_definition_draws_the_last_actions_squares(definitions: list[Any]) -
     state.apply(action)
     svg = definition.render(state, state.view(0), action)
     assert 'class="mark"' in svg and position_check_of(state).startswith("sha256:")
+
+
+def test_all_hands_open_draws_every_face_down_tiles_face_and_a_seats_view_does_not(definitions: list[Any]) -> None:
+    """Issue 24: the replay of a finished game shows every hidden face; a seat's own view never does."""
+    definition = next(d for d in definitions if isinstance(d, DaimyoDefinition))
+    state = load_edition("daimyo").start(2, 5)
+    rng = random.Random(2)
+    for _ in range(6):
+        state.apply(rng.choice(state.legal_actions()))
+    hidden = {state.square_name(sq): daimyo.rules.FACES[state.tile[sq]] for sq in range(state.squares)
+              if state.tile[sq] != daimyo.rules.EMPTY and sq not in state.shown and state.known[sq] == daimyo.rules.EMPTY}
+    assert hidden
+    opened = definition.render(state, definition.open_view(state), None)
+    for name, face in hidden.items():
+        assert f"<title>{name}: face-down tile, seen as {face}</title>" in opened, name
+    for seat in (0, 1):
+        drawn = definition.render(state, state.view(seat), None)
+        assert all(f"<title>{name}: face-down tile</title>" in drawn for name in hidden)
+    assert 'id="panel"' not in opened and "<svg" in definition.key()
+
+
+def test_each_hint_says_why_the_turn_goes_on(definitions: list[Any]) -> None:
+    """Issue 24 point 2: a one-line "why" in the page's hints: a Heiya is removed, so flip again; one tile is up, so
+    flip a second."""
+    definition = next(d for d in definitions if isinstance(d, DaimyoDefinition))
+    seen = {"heiya": 0, "second": 0}
+    for seed in range(12):
+        state = load_edition("daimyo").start(2, seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            seat = state.to_act
+            action = rng.choice(state.legal_actions())
+            heiya = action[0] == daimyo.FLIP and state.tile[action[1]] == daimyo.HEIYA
+            state.apply(action)
+            if state.is_over or state.to_act != seat:
+                continue
+            after = definition.controls(state, seat).hints[""]
+            if heiya:
+                assert after.startswith("A Heiya was removed: flip another"), after
+                seen["heiya"] += 1
+            elif action[0] == daimyo.FLIP:
+                assert after.startswith("Flip a second face-down tile"), after
+                seen["second"] += 1
+    assert seen["heiya"] > 5 and seen["second"] > 5, seen

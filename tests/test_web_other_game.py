@@ -98,6 +98,12 @@ class NimDefinition:
     def render(self, state: GameState, view: Mapping[str, Any], last: Move | None) -> str:
         return f'<svg xmlns="http://www.w3.org/2000/svg"><text>{view["stones"]} stones</text></svg>'
 
+    def key(self) -> str | None:
+        return None
+
+    def open_view(self, state: GameState) -> dict[str, Any]:
+        return state.view(0)  # Nim hides nothing
+
     def status(self, view: Mapping[str, Any]) -> dict[str, Any]:
         winner = view["winner"]
         return {"headline": f"{view['stones']} stones", "phase": "over" if winner is not None else "play",

@@ -98,3 +98,42 @@ async def next_update(lines: AsyncIterator[str]) -> dict[str, Any]:
         elif line.startswith("data: ") and event == "update":
             return json.loads(line[len("data: "):])  # type: ignore[no-any-return]
     raise AssertionError("the stream ended")
+
+
+# --- the page's layout, as a person sees it (issue 24) ---------------------------------------------------------------
+
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1400, "height": 900}}
+"""A laptop's window, for ``Browser.new_page(**DESKTOP)``."""
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+                         "device_scale_factor": 2}
+"""A phone held upright (390 by 844 CSS pixels, touch), for ``Browser.new_page(**PHONE)``."""
+
+LAYOUT_FACTS = """(board) => {
+  // Facts of the page's layout a person would see: the board card and its picture, the smallest text inside the
+  // picture and its hexes in CSS pixels, anything wider than its card, and whether the page is wider than the window.
+  const card = document.getElementById(board), picture = card.querySelector('svg');
+  const inner = card.getBoundingClientRect(), box = picture.getBoundingClientRect();
+  const style = getComputedStyle(card);
+  const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) + parseFloat(style.borderLeftWidth)
+    + parseFloat(style.borderRightWidth);
+  const scale = picture.getScreenCTM().a;
+  const sizes = [...picture.querySelectorAll('text')].filter((t) => t.textContent.trim())
+    .map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+  const places = [...picture.querySelectorAll('[data-col]')].map((p) => p.getBoundingClientRect());
+  const overflows = [];
+  for (const section of document.querySelectorAll('main:not([hidden]) .card')) {
+    if (section === card) continue;
+    const edge = section.getBoundingClientRect();
+    for (const item of section.querySelectorAll('*')) {
+      const r = item.getBoundingClientRect();
+      if (r.width && (r.right > edge.right + 1 || r.left < edge.left - 1)) overflows.push(
+        `${section.id || section.className} > ${item.tagName.toLowerCase()}#${item.id}.${item.className.baseVal ?? item.className}`);
+    }
+  }
+  return {cardWidth: inner.width - padding, pictureWidth: box.width, cardRight: inner.right,
+          smallestText: Math.min(...sizes), narrowestPlace: Math.min(...places.map((p) => p.width)),
+          lowestPlace: Math.min(...places.map((p) => p.height)), overflows,
+          scrolls: card.scrollWidth > card.clientWidth + 1,
+          pageWider: document.documentElement.scrollWidth > window.innerWidth + 1, windowWidth: window.innerWidth};
+}"""
+"""Give it to ``page.evaluate`` with the id of the board's card (``board`` or ``replay-board``)."""

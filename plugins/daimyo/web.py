@@ -29,8 +29,8 @@ from samurai.records import (
 from samurai.search.bots import BOTS, LEVELS, make_bot
 from samurai.web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions, shared_definition
 
-from .render import draw_daimyo_view
-from .rules import END_WORDS, FILE_LETTERS, FLIP, MOVE, PIECES, DaimyoState, tell
+from .render import draw_daimyo_key, draw_daimyo_view
+from .rules import END_WORDS, FACES, FILE_LETTERS, FLIP, HEIYA, MOVE, PIECES, DaimyoState, tell
 
 __all__ = ["DaimyoDefinition"]
 
@@ -51,6 +51,19 @@ BOT_SECONDS: dict[str, dict[int, float]] = {"random": {2: 0.0001}, "easy": {2: 0
 """Processor seconds a bot takes per decision (more than one legal action) in the base game, 2026-12-05 on the
 shared 2-core machine, the Python search (this game has no native engine): a game of ``easy``, the first 18
 decisions of ``medium`` and 6 of ``hard``, every seat at the level. The page shows them beside the bots' names."""
+
+
+def _turn_hint(position: DaimyoState, seat: int) -> str:
+    """What the seat to act may do, and the rule that says so (docs/rules/daimyo.md)."""
+    if position.pending_back is not None:
+        return "The tiles ran out: click one of your pieces and then where it goes (ruling: then_move)"
+    if position.turn_faces and position.turn_faces[-1] == HEIYA:
+        return "A Heiya was removed: flip another face-down tile in its place"
+    if position.shown or position.turn_faces:
+        return "Flip a second face-down tile: a turn of flipping turns over two tiles"
+    if position.view(seat)["threatened"]:
+        return "Kyousei: your Daimyo can be captured, so move a piece to end the threat (no flipping)"
+    return "Click a face-down tile to flip it, or one of your pieces and then where it goes"
 
 
 class DaimyoDefinition:
@@ -95,7 +108,7 @@ class DaimyoDefinition:
         ``data-col``/``data-row`` (file, rank from 0) inside ``#hexes``, the page's board places."""
         position = _state(state)
         marks = () if last is None else [position.square_name(sq) for sq in last[1:]]
-        svg = draw_daimyo_view(view, marks=marks)
+        svg = draw_daimyo_view(view, marks=marks, panel=False, remembered=bool(view.get("open")))
         svg = svg.replace('<g id="board">', '<g id="hexes">', 1)
 
         def place(match: re.Match[str]) -> str:
@@ -103,6 +116,21 @@ class DaimyoDefinition:
             return f'{match.group(0)} data-col="{FILE_LETTERS.index(name[0])}" data-row="{int(name[1:]) - 1}"'
 
         return re.sub(r'data-square="([a-l][0-9]{1,2})"', place, svg)
+
+    def key(self) -> str:
+        """``draw_daimyo_key``: each piece and how it moves, and the tiles' looks."""
+        return draw_daimyo_key()
+
+    def open_view(self, state: GameState) -> dict[str, Any]:
+        """White's view (White at the bottom) with the face of every face-down tile as ``seen`` (``render`` draws
+        them faintly)."""
+        position = _state(state)
+        view = position.view(0)
+        for square, entry in zip(range(position.squares), view["board"], strict=True):
+            if entry.get("tile") == "unknown":
+                entry["seen"] = FACES[position.tile[square]]
+        view["open"] = True
+        return view
 
     def status(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """The turn, each seat's pieces and captures, the tiles, and the result."""
@@ -132,11 +160,7 @@ class DaimyoDefinition:
         paths: list[tuple[Move, tuple[str, ...]]] = []
         hints: dict[str, str] = {}
         if position.to_act == seat:
-            flipping = position.pending_back is None and bool(position.shown or position.turn_faces)
-            hints[""] = "Flip another face-down tile" if flipping else \
-                "The tiles ran out: click one of your pieces and then where it goes" \
-                if position.pending_back is not None else \
-                "Click a face-down tile to flip it, or one of your pieces and then where it goes"
+            hints[""] = _turn_hint(position, seat)
             for action in position.legal_actions():
                 if action[0] == FLIP:
                     paths.append((action, (_key(action[1], files),)))

@@ -25,7 +25,7 @@ from .game import check_seed
 from .identity import KNIZIA
 from .position import HexGameState
 from .records import position_check, record_from_dict, record_of, record_to_dict, replay
-from .render import draw_view
+from .render import draw_key, draw_view
 from .result import END_REASONS
 from .rules import Rules
 from .seat_bots import GAME_BOTS, make_bot
@@ -101,14 +101,28 @@ class SamuraiDefinition:
     # --- pictures and words ----------------------------------------------------------------
 
     def render(self, state: GameState, view: Mapping[str, Any], last: Move | None) -> str:
-        """``samurai.knizia.render.draw_view`` of the view, the last action's hexes marked; figures get
-        ``data-piece`` (their caste) so the page can tell which one was clicked."""
+        """``samurai.knizia.render.draw_view`` of the view, the board alone (the page's sidebar has the table), the
+        last action's hexes marked; figures get ``data-piece`` (their caste) so the page can tell which one was
+        clicked."""
         rules = _rules(state)
         marks = () if last is None or last[0] == engine.CHOOSE else _marks(rules, last)
-        svg = draw_view(view, rules, marks=marks)
+        svg = draw_view(view, rules, marks=marks, table=False)
         for caste in CASTES:
             svg = svg.replace(f'class="figure {caste}"', f'class="figure {caste}" data-piece="{caste}"')
         return svg
+
+    def key(self) -> str:
+        """``samurai.knizia.render.draw_key``: the castes' shapes and the tiles' marks."""
+        return draw_key()
+
+    def open_view(self, state: GameState) -> dict[str, Any]:
+        """Seat 0's view with every seat's entry as that seat sees it (its captures) and every hand (``hands``)."""
+        views = [state.view(seat) for seat in range(state.players)]
+        view = dict(views[0], seat=None, open=True, seats=[views[seat]["seats"][seat] for seat in range(state.players)],
+                    hands=[list(views[seat].get("hand", ())) for seat in range(state.players)])
+        for name in ("hand", "unchosen"):
+            view.pop(name, None)
+        return view
 
     def status(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """The phase, each seat's hand, stack and captures (as far as the view shows them), the result."""
@@ -127,6 +141,8 @@ class SamuraiDefinition:
                  ["Removed by ties", ", ".join(f"{c} {view['removed'][c]}" for c in CASTES)]]
         if phase in ("choose_hands", "place_figures"):
             facts.append(["Figures to place", ", ".join(f"{c} {view['supply'][c]}" for c in CASTES)])
+        for seat, hand in enumerate(view.get("hands", ())):  # all hands open: a finished game's replay
+            facts.append([f"Seat {seat}'s hand", ", ".join(hand) or "empty"])
         result = view.get("result")
         return {"headline": headline, "phase": phase, "to_act": view.get("current_player"),
                 "columns": ["hand", "stack", *CASTES], "rows": rows, "facts": facts,
@@ -299,20 +315,22 @@ def _clicks(rules: Rules, action: Move, number: int, buttons: dict[str, str],
     tile = f"tile:{rules.tile_types[action[1]].name}"
     label = _tile_label(rules, action[1])
     if kind == engine.PLACE:
-        hints[tile] = f"Click a highlighted hex for {label}"
+        where = "sea" if rules.tile_types[action[1]].on == "sea" else "land"
+        hints[tile] = f"Click a highlighted hex for {label}: an empty {where} hex (a {where} tile goes on {where})"
         return [(tile, f"hex:{_coord(rules, action[2])}")]
     special = rules.tile_types[action[1]].special
     if special == "move" and len(action) == 4:
         source = f"hex:{_coord(rules, action[2])}"
-        hints[tile] = "Move: click one of your tiles placed on an earlier turn"
-        hints[f"{tile} {source}"] = "Move: click the empty land hex it goes to"
+        hints[tile] = "Move: click one of your tiles placed on an earlier turn (this turn's tiles stay put)"
+        hints[f"{tile} {source}"] = "Move: click the empty hex it goes to (its influence moves with it)"
         return [(tile, source, f"hex:{_coord(rules, action[3])}")]
     if special == "switch" and len(action) == 6:
         settlements = rules.board.settlements
         first = "piece:{},{},{}".format(*settlements[action[2]].at, CASTES[action[3]])
         second = "piece:{},{},{}".format(*settlements[action[4]].at, CASTES[action[5]])
-        hints[tile] = "Switch: click a figure"
-        hints[f"{tile} {first}"] = hints[f"{tile} {second}"] = "Switch: click the figure it changes places with"
+        hints[tile] = "Switch: click a figure (two figures of different settlements trade places)"
+        hints[f"{tile} {first}"] = hints[f"{tile} {second}"] = \
+            "Switch: click the figure it changes places with (in another settlement)"
         return [(tile, first, second), (tile, second, first)]
     # A special tile a plugin contributes: its targets are offered as buttons, described in the game's words.
     key = f"action:{number}"

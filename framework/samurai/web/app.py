@@ -328,10 +328,13 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
 
         return EventSourceResponse(stream(), ping=15, headers=_SECURITY_HEADERS)
 
-    def replay_seat(request: Request, live: LiveGame) -> int:
-        """The seat a replay shows: any once the game is over (or uploaded), else the token's own only."""
+    def replay_seat(request: Request, live: LiveGame) -> int | None:
+        """The seat a replay shows: any once the game is over (or uploaded), and ``seat=all`` (None: all hands
+        open) too; else the token's own only."""
         if live.state.is_over or live.imported:
-            return _int_param(request, "seat", 0)
+            return None if request.query_params.get("seat") == "all" else _int_param(request, "seat", 0)
+        if request.query_params.get("seat") == "all":
+            raise HostError(403, "all hands open is shown once the game is over")
         seat = live.seat_of(_token(request))  # a game still being played: only a seat's own view, for its token
         if _int_param(request, "seat", seat) != seat:
             raise HostError(403, "while the game goes on, a token replays its own seat's view only")

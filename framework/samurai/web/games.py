@@ -176,6 +176,15 @@ class GameDefinition(Protocol):
         """A seat's view (``GameState.view`` of ``state``) drawn as an SVG document, ``last`` (the action that
         led here) marked; ``state`` supplies only what every player knows (the board, the tile set)."""
 
+    def key(self) -> str | None:
+        """The key to the board's symbols as a small SVG document (the page shows it beside the board, which
+        ``render`` draws alone), or None when the board needs none."""
+
+    def open_view(self, state: GameState) -> dict[str, Any]:
+        """The position with nothing hidden, shaped like a seat's view (``render`` draws it and ``status`` sums it
+        up): every hand, every capture, every face-down tile. The replay shows it "all hands open", and only for a
+        finished game or an uploaded record."""
+
     def status(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """A seat's view summed up for the page: ``headline``, ``columns``, ``rows`` (one per seat,
         cells in column order), ``facts`` (label, text pairs) and ``result`` (None, or ``winners`` and

@@ -543,31 +543,40 @@ class GameHost:
                 "over": state.is_over, "seats": self.seats_info(live, seat),
                 "svg": definition.render(state, view, live.actions[-1] if live.actions else None),
                 "status": definition.status(view), "controls": definition.controls(state, seat).to_dict(),
-                "log": entries, "bot_error": live.bot_error, "rules": rules_url(definition)}
+                "log": entries, "bot_error": live.bot_error, "rules": rules_url(definition), "key": definition.key()}
 
-    def replay_frame(self, live: LiveGame, step: Any, seat: int) -> dict[str, Any]:
-        """The position after ``step`` actions as ``seat`` saw it. The log lines tell what the seat saw, or
-        everything once the game is over (or for a record a person uploaded)."""
+    def replay_frame(self, live: LiveGame, step: Any, seat: int | None) -> dict[str, Any]:
+        """The position after ``step`` actions as ``seat`` saw it, or (``seat`` None) all hands open: nothing
+        hidden, for a finished game or an uploaded record only. The log lines tell what the seat saw, or everything
+        once the game is over (or for a record a person uploaded)."""
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= len(live.actions):
             raise HostError(400, f"step must be a whole number from 0 to {len(live.actions)}, not {step!r}")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < live.state.players:
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                                 or not 0 <= seat < live.state.players):
             raise HostError(400, f"seat must be a whole number from 0 to {live.state.players - 1}, not {seat!r}")
         public = live.state.is_over or live.imported
+        if seat is None and not public:
+            raise HostError(403, "all hands open is shown once the game is over")
         state = live.position(step)
-        view = state.view(seat)
+        view = live.definition.open_view(state) if seat is None else state.view(seat)
         last = live.actions[step - 1] if step else None
-        return {"game": live.id, "step": step, "steps": len(live.actions), "seat": seat, "public": public,
-                "seats": self.seats_info(live, None if public else seat), "over": live.state.is_over,
+        return {"game": live.id, "step": step, "steps": len(live.actions), "seat": "all" if seat is None else seat,
+                "public": public, "seats": self.seats_info(live, None if public else seat), "over": live.state.is_over,
                 "svg": live.definition.render(state, view, last), "status": live.definition.status(view),
                 "lines": live.logs[step - 1][None if public else seat] if step else [],
-                "rules": rules_url(live.definition)}
+                "rules": rules_url(live.definition), "key": live.definition.key()}
 
-    def moves(self, live: LiveGame, seat: int) -> list[dict[str, Any]]:
+    def moves(self, live: LiveGame, seat: int | None) -> list[dict[str, Any]]:
         """Every action of the game so far in a line, as ``seat`` saw it (everything, once the game is over or for an
-        uploaded record): the replay's list of moves, ``step`` being the position after the action."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < live.state.players:
+        uploaded record, or with ``seat`` None): the replay's list of moves, ``step`` being the position after the
+        action."""
+        public = live.state.is_over or live.imported
+        if seat is None and not public:
+            raise HostError(403, "all hands open is shown once the game is over")
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                                 or not 0 <= seat < live.state.players):
             raise HostError(400, f"seat must be a whole number from 0 to {live.state.players - 1}, not {seat!r}")
-        perspective = None if live.state.is_over or live.imported else seat
+        perspective = None if public else seat
         return [{"step": number + 1, "line": (log[perspective] or [""])[0]} for number, log in enumerate(live.logs)]
 
     def record(self, live: LiveGame) -> dict[str, Any]:

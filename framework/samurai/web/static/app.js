@@ -160,10 +160,22 @@ function placeSvg(container, svg) {
   container.innerHTML = svg;
   const picture = container.querySelector("svg");
   if (picture) {
+    // The picture scales to its card; on a narrow screen it keeps its natural width (hexes a finger wide) and the
+    // card scrolls (style.css).
+    picture.style.setProperty("--natural-width", `${picture.getAttribute("width")}px`);
     picture.removeAttribute("width");
     picture.removeAttribute("height");
   }
   return picture;
+}
+
+// The key to the board's symbols (the game's own small picture), beside the board; drawn again only if it changed.
+function showKey(card, container, svg) {
+  card.hidden = !svg;
+  if (svg && container.dataset.svg !== svg) {
+    container.dataset.svg = svg;
+    container.innerHTML = svg;
+  }
 }
 
 function hexPolygon(picture, col, row) {
@@ -264,6 +276,7 @@ function showPayload(payload) {
   document.title = `${payload.to_act === payload.seat && !payload.over ? "● " : ""}Samurai · ${status.headline}`;
   placeSvg($("board"), payload.svg);
   showSeats($("seats"), $("facts"), status, payload.seats);
+  showKey($("key-card"), $("key"), payload.key);
   showLog(payload.log);
   showResult(payload);
   showControls();
@@ -391,6 +404,33 @@ function showControls() {
   if (play.focus && next.has(play.focus)) {
     const shape = boardShape(picture, play.focus);
     if (shape) outline(picture, shape, "focused");
+  }
+  keepInView($("board"), picture.querySelectorAll("#page-highlights .target"), play.chosen.length > 0);
+}
+
+// On a phone the board is larger than its card, which scrolls: show its middle at first, and later, when none of the
+// places to click is in sight, bring the first of them into the card (never moving what the person scrolled to
+// while one is in sight). Once a tile is chosen (``follow``) the card itself comes into the window: the tray is
+// below the board on a phone, and the next tap is on the board.
+function keepInView(card, targets, follow) {
+  if (card.scrollWidth <= card.clientWidth + 1 && card.scrollHeight <= card.clientHeight + 1) return;
+  if (!card.dataset.placed) {
+    card.dataset.placed = "yes";
+    card.scrollLeft = (card.scrollWidth - card.clientWidth) / 2;
+    card.scrollTop = (card.scrollHeight - card.clientHeight) / 2;
+  }
+  const seen = card.getBoundingClientRect();
+  const inSight = (target) => {
+    const box = target.getBoundingClientRect();
+    return box.right > seen.left && box.left < seen.right && box.bottom > seen.top && box.top < seen.bottom;
+  };
+  if (targets.length && ![...targets].some(inSight)) {
+    const box = targets[0].getBoundingClientRect();
+    card.scrollLeft += box.left + box.width / 2 - (seen.left + seen.width / 2);
+    card.scrollTop += box.top + box.height / 2 - (seen.top + seen.height / 2);
+  }
+  if (follow && targets.length && (seen.top < 0 || seen.bottom > window.innerHeight)) {
+    card.scrollIntoView({ block: "nearest" });
   }
 }
 
@@ -532,6 +572,8 @@ async function showReplay(gameId) {
     const perspective = $("perspective");
     if (frame.public) {
       frame.seats.forEach((_, seat) => perspective.append(el("option", { value: seat }, `Seat ${seat}`)));
+      // A finished game hides nothing: every hand, capture and face-down tile at once.
+      perspective.append(el("option", { value: "all" }, "all hands open"));
       replay.seat = String(frame.seat);
     } else {
       perspective.append(el("option", { value: frame.seat }, `Seat ${frame.seat} (you)`));
@@ -601,6 +643,7 @@ function showFrame(frame) {
   $("step-label").textContent = `position after ${frame.step} of ${frame.steps} actions`;
   $("step-lines").replaceChildren(...(frame.step ? frame.lines : ["the game starts"]).map((line) => el("li", {}, line)));
   showSeats($("replay-seats"), $("replay-facts"), frame.status, frame.seats);
+  showKey($("replay-key-card"), $("replay-key"), frame.key);
   markMove(frame.step);
   $("prev").disabled = $("first").disabled = frame.step === 0;
   $("next").disabled = $("last").disabled = frame.step === frame.steps;
