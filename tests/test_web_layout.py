@@ -137,6 +137,11 @@ def test_on_a_phone_a_person_plays_by_tapping_hexes_a_finger_wide_and_replays_al
                     continue
             assert page.evaluate("play.payload.status.phase") in ("play", "over") and board_taps >= 8, board_taps
             assert_tidy(page.evaluate(LAYOUT_FACTS, "board"))
+            page.locator("#how-to-play").tap()  # the rules, in a panel that fits the phone
+            page.wait_for_selector("#rules-text h2")
+            panel = page.locator("#rules-panel").bounding_box()
+            assert panel is not None and panel["x"] >= 0 and panel["x"] + panel["width"] <= 390, panel
+            page.keyboard.press("Escape")
             assert errors == []
 
             # A finished game's replay, on the same phone: the list of moves and all hands open.
