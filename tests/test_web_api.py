@@ -399,7 +399,7 @@ def test_the_replay_lists_every_move_as_the_seat_saw_it(client: TestClient) -> N
     play_out(client, game["game"], {0: token}, random.Random(3))
     finished = client.get(f"/api/games/{game['game']}/moves?seat=1").json()["moves"]
     frames = [client.get(f"/api/games/{game['game']}/replay?step={m['step']}&seat=1").json() for m in finished[:40]]
-    assert all(move["line"] == frame["lines"][0] for move, frame in zip(finished, frames))
+    assert all(move["line"] == frame["lines"][0] for move, frame in zip(finished[:40], frames, strict=True))
 
 
 def test_all_hands_open_shows_every_hand_and_capture_of_a_finished_game_only(client: TestClient) -> None:

@@ -8,8 +8,6 @@ slider, and the bot's hand never appears in the page or in what the page receive
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import time
 from collections import Counter
 from pathlib import Path
@@ -20,13 +18,9 @@ import pytest
 
 from samurai.knizia.records import record_from_dict, replay
 
-from webhelpers import Server
+from webhelpers import CHROMIUM, Server, require_chromium
 
-CHROMIUM = next((path for path in (os.environ.get("SAMURAI_CHROMIUM"), shutil.which("chromium"),
-                                   shutil.which("chromium-browser")) if path), None)
-
-if CHROMIUM is None and not os.environ.get("CI"):
-    pytest.skip("no chromium on this machine (CI installs it: apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
 
@@ -188,7 +182,8 @@ def test_how_to_play_shows_the_rules_of_the_chosen_game_with_their_pictures(tmp_
             page.wait_for_load_state("networkidle")
             widths = page.eval_on_selector_all("#rules-text img", "images => images.map(i => i.naturalWidth)")
             assert len(widths) == 2 and all(width > 0 for width in widths), widths  # both pictures drawn
-            assert page.eval_on_selector_all("#rules-text table", "tables => tables.length") == 2  # the tiles, the editions
+            # two tables: the tiles, the editions
+            assert page.eval_on_selector_all("#rules-text table", "tables => tables.length") == 2
             # A link to a section of the page moves the panel there.
             page.click("#rules-text a.rules-link >> text=The two editions")
             page.wait_for_timeout(300)
@@ -196,7 +191,8 @@ def test_how_to_play_shows_the_rules_of_the_chosen_game_with_their_pictures(tmp_
             assert 0 <= top < 400, top
             page.keyboard.press("Escape")
             assert not page.is_visible("#rules-panel")
-            daimyo = page.eval_on_selector("#edition", "s => [...s.options].find(o => o.value.endsWith('/daimyo')).value")
+            daimyo = page.eval_on_selector("#edition",
+                                           "s => [...s.options].find(o => o.value.endsWith('/daimyo')).value")
             page.select_option("#edition", daimyo)
             page.keyboard.press("?")
             page.wait_for_selector("#rules-text h2:has-text('Daimyo and Shinobi')")
@@ -255,12 +251,15 @@ def test_the_form_says_how_long_each_bot_thinks_at_the_chosen_table(tmp_path: Pa
             page.goto(server.url + "/")
             page.wait_for_selector("#seat-1")
             page.select_option("#players", "4")
-            labels = page.eval_on_selector("#seat-1", "s => Object.fromEntries([...s.options].map(o => [o.value, o.text]))")
+            labels = page.eval_on_selector("#seat-1",
+                                           "s => Object.fromEntries([...s.options].map(o => [o.value, o.text]))")
             if native_module() is not None:
                 assert labels["hard"] == "hard bot · ~0.10 s a move" and labels["greedy"] == "greedy bot · instant"
-            daimyo = page.eval_on_selector("#edition", "s => [...s.options].find(o => o.value.endsWith('/daimyo')).value")
+            daimyo = page.eval_on_selector("#edition",
+                                           "s => [...s.options].find(o => o.value.endsWith('/daimyo')).value")
             page.select_option("#edition", daimyo)
-            labels = page.eval_on_selector("#seat-1", "s => Object.fromEntries([...s.options].map(o => [o.value, o.text]))")
+            labels = page.eval_on_selector("#seat-1",
+                                           "s => Object.fromEntries([...s.options].map(o => [o.value, o.text]))")
             assert labels["hard"] == "hard bot · ~1.4 s a move" and labels["medium"] == "medium bot · ~0.08 s a move"
             browser.close()
     finally:

@@ -10,8 +10,6 @@ RULES-DAIMYO.md "End"), and replays the finished game with the slider; its recor
 
 from __future__ import annotations
 
-import os
-import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -23,16 +21,12 @@ from samurai.catalog.editions import load_edition
 from samurai.records import play_record_from_dict, replayed
 from samurai_plugins import daimyo
 
-from webhelpers import DESKTOP, LAYOUT_FACTS, PHONE, Server
+from webhelpers import DESKTOP, LAYOUT_FACTS, PHONE, browser_page, require_chromium
 
-CHROMIUM = next((path for path in (os.environ.get("SAMURAI_CHROMIUM"), shutil.which("chromium"),
-                                   shutil.which("chromium-browser")) if path), None)
-
-if CHROMIUM is None and not os.environ.get("CI"):
-    pytest.skip("no chromium on this machine (CI installs it: apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-sync_playwright, PlaywrightError = playwright_api.sync_playwright, playwright_api.Error
+PlaywrightError = playwright_api.Error
 
 WHITE_DAIMYO = "b1"
 NEIGHBOURS = ("a1", "c1", "a2", "b2", "c2")
@@ -120,85 +114,76 @@ def shown_step(page: Any, step: int, steps: int) -> None:
 def test_a_person_flips_and_moves_by_clicking_squares_against_a_bot_and_replays_the_game(
         tmp_path: Path, device: dict[str, Any]) -> None:
     seed, heiya, (ki_1, ki_2) = a_deal()
-    server = Server(tmp_path, bot_delay=0.0)
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM)
-            page = browser.new_page(**device)
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.goto(server.url + "/")
-            page.select_option("#edition", "daimyo/daimyo")
-            assert page.eval_on_selector_all("#players option", "options => options.map(o => o.value)") == ["2"]
-            page.select_option("#seat-0", "human")
-            page.select_option("#seat-1", "random")
-            page.fill("#seed", str(seed))
-            page.click("#start")
-            page.click(".seat-link[data-seat='0']")
-            page.wait_for_selector("#board svg [data-square='a1']")
-            game_id = page.url.split("/play/")[1].split("#")[0]
-            facts = page.evaluate(LAYOUT_FACTS, "board")  # the board alone in its card, nothing past its card
-            assert facts["overflows"] == [] and not facts["pageWider"], facts
-            assert facts["pictureWidth"] >= facts["cardWidth"] - 2 or facts["scrolls"], facts
-            assert facts["narrowestPlace"] >= 40 and facts["smallestText"] >= 11, facts
+    with browser_page(tmp_path, device) as (page, url, errors):
+        page.goto(url + "/")
+        page.select_option("#edition", "daimyo/daimyo")
+        assert page.eval_on_selector_all("#players option", "options => options.map(o => o.value)") == ["2"]
+        page.select_option("#seat-0", "human")
+        page.select_option("#seat-1", "random")
+        page.fill("#seed", str(seed))
+        page.click("#start")
+        page.click(".seat-link[data-seat='0']")
+        page.wait_for_selector("#board svg [data-square='a1']")
+        game_id = page.url.split("/play/")[1].split("#")[0]
+        facts = page.evaluate(LAYOUT_FACTS, "board")  # the board alone in its card, nothing past its card
+        assert facts["overflows"] == [] and not facts["pageWider"], facts
+        assert facts["pictureWidth"] >= facts["cardWidth"] - 2 or facts["scrolls"], facts
+        assert facts["narrowestPlace"] >= 40 and facts["smallestText"] >= 11, facts
 
-            # Turn 1: the Heiya next to the Daimyo is flipped and removed (its square is empty), then two Ki.
-            assert my_turn(page) and [heiya] in legal_clicks(page)
-            assert square_text(page, heiya) == f"{heiya}: face-down tile"
-            play_clicks(page, [heiya])
-            assert square_text(page, heiya) == f"{heiya}: empty"
-            assert "Heiya on" in page.inner_text("#log")
-            play_clicks(page, [ki_1])
-            assert square_text(page, ki_1) == f"{ki_1}: ki, face up this turn"
-            play_clicks(page, [ki_2])  # two Ki: both go back face down and the turn ends
-            flips, moves = 3, 0
+        # Turn 1: the Heiya next to the Daimyo is flipped and removed (its square is empty), then two Ki.
+        assert my_turn(page) and [heiya] in legal_clicks(page)
+        assert square_text(page, heiya) == f"{heiya}: face-down tile"
+        play_clicks(page, [heiya])
+        assert square_text(page, heiya) == f"{heiya}: empty"
+        assert "Heiya on" in page.inner_text("#log")
+        play_clicks(page, [ki_1])
+        assert square_text(page, ki_1) == f"{ki_1}: ki, face up this turn"
+        play_clicks(page, [ki_2])  # two Ki: both go back face down and the turn ends
+        flips, moves = 3, 0
 
-            # Turn 3 onwards: the Daimyo moves into the square the Heiya left; then the two Ki, twice.
-            plan = [[WHITE_DAIMYO, heiya], [ki_1], [ki_2], [ki_1], [ki_2]]
-            turns = 0
-            while my_turn(page):
-                turns += 1
-                assert turns < 200, "the game did not end"
-                offered = legal_clicks(page)
-                wanted = plan[0] if plan else None
-                if wanted is not None and wanted in offered:
-                    chosen = plan.pop(0)
-                else:  # the bot threatened the Daimyo (Kyousei: a move it must make), or a flip of its own
-                    chosen = next((path for path in offered if len(path) == 2), offered[0])
-                play_clicks(page, chosen)
-                if len(chosen) == 2:
-                    moves += 1
-                    if chosen == [WHITE_DAIMYO, heiya]:
-                        assert square_text(page, heiya) == f"{heiya}: White daimyo"
-                        assert square_text(page, WHITE_DAIMYO) == f"{WHITE_DAIMYO}: empty"
-                else:
-                    flips += 1
-            assert plan == [], f"the planned clicks were not all played: {plan}"
-            assert moves >= 1 and flips >= 7
-            explanation = page.inner_text("#explanation")
-            assert "Yonhon no ki" in explanation and "wins" in page.inner_text("#winner")
+        # Turn 3 onwards: the Daimyo moves into the square the Heiya left; then the two Ki, twice.
+        plan = [[WHITE_DAIMYO, heiya], [ki_1], [ki_2], [ki_1], [ki_2]]
+        turns = 0
+        while my_turn(page):
+            turns += 1
+            assert turns < 200, "the game did not end"
+            offered = legal_clicks(page)
+            wanted = plan[0] if plan else None
+            if wanted is not None and wanted in offered:
+                chosen = plan.pop(0)
+            else:  # the bot threatened the Daimyo (Kyousei: a move it must make), or a flip of its own
+                chosen = next((path for path in offered if len(path) == 2), offered[0])
+            play_clicks(page, chosen)
+            if len(chosen) == 2:
+                moves += 1
+                if chosen == [WHITE_DAIMYO, heiya]:
+                    assert square_text(page, heiya) == f"{heiya}: White daimyo"
+                    assert square_text(page, WHITE_DAIMYO) == f"{WHITE_DAIMYO}: empty"
+            else:
+                flips += 1
+        assert plan == [], f"the planned clicks were not all played: {plan}"
+        assert moves >= 1 and flips >= 7
+        explanation = page.inner_text("#explanation")
+        assert "Yonhon no ki" in explanation and "wins" in page.inner_text("#winner")
 
-            page.click("#replay-link")
-            page.wait_for_selector("#replay-board svg [data-square='a1']")
-            steps = int(page.get_attribute("#slider", "max") or 0)
-            page.fill("#slider", "1")  # drag the slider to position 1: the Heiya is gone
-            shown_step(page, 1, steps)
-            assert page.evaluate("(name) => document.querySelector(`#replay-board [data-square='${name}']`)"
-                                 ".parentNode.querySelector('title').textContent", heiya) == f"{heiya}: empty"
-            page.click("#next")
-            shown_step(page, 2, steps)
-            assert "It is ki" in page.inner_text("#step-lines")
-            page.click("#first")
-            shown_step(page, 0, steps)
-            assert errors == []
-            browser.close()
+        page.click("#replay-link")
+        page.wait_for_selector("#replay-board svg [data-square='a1']")
+        steps = int(page.get_attribute("#slider", "max") or 0)
+        page.fill("#slider", "1")  # drag the slider to position 1: the Heiya is gone
+        shown_step(page, 1, steps)
+        assert page.evaluate("(name) => document.querySelector(`#replay-board [data-square='${name}']`)"
+                             ".parentNode.querySelector('title').textContent", heiya) == f"{heiya}: empty"
+        page.click("#next")
+        shown_step(page, 2, steps)
+        assert "It is ki" in page.inner_text("#step-lines")
+        page.click("#first")
+        shown_step(page, 0, steps)
 
-        record = httpx.get(f"{server.url}/api/games/{game_id}/record").json()
+        record = httpx.get(f"{url}/api/games/{game_id}/record").json()
         assert (record["game"], record["edition"], record["seed"]) == ("daimyo", "daimyo", seed)
         assert len(record["actions"]) == steps
         final = replayed(play_record_from_dict(record))
         assert final.is_over and final.returns() == (0.0, 1.0)  # White flipped two Ki on two turns in a row
         assert record["actions"][0] == [daimyo.FLIP, daimyo.square_of(heiya)]
         assert [daimyo.MOVE, daimyo.square_of(WHITE_DAIMYO), daimyo.square_of(heiya)] in record["actions"]
-    finally:
-        server.stop()
+

@@ -133,8 +133,9 @@ def test_all_hands_open_draws_every_face_down_tiles_face_and_a_seats_view_does_n
     rng = random.Random(2)
     for _ in range(6):
         state.apply(rng.choice(state.legal_actions()))
+    empty = daimyo.rules.EMPTY
     hidden = {state.square_name(sq): daimyo.rules.FACES[state.tile[sq]] for sq in range(state.squares)
-              if state.tile[sq] != daimyo.rules.EMPTY and sq not in state.shown and state.known[sq] == daimyo.rules.EMPTY}
+              if state.tile[sq] != empty and sq not in state.shown and state.known[sq] == empty}
     assert hidden
     opened = definition.render(state, definition.open_view(state), None)
     for name, face in hidden.items():

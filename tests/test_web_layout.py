@@ -11,8 +11,6 @@ of moves and all hands open.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -21,16 +19,12 @@ import pytest
 
 from samurai.knizia.records import record_from_dict, replay
 
-from webhelpers import DESKTOP, LAYOUT_FACTS, PHONE, Server
+from webhelpers import DESKTOP, LAYOUT_FACTS, PHONE, browser_page, require_chromium
 
-CHROMIUM = next((path for path in (os.environ.get("SAMURAI_CHROMIUM"), shutil.which("chromium"),
-                                   shutil.which("chromium-browser")) if path), None)
-
-if CHROMIUM is None and not os.environ.get("CI"):
-    pytest.skip("no chromium on this machine (CI installs it: apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-sync_playwright, PlaywrightError = playwright_api.sync_playwright, playwright_api.Error
+PlaywrightError = playwright_api.Error
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 
@@ -72,96 +66,78 @@ def assert_tidy(facts: dict[str, Any]) -> None:
 
 
 def test_with_four_players_at_1400x900_the_board_fills_its_card_and_its_text_is_readable(tmp_path: Path) -> None:
-    server = Server(tmp_path, bot_delay=0.0)
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM)
-            page = browser.new_page(**DESKTOP)
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            start_game(page, server.url, 4, "random", 3)
-            facts = page.evaluate(LAYOUT_FACTS, "board")
-            assert_tidy(facts)
-            assert facts["smallestText"] >= 11, facts
-            assert facts["cardWidth"] >= 0.6 * facts["windowWidth"], facts  # the board, not a side panel, is big
-            assert not facts["scrolls"], facts
-            assert page.is_visible("#key svg") and "Switch tile" in page.inner_text("#key")
-            page.click("#how-to-play")
-            page.wait_for_selector("#rules-text h2")
-            panel = page.locator("#rules-panel").bounding_box()
-            assert panel is not None and panel["x"] >= 0 and panel["x"] + panel["width"] <= 1400
-            assert errors == []
-            browser.close()
-    finally:
-        server.stop()
+    with browser_page(tmp_path, DESKTOP) as (page, url, errors):
+        start_game(page, url, 4, "random", 3)
+        facts = page.evaluate(LAYOUT_FACTS, "board")
+        assert_tidy(facts)
+        assert facts["smallestText"] >= 11, facts
+        assert facts["cardWidth"] >= 0.6 * facts["windowWidth"], facts  # the board, not a side panel, is big
+        assert not facts["scrolls"], facts
+        assert page.is_visible("#key svg") and "Switch tile" in page.inner_text("#key")
+        page.click("#how-to-play")
+        page.wait_for_selector("#rules-text h2")
+        panel = page.locator("#rules-panel").bounding_box()
+        assert panel is not None and panel["x"] >= 0 and panel["x"] + panel["width"] <= 1400
+        assert errors == []
 
 
 def test_on_a_phone_a_person_plays_by_tapping_hexes_a_finger_wide_and_replays_all_hands_open(tmp_path: Path) -> None:
-    server = Server(tmp_path, bot_delay=0.0)
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM)
-            page = browser.new_page(**PHONE)
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            start_game(page, server.url, 2, "random", 5)
-            facts = page.evaluate(LAYOUT_FACTS, "board")
-            assert_tidy(facts)
-            assert facts["scrolls"] and facts["narrowestPlace"] >= 40 and facts["lowestPlace"] >= 40, facts
-            heights = page.eval_on_selector_all("#tray .tile", "tiles => tiles.map((t) => t.offsetHeight)")
-            assert heights and min(heights) >= 40, heights
+    with browser_page(tmp_path, PHONE) as (page, url, errors):
+        start_game(page, url, 2, "random", 5)
+        facts = page.evaluate(LAYOUT_FACTS, "board")
+        assert_tidy(facts)
+        assert facts["scrolls"] and facts["narrowestPlace"] >= 40 and facts["lowestPlace"] >= 40, facts
+        heights = page.eval_on_selector_all("#tray .tile", "tiles => tiles.map((t) => t.offsetHeight)")
+        assert heights and min(heights) >= 40, heights
 
-            # Tap through the starting hand, the figures and the first turns of play.
-            taps = board_taps = 0
-            while page.evaluate("play.payload.status.phase") != "play" or taps < 40:
-                page.wait_for_selector("#move-box.active, #result:not([hidden])", timeout=30000)
-                if page.is_visible("#result"):
-                    break
-                taps += 1
-                assert taps < 300, page.inner_text("#hint")
-                before = page.evaluate("[play.payload.move_number, play.chosen.length]")
-                try:
-                    spot = page.evaluate(TAP_TARGET)
-                    assert spot != "out of sight", "a tile is chosen but the page shows no place to tap"
-                    if spot is not None:
-                        page.touchscreen.tap(*spot)
-                        board_taps += 1
-                    elif page.is_visible("#tray .tile:not(:disabled):not(.chosen)"):
-                        page.locator("#tray .tile:not(:disabled):not(.chosen)").first.tap(timeout=2000)
-                    else:
-                        page.locator("#buttons [data-key='end']").tap(timeout=2000)
-                    page.wait_for_function("(b) => play.payload.move_number !== b[0] || play.chosen.length !== b[1] "
-                                           "|| document.querySelector('#result:not([hidden])')", arg=before,
-                                           timeout=5000)
-                except PlaywrightError:  # the page was drawn again under the finger (a bot moved): look again
-                    continue
-            assert page.evaluate("play.payload.status.phase") in ("play", "over") and board_taps >= 8, board_taps
-            assert_tidy(page.evaluate(LAYOUT_FACTS, "board"))
-            page.locator("#how-to-play").tap()  # the rules, in a panel that fits the phone
-            page.wait_for_selector("#rules-text h2")
-            panel = page.locator("#rules-panel").bounding_box()
-            assert panel is not None and panel["x"] >= 0 and panel["x"] + panel["width"] <= 390, panel
-            page.keyboard.press("Escape")
-            assert errors == []
+        # Tap through the starting hand, the figures and the first turns of play.
+        taps = board_taps = 0
+        while page.evaluate("play.payload.status.phase") != "play" or taps < 40:
+            page.wait_for_selector("#move-box.active, #result:not([hidden])", timeout=30000)
+            if page.is_visible("#result"):
+                break
+            taps += 1
+            assert taps < 300, page.inner_text("#hint")
+            before = page.evaluate("[play.payload.move_number, play.chosen.length]")
+            try:
+                spot = page.evaluate(TAP_TARGET)
+                assert spot != "out of sight", "a tile is chosen but the page shows no place to tap"
+                if spot is not None:
+                    page.touchscreen.tap(*spot)
+                    board_taps += 1
+                elif page.is_visible("#tray .tile:not(:disabled):not(.chosen)"):
+                    page.locator("#tray .tile:not(:disabled):not(.chosen)").first.tap(timeout=2000)
+                else:
+                    page.locator("#buttons [data-key='end']").tap(timeout=2000)
+                page.wait_for_function("(b) => play.payload.move_number !== b[0] || play.chosen.length !== b[1] "
+                                       "|| document.querySelector('#result:not([hidden])')", arg=before,
+                                       timeout=5000)
+            except PlaywrightError:  # the page was drawn again under the finger (a bot moved): look again
+                continue
+        assert page.evaluate("play.payload.status.phase") in ("play", "over") and board_taps >= 8, board_taps
+        assert_tidy(page.evaluate(LAYOUT_FACTS, "board"))
+        page.locator("#how-to-play").tap()  # the rules, in a panel that fits the phone
+        page.wait_for_selector("#rules-text h2")
+        panel = page.locator("#rules-panel").bounding_box()
+        assert panel is not None and panel["x"] >= 0 and panel["x"] + panel["width"] <= 390, panel
+        page.keyboard.press("Escape")
+        assert errors == []
 
-            # A finished game's replay, on the same phone: the list of moves and all hands open.
-            record = json.loads((EXAMPLES / "four-players.json").read_text())
-            game_id = httpx.post(server.url + "/api/records", json=record).json()["game"]
-            page.goto(f"{server.url}/replay/{game_id}")
-            page.wait_for_selector("#replay-board svg")
-            page.wait_for_selector("#move-list button[data-step='30']")
-            assert_tidy(page.evaluate(LAYOUT_FACTS, "replay-board"))
-            page.locator("#move-list button[data-step='30']").tap()
-            page.wait_for_function("() => document.querySelector('#step-label').textContent"
-                                   ".startsWith('position after 30 of')")
-            page.select_option("#perspective", "all")
-            page.wait_for_function("() => document.querySelector('#replay-facts').textContent.includes(\"Seat 3's\")")
-            game = next(game for number, game in enumerate(replay(record_from_dict(record))) if number == 30)
-            facts_text = page.inner_text("#replay-facts")
-            for seat in range(4):
-                hand = ", ".join(game.view(seat)["hand"]) or "empty"
-                assert f"Seat {seat}'s hand: {hand}" in facts_text, (seat, facts_text)
-            assert errors == []
-            browser.close()
-    finally:
-        server.stop()
+        # A finished game's replay, on the same phone: the list of moves and all hands open.
+        record = json.loads((EXAMPLES / "four-players.json").read_text())
+        game_id = httpx.post(url + "/api/records", json=record).json()["game"]
+        page.goto(f"{url}/replay/{game_id}")
+        page.wait_for_selector("#replay-board svg")
+        page.wait_for_selector("#move-list button[data-step='30']")
+        assert_tidy(page.evaluate(LAYOUT_FACTS, "replay-board"))
+        page.locator("#move-list button[data-step='30']").tap()
+        page.wait_for_function("() => document.querySelector('#step-label').textContent"
+                               ".startsWith('position after 30 of')")
+        page.select_option("#perspective", "all")
+        page.wait_for_function("() => document.querySelector('#replay-facts').textContent.includes(\"Seat 3's\")")
+        game = next(game for number, game in enumerate(replay(record_from_dict(record))) if number == 30)
+        facts_text = page.inner_text("#replay-facts")
+        for seat in range(4):
+            hand = ", ".join(game.view(seat)["hand"]) or "empty"
+            assert f"Seat {seat}'s hand: {hand}" in facts_text, (seat, facts_text)
+        assert errors == []

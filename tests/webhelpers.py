@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 
 def free_port() -> int:
@@ -126,8 +129,10 @@ LAYOUT_FACTS = """(board) => {
     const edge = section.getBoundingClientRect();
     for (const item of section.querySelectorAll('*')) {
       const r = item.getBoundingClientRect();
-      if (r.width && (r.right > edge.right + 1 || r.left < edge.left - 1)) overflows.push(
-        `${section.id || section.className} > ${item.tagName.toLowerCase()}#${item.id}.${item.className.baseVal ?? item.className}`);
+      const name = `${item.tagName.toLowerCase()}#${item.id}.${item.className.baseVal ?? item.className}`;
+      if (r.width && (r.right > edge.right + 1 || r.left < edge.left - 1)) {
+        overflows.push(`${section.id || section.className} > ${name}`);
+      }
     }
   }
   return {cardWidth: inner.width - padding, pictureWidth: box.width, cardRight: inner.right,
@@ -137,3 +142,34 @@ LAYOUT_FACTS = """(board) => {
           pageWider: document.documentElement.scrollWidth > window.innerWidth + 1, windowWidth: window.innerWidth};
 }"""
 """Give it to ``page.evaluate`` with the id of the board's card (``board`` or ``replay-board``)."""
+
+
+CHROMIUM = next((path for path in (os.environ.get("SAMURAI_CHROMIUM"), shutil.which("chromium"),
+                                   shutil.which("chromium-browser")) if path), None)
+"""Debian's chromium (or ``$SAMURAI_CHROMIUM``), which Playwright drives through its executable path."""
+
+
+def require_chromium() -> None:
+    """Skip the calling test module on a machine without chromium, except in CI, which installs it."""
+    if CHROMIUM is None and not os.environ.get("CI"):
+        pytest.skip("no chromium on this machine (CI installs it: apt-get install chromium)", allow_module_level=True)
+
+
+@contextlib.contextmanager
+def browser_page(tmp_path: Path, device: dict[str, Any]) -> Iterator[tuple[Any, str, list[str]]]:
+    """A page of Chromium at ``device``'s size (``DESKTOP``, ``PHONE``), the address of a real server keeping its games
+    in ``tmp_path``, and the page's script errors (none, when the test ends)."""
+    from playwright.sync_api import sync_playwright  # only the browser tests need Playwright
+
+    server = Server(tmp_path, bot_delay=0.0)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM)
+            page = browser.new_page(**device)
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            yield page, server.url, errors
+            assert errors == []
+            browser.close()
+    finally:
+        server.stop()

@@ -413,6 +413,6 @@ def print_tournament(result: TournamentResult) -> None:
         console.print(rates)
     console.print(f"Ratings: Bradley-Terry fitted on every game (each winner beats each loser), on Elo's scale; "
                   f"95% intervals from a bootstrap over rounds within tables ({result.bootstrap} replicates), at "
-                  f"least as wide as the Fisher-information interval. Won alone: games won with nobody beside; win share: "
-                  f"a win shared by k counts 1/k; "
+                  f"least as wide as the Fisher-information interval. Won alone: games won with nobody beside; "
+                  f"win share: a win shared by k counts 1/k; "
                   f"Wilson 95% intervals; a bot seated k times at a table counts k games per game.")
