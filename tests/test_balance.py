@@ -103,7 +103,7 @@ def test_a_balance_run_cut_short_resumes_to_the_whole_report(capsys, tmp_path):
     (["daimyo", "--players", "3"], "--players: edition 'daimyo' plays 2 players, not 3"),
     (["ffg2015", "--option", "first_player=4", "--players", "4"], "first_player=4: option first_player 4 is not a "
                                                                   "seat"),
-    ([], "name the EDITION to judge (an id or a manifest path), or --resume DIR"),
+    ([], "balance: name the EDITION (an id or a manifest path), or --resume DIR"),
 ])
 def test_bad_input_is_one_line(capsys, tmp_path, argv, message):
     folder = tmp_path / "run"

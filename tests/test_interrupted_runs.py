@@ -88,6 +88,28 @@ def test_a_signal_stops_the_run_keeping_every_finished_record(tmp_path, command,
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="process groups are read from /proc")
+def test_ctrl_c_stops_a_sweep_keeping_whole_games_and_saying_how_to_resume(tmp_path):
+    folder = tmp_path / "run"
+    process = start(["sweep", "ffg2015", "--option", "removed_to_end=3,4", "--bots", "greedy", "--workers", "2"],
+                    folder)
+    try:
+        wait_for_records(process, folder, 4)
+        os.killpg(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 130, err
+    assert err.count("\n") == 1 and err.startswith("samurai: interrupted; ") and "Traceback" not in err, err
+    assert living_group_members(process.pid) == [], "a worker process was left behind"
+    sides = [sorted(p.name for p in (folder / "players-2" / f"setting-{k}").glob("game-*.json")) for k in (0, 1)]
+    assert sides[0] == sides[1] and sides[0], "every game saved under both settings"
+    assert (f"{folder} keeps the {len(sides[0])} finished games of the {GAMES} asked for (each under every "
+            f"setting); samurai sweep --resume {folder} carries the run on") in err
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="process groups are read from /proc")
 def test_ctrl_c_stops_a_run_on_a_local_dask_cluster_and_its_workers(tmp_path):
     folder = tmp_path / "run"
     process = start(["compare", "ffg2015", "original", "--backend", "dask", "--workers", "2"], folder)

@@ -193,3 +193,30 @@ def _typed_options(pairs: Sequence[str], edition: Any, *, several: bool) -> dict
                             key=name)
         options[name] = [spec.read(text.strip() if several else text) for text in texts]
     return options
+
+def _paired_args(parser: argparse.ArgumentParser, *, option: tuple[str, str], games: str,
+                 outputs: tuple[str, str, str], folders: str, result: str) -> None:
+    """The arguments of ``sweep`` and ``balance``, paired runs of one edition: the edition (left out with
+    ``--resume``), ``--option`` (its ``option`` metavar and help), the player counts, the run (``games`` says what
+    they are), the executors, ``--json``, ``--csv`` and ``--plot`` (their ``outputs`` help), ``--save-dir`` (its
+    records in ``folders``), ``--resume`` (the ``result`` it gives), ``--trust``, ``--force`` and
+    ``--no-progress``."""
+    parser.add_argument("edition", metavar="EDITION", nargs="?",
+                        help="edition id or manifest path (left out with --resume, whose run names it)")
+    parser.add_argument("--option", action="append", default=[], metavar=option[0], help=option[1])
+    parser.add_argument("--players", type=_player_counts, default=None, metavar="2,3,4",
+                        help="comma-separated player counts (default: every count the edition's game allows)")
+    _run_args(parser, bots=None, bots_default="greedy where the game has it, else random; medium plays well",
+              players=False, games=games)
+    _executor_args(parser)
+    for flag, text in zip(("--json", "--csv", "--plot"), outputs, strict=True):
+        parser.add_argument(flag, metavar="FILE", help=text)
+    parser.add_argument("--save-dir", metavar="DIR", help=f"write DIR/run.json, then keep every game's record in "
+                                                          f"{folders} (DIR must not hold a run already)")
+    parser.add_argument("--resume", metavar="DIR",
+                        help=f"carry on the run saved in DIR (by --save-dir) that was cut short: its run.json gives "
+                             f"the edition, options, players, games, seed and bots; the games it lacks are played "
+                             f"and saved, and {result} the whole run's")
+    _trust_args(parser)
+    parser.add_argument("--force", action="store_true", help="overwrite existing output files and a run in --save-dir")
+    parser.add_argument("--no-progress", action="store_true", help="do not show a progress bar")

@@ -136,3 +136,22 @@ def _paired_command(args: argparse.Namespace, *, label: str, start: Any, resume:
     if args.plot:
         print(f"plot: {plot(result, args.plot)}")
     return 0
+
+
+def _new_paired(args: argparse.Namespace, *, several: bool, doing: str, plan: Any) -> Any:
+    """A new run of ``sweep`` or ``balance``: the edition loaded, its ``--option`` values read as their types
+    (``several`` values each for a sweep), the bots, and the run planned (``plan(edition, options, bots)``, every
+    setting checked by the edition), all before a worker starts or a folder is touched; then played (what the run
+    is ``doing``, for the progress bar and the note on random bots)."""
+    from ..catalog.editions import load_edition
+    from .arguments import _typed_options
+
+    if args.edition is None:
+        raise DataError("name the EDITION (an id or a manifest path), or --resume DIR", source=args.command)
+    edition = load_edition(args.edition)
+    options = _typed_options(args.option, edition, several=several)
+    bots = args.bots if args.bots is not None else _default_bots(edition, say=False)
+    run = plan(edition, options, bots.split(","))
+    if args.bots is None:
+        _default_bots(edition, doing)  # now that the run is sound, the note on the bots it plays
+    return _play_paired(args, edition, run, doing)
