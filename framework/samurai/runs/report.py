@@ -168,7 +168,8 @@ def print_balance(balance: Balance) -> None:
     title = f"{balance.name()}: {_run_words(balance.games, balance.seed, balance.bots)} per player count"
     metrics = Table(title=title)
     metrics.add_column("metric", min_width=16)
-    seats = Table(title="Each seat's share of the games won alone (par: 1 / players)")
+    seats_title = "Each seat's share of the games won alone (par: 1 / players)"
+    seats = Table(title=seats_title, min_width=len(seats_title) + 4)
     seats.add_column("seat", justify="right")
     for report in balance.reports:
         metrics.add_column(f"{report.players} players", justify="right", overflow="fold")
