@@ -142,6 +142,7 @@ def test_a_daimyo_sweep_finds_what_its_optional_rule_changes(capsys, tmp_path):
                                                                                   "twice"),
     (["ffg2015", "--option", "removed_to_end"], "--option: expected NAME=V1,V2,..., got 'removed_to_end'"),
     (["ffg2015"], "--option: name an option to sweep and its values, --option NAME=V1,V2,..."),
+    (["ffg2015", "--option", "removed_to_end=5"], "--option: a sweep needs an option given two values or more"),
     (["ffg2015", "--option", "removed_to_end=3,4", "--players", "2,5"], "--players: edition 'ffg2015' plays 2, 3, 4 "
                                                                         "players, not 5"),
     (["ffg2015", "--option", "removed_to_end=3,4", "--players", "2,x"], "argument --players: 'x' is not a whole "
@@ -248,3 +249,14 @@ def test_options_are_read_as_the_type_their_edition_declares():
     options = load_edition("daimyo").manifest.options
     assert options["nobori"].read("true") is True and options["nobori"].read("False") is False
     assert options["no_progress_limit"].read("-3") == -3 and options["stalemate"].read("loss") == "loss"
+
+
+def test_a_number_option_reads_finite_decimals_and_refuses_the_rest_in_one_line():
+    from samurai.catalog.manifests import OptionSpec
+    from samurai.errors import DataError
+
+    share = OptionSpec("share", 0.5, "a share")
+    assert share.read("0.25") == 0.25 and share.read("2") == 2.0
+    for text in ("nan", "1e400", "half", "٠٫٥"):
+        with pytest.raises(DataError, match=f"option 'share' takes a number like its default 0.5, not '{text}'"):
+            share.read(text)

@@ -128,7 +128,7 @@ def plot_sweep(sweep: Sweep, path: str | Path, panels: Sequence[tuple[str, Seque
              f"setting, bots {', '.join(sweep.bots)}")
     figure.suptitle(textwrap.fill(title, int(width * 11)) + "\nbands: 95% intervals; filled marker: differs from the "
                     "first value beyond chance (Holm), hollow: within chance", fontsize=10)
-    figure.tight_layout(rect=(0, 0, 1, 1 - 0.8 / height))  # room for the title's lines
+    figure.tight_layout(rect=(0, 0, 1, 1 - 0.6 / height))  # room for the title's lines
     return _save(plt, figure, target)
 
 

@@ -182,9 +182,10 @@ def _blank(value: float | None) -> float | str:
 
 def plan_sweep(edition: Edition, options: Mapping[str, Sequence[Any]], *, players: Sequence[int] | None = None,
                games: int = 1000, seed: int = 1, bots: Sequence[str] = ("random",)) -> PairedRun:
-    """The sweep of ``options`` (each option's values, in order) of ``edition``, checked before anything starts
-    (``DataError`` in one line naming the argument): every combination of the values, the first values making the
-    first setting; each setting checked by the edition at every player count."""
+    """The sweep of ``options`` (each option's values, in order; one option at least with two values or more) of
+    ``edition``, checked before anything starts (``DataError`` in one line naming the argument): every combination
+    of the values, the first values making the first setting; each setting checked by the edition at every player
+    count."""
     if not options:
         raise DataError("name an option to sweep and its values, NAME=V1,V2,...", source="--option")
     for name, values in options.items():
@@ -194,6 +195,9 @@ def plan_sweep(edition: Edition, options: Mapping[str, Sequence[Any]], *, player
         if repeated:
             raise DataError(f"option {name!r} is given the value {option_text(repeated[0])} twice",
                             source="--option", key=name)
+    if all(len(values) == 1 for values in options.values()):
+        raise DataError("a sweep needs an option given two values or more, NAME=V1,V2,... (one setting is samurai "
+                        "balance EDITION --option NAME=VALUE)", source="--option")
     settings = [dict(zip(options, values, strict=True)) for values in itertools.product(*options.values())]
     return plan_paired("sweep", edition, settings=settings, players=players, games=games, seed=seed, bots=bots)
 
