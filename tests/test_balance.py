@@ -146,3 +146,31 @@ def test_balance_takes_a_loaded_edition_and_gives_the_same_report_on_two_workers
     one = balance(edition, players=[2], games=20, seed=6, bots=["greedy"])
     two = balance(UNFAIR, players=[2], games=20, seed=6, bots=["greedy"], workers=2)
     assert one.to_dict() == two.to_dict()
+
+
+def test_a_balance_run_stopped_by_ctrl_c_says_what_it_keeps_and_resumes_to_the_whole_report(capsys, tmp_path,
+                                                                                           monkeypatch):
+    import contextlib
+
+    import samurai.cli.progress
+
+    argv = ["balance", "ffg2015", "--players", "2,3", "--games", "40", "--seed", "5", "--bots", "greedy",
+            "--workers", "1"]
+    whole = _balance_json(capsys, tmp_path, *argv[1:], name="whole.json")
+
+    def stopped_after_a_batch(label: str, total: int, enabled: bool) -> contextlib.AbstractContextManager:
+        def advance(done: int) -> None:
+            raise KeyboardInterrupt  # Ctrl-C once the first batch is saved
+
+        return contextlib.nullcontext(advance)
+
+    folder = tmp_path / "run"
+    with monkeypatch.context() as patched:
+        patched.setattr(samurai.cli.progress, "_progress_bar", stopped_after_a_batch)
+        assert main([*argv, "--save-dir", str(folder)]) == 130
+    kept = len(list(folder.rglob("game-*.json")))
+    assert 0 < kept < 80
+    assert capsys.readouterr().err == (f"samurai: interrupted; {folder} keeps the {kept} finished games of the 80 "
+                                       f"asked for; samurai balance --resume {folder} carries the run on\n")
+    assert main(["balance", "--resume", str(folder), "--json", str(tmp_path / "resumed.json"), "--no-progress"]) == 0
+    assert json.loads((tmp_path / "resumed.json").read_text()) == whole

@@ -74,7 +74,8 @@ def _kept_note(args: argparse.Namespace, folder: str, command: str) -> None:
 
     def note() -> str:
         kept, asked = saved_pairs(folder)
-        return (f"; {folder} keeps the {kept} finished games of the {asked} asked for (each under every setting); "
+        each = " (each under every setting)" if command == "sweep" else ""
+        return (f"; {folder} keeps the {kept} finished games of the {asked} asked for{each}; "
                 f"samurai {command} --resume {folder} carries the run on")
 
     args.prepared, args.kept_note = True, note
