@@ -254,3 +254,33 @@ def test_the_daimyo_simulate_command_prints_the_same_summary_on_a_dask_cluster(s
     assert main([*argv, "--backend", "dask", "--scheduler", scheduler]) == 0
     assert capsys.readouterr().out == local
     assert json.loads(local)["game"] == "daimyo"
+
+
+def test_a_sweep_and_a_balance_report_give_the_same_numbers_and_records_on_every_backend(scheduler, tmp_path):
+    """Issue 26: the designer's bench plays on the executors too, with the same numbers and records."""
+    from samurai.runs.balance import balance
+    from samurai.runs.sweep import sweep
+
+    sweeps = {name: sweep("ffg2015", {"removed_to_end": [3, 5], "starting_hands": ["choose", "random"]},
+                          players=[2, 3], games=30, seed=12, bots=["greedy", "random"],
+                          save_dir=tmp_path / f"s{number}", **kwargs)
+              for number, (name, kwargs) in enumerate(backends(scheduler).items())}
+    reference = sweeps["local, 1 worker"].to_dict()
+    assert [len(table["metrics"]) > 10 for table in reference["tables"]] == [True, True]
+    for name, run in sweeps.items():
+        assert run.to_dict() == reference, name
+    files = [saved_files(tmp_path / f"s{number}") for number in range(len(sweeps))]
+    assert len(files[0]) == 2 * 4 * 30 + 1  # every game under every setting at both player counts, and run.json
+    assert files[1] == files[0] and files[2] == files[0]
+    reports = {name: balance("daimyo", games=10, seed=4, **kwargs).to_dict()
+               for name, kwargs in backends(scheduler).items()}
+    assert reports["local, 2 workers"] == reports["local, 1 worker"] == reports["dask, 2 workers"]
+
+
+def test_the_sweep_command_prints_the_same_tables_on_a_dask_cluster(scheduler, capsys):
+    argv = ["sweep", "ffg2015", "--option", "removed_to_end=3,4", "--players", "2", "--games", "20", "--seed", "7",
+            "--no-progress"]
+    assert main([*argv, "--workers", "1"]) == 0
+    local = capsys.readouterr().out
+    assert main([*argv, "--backend", "dask", "--scheduler", scheduler]) == 0
+    assert capsys.readouterr().out == local and "changes?" in local

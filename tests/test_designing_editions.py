@@ -3,7 +3,9 @@ and the clear refusal of manifests and plugins with a mistake."""
 
 from __future__ import annotations
 
+import json
 import re
+import shlex
 import textwrap
 from pathlib import Path
 
@@ -219,3 +221,29 @@ def test_the_cli_refuses_a_broken_manifest_in_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert re.search(r"broken.toml.*unknown key 'colour'", err)
+
+
+# --- tuning a rule: the worked example of section 5 ---------------------------------------------
+
+def test_the_guides_sweep_and_balance_run_as_written_on_fewer_games_and_quick_bots(capsys, tmp_path, monkeypatch):
+    """The worked example's two commands run as the guide writes them (here on 6 games of greedy bots: the guide's
+    medium bots take minutes), and its abridged table names metrics and values the sweep reports."""
+    section = GUIDE.read_text(encoding="utf-8").split("## 5. Tune a rule")[1].split("## 6. ")[0]
+    sweep_line, balance_line = re.findall(r"```sh\n(.*?)\n```", section, re.DOTALL)
+    monkeypatch.chdir(tmp_path)
+    quick = ["--games", "6", "--bots", "greedy", "--workers", "1", "--no-progress"]
+    assert main([*shlex.split(sweep_line)[1:], *quick, "--json", "sweep.json"]) == 0
+    assert (tmp_path / "removed-to-end.png").read_bytes().startswith(b"\x89PNG")
+    data = json.loads((tmp_path / "sweep.json").read_text())
+    assert data["options"] == {"removed_to_end": [3, 4, 5, 6]} and data["players"] == [3]
+    header, *rows = [line for line in section.splitlines() if line.startswith("| ") and "---" not in line]
+    assert header == "| metric | 3 (first) | 4 | 5 | 6 | changes? (Holm) |"
+    labels = [metric["label"] for metric in data["tables"][0]["metrics"]]
+    for row in rows:
+        shown = row.split(" | ")[0].removeprefix("| ")
+        assert any(label.startswith(shown) for label in labels), shown
+    assert f"(here {len(labels)} metrics times 3 values, {3 * len(labels)} tests)" in " ".join(section.split())
+    capsys.readouterr()
+    assert main([*shlex.split(balance_line)[1:], *quick]) == 0
+    verdicts = " ".join(capsys.readouterr().out.split()).split("(par 33.3%)")[-1]
+    assert "3 players: " in verdicts and "par 33.3%" in verdicts

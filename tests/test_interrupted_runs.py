@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,31 @@ def wait_for_records(process: subprocess.Popen[str], folder: Path, count: int) -
         time.sleep(0.02)
 
 
+def stop(command: list[str], folder: Path, *, records: int = 2, signal_number: int = signal.SIGINT,
+         to_group: bool = True, before: Callable[[subprocess.Popen[str]], None] | None = None) \
+        -> tuple[subprocess.Popen[str], str]:
+    """Start ``command`` saving its run in ``folder``, wait for ``records`` records (then call ``before``), and stop
+    it with ``signal_number`` (to its whole process group, as Ctrl-C in a terminal does, when ``to_group``): the
+    finished process and its standard error. The exit, the one line and no traceback are checked here."""
+    process = start(command, folder)
+    try:
+        wait_for_records(process, folder, records)
+        if before is not None:
+            before(process)
+        if to_group:
+            os.killpg(process.pid, signal_number)
+        else:
+            process.send_signal(signal_number)
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 130, err
+    assert err.count("\n") == 1 and err.startswith("samurai: interrupted; ") and "Traceback" not in err, err
+    return process, err
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="process groups are read from /proc")
 @pytest.mark.parametrize("command", [["simulate"], ["compare", "ffg2015", "original", "--workers", "2"]],
                          ids=["simulate", "compare"])
@@ -56,22 +82,12 @@ def wait_for_records(process: subprocess.Popen[str], folder: Path, count: int) -
                          ids=["SIGINT", "SIGTERM", "Ctrl-C to the group"])
 def test_a_signal_stops_the_run_keeping_every_finished_record(tmp_path, command, signal_number, to_group):
     folder = tmp_path / "run"
-    process = start(command, folder)
-    try:
-        wait_for_records(process, folder, 2)
+
+    def workers_run(process: subprocess.Popen[str]) -> None:
         if command[0] == "compare":
             assert len(living_group_members(process.pid)) >= 2, "the workers should be running"
-        if to_group:
-            os.killpg(process.pid, signal_number)
-        else:
-            process.send_signal(signal_number)
-        out, err = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-    assert process.returncode == 130, err
-    assert err.count("\n") == 1 and err.startswith("samurai: interrupted; ") and "Traceback" not in err, err
+
+    process, err = stop(command, folder, signal_number=signal_number, to_group=to_group, before=workers_run)
     assert living_group_members(process.pid) == [], "a worker process was left behind"
     leftovers = [p.name for p in folder.rglob("*") if p.name.startswith(".") or p.suffix == ".tmp"]
     assert leftovers == []
@@ -88,20 +104,27 @@ def test_a_signal_stops_the_run_keeping_every_finished_record(tmp_path, command,
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="process groups are read from /proc")
+def test_ctrl_c_stops_a_sweep_keeping_whole_games_and_saying_how_to_resume(tmp_path):
+    folder = tmp_path / "run"
+    process, err = stop(["sweep", "ffg2015", "--option", "removed_to_end=3,4", "--bots", "greedy", "--workers",
+                         "2"], folder, records=4)
+    assert living_group_members(process.pid) == [], "a worker process was left behind"
+    sides = [sorted(p.name for p in (folder / "players-2" / f"setting-{k}").glob("game-*.json")) for k in (0, 1)]
+    assert sides[0] == sides[1] and sides[0], "every game saved under both settings"
+    assert (f"{folder} keeps the {len(sides[0])} finished games of the {GAMES} asked for (each under every "
+            f"setting); samurai sweep --resume {folder} carries the run on") in err
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="process groups are read from /proc")
 def test_ctrl_c_stops_a_run_on_a_local_dask_cluster_and_its_workers(tmp_path):
     folder = tmp_path / "run"
-    process = start(["compare", "ffg2015", "original", "--backend", "dask", "--workers", "2"], folder)
-    try:
-        wait_for_records(process, folder, 2)
+
+    def cluster_runs(process: subprocess.Popen[str]) -> None:
         assert len(living_group_members(process.pid)) >= 3, "the cluster's worker processes should be running"
-        os.killpg(process.pid, signal.SIGINT)  # Ctrl-C reaches the workers too: they leave it to the command
-        out, err = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-    assert process.returncode == 130, err
-    assert err.count("\n") == 1 and err.startswith("samurai: interrupted; ") and "Traceback" not in err, err
+
+    # Ctrl-C reaches the workers too: they leave it to the command.
+    process, err = stop(["compare", "ffg2015", "original", "--backend", "dask", "--workers", "2"], folder,
+                        before=cluster_runs)
     # multiprocessing's resource tracker (Dask starts its workers with spawn) ends when it reads the end of its pipe
     deadline = time.monotonic() + 10
     while living_group_members(process.pid) and time.monotonic() < deadline:

@@ -107,6 +107,14 @@ def test_simulate_compare_and_analyse_of_the_list_run_on_fewer_games(capsys, exa
     assert "ffg2015" in capsys.readouterr().out
 
 
+def test_sweep_and_balance_of_the_list_run_on_fewer_games(capsys, examples_folder):
+    few = ["--games", "8", "--workers", "1", "--no-progress"]
+    assert main([*listed("sweep"), *few]) == 0
+    assert (examples_folder / "sweep.png").is_file() and "changes?" in capsys.readouterr().out
+    assert main([*listed("balance"), *few]) == 0
+    assert "Each seat's share of the games won alone" in " ".join(capsys.readouterr().out.split())
+
+
 def test_bench_of_the_list_runs_on_a_smaller_budget(capsys):
     assert main([*listed("bench"), "--simulations", "20", "--decisions", "1"]) == 0
     assert "sims/s" in capsys.readouterr().out

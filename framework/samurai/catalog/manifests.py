@@ -43,6 +43,7 @@ hook implementations run first).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -66,6 +67,35 @@ class OptionSpec:
     description: str
     choices: tuple[bool | int | float | str, ...] = ()
     """The values allowed, when the manifest lists them (empty: any value of the default's type)."""
+
+    def read(self, text: str, *, source: str = "--option") -> bool | int | float | str:
+        """A value of this option written as text (a command line's), read as the type of its default: ``true``
+        or ``false`` for a boolean option, ASCII digits (a leading minus allowed) for a whole number, a finite
+        decimal for a float, the text itself for a text option. ``DataError`` in one line when the text is not
+        of that type; whether the value is allowed (its ``choices``, an edition's own range) is the edition's to
+        check (``EditionManifest.resolve_options``, then starting a game)."""
+        default = self.default
+        if isinstance(default, bool):
+            if text.strip().lower() in ("true", "false"):
+                return text.strip().lower() == "true"
+            kind = "true or false"
+        elif isinstance(default, int):
+            digits = text.removeprefix("-")
+            if digits.isascii() and digits.isdigit() and len(digits) <= 30:
+                return int(text)
+            kind = "a whole number"
+        elif isinstance(default, float):
+            try:
+                number = float(text)
+            except ValueError:
+                number = math.nan
+            if text.isascii() and math.isfinite(number):
+                return number
+            kind = "a number"
+        else:
+            return text
+        raise DataError(f"option {self.name!r} takes {kind} like its default {default!r}, not {text!r}",
+                        source=source, key=self.name)
 
 
 @attrs.frozen

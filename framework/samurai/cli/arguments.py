@@ -29,12 +29,15 @@ BOT_KINDS = ("random, greedy, the levels easy, medium, hard and expert, or a sea
 """The bot names ``--bots`` takes, for its help (docs/bots.md explains each)."""
 
 
-def _run_args(parser: argparse.ArgumentParser, *, bots: str | None = "random", bots_default: str = "") -> None:
-    """The arguments of a run of seeded games: players, games, seed and bots (``bots`` by default; None: the
-    command picks, as ``bots_default`` says)."""
-    parser.add_argument("--players", type=_whole(0, 99), default=_DEFAULT_PLAYERS,
-                        help="number of players (default 4, or the fewest the edition's game allows)")
-    parser.add_argument("--games", type=_whole(1, MAX_GAMES), default=1000, help="number of games (default 1000)")
+def _run_args(parser: argparse.ArgumentParser, *, bots: str | None = "random", bots_default: str = "",
+              players: bool = True, games: str = "number of games") -> None:
+    """The arguments of a run of seeded games: players (unless not ``players``: the command takes its own), games
+    (``games`` says what they are), seed and bots (``bots`` by default; None: the command picks, as
+    ``bots_default`` says)."""
+    if players:
+        parser.add_argument("--players", type=_whole(0, 99), default=_DEFAULT_PLAYERS,
+                            help="number of players (default 4, or the fewest the edition's game allows)")
+    parser.add_argument("--games", type=_whole(1, MAX_GAMES), default=1000, help=f"{games} (default 1000)")
     parser.add_argument("--seed", type=_whole(0, MAX_SEED), default=1,
                         help="seed of the run; game i uses a seed derived from it (default 1)")
     parser.add_argument("--bots", default=bots,
@@ -153,3 +156,67 @@ def _players_of(given: int, edition: Any) -> int:
         return given
     return int(min(edition.player_counts))
 
+
+
+def _player_counts(text: str) -> tuple[int, ...]:
+    """An argument type: comma-separated player counts, ``2,3,4`` (each a whole number from 1 to 99)."""
+    whole = _whole(1, 99)
+    counts = tuple(whole(part.strip()) for part in text.split(","))
+    if len(set(counts)) != len(counts):
+        raise argparse.ArgumentTypeError(f"{text!r} names a player count twice")
+    return counts
+
+
+_player_counts.__name__ = "player counts"  # argparse names the type in its messages
+
+
+def _typed_options(pairs: Sequence[str], edition: Any, *, several: bool) -> dict[str, list[Any]]:
+    """The ``NAME=VALUE`` options given (``NAME=V1,V2,...`` when ``several``), by name, each value read as the
+    type the edition declares for the option (``OptionSpec.read``: true/false, a whole number, a number or a text):
+    an unknown option, a value that is not of its type or an option given twice is refused in one line naming
+    ``--option``. Whether a value is allowed (an option's choices, the edition's limits) the run checks, as the
+    edition does when a game starts."""
+    options: dict[str, list[Any]] = {}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        if not sep or not name:
+            raise DataError(f"expected {'NAME=V1,V2,...' if several else 'NAME=VALUE'}, got {pair!r}",
+                            source="--option")
+        if name in options:
+            raise DataError(f"option {name!r} is given twice", source="--option", key=name)
+        spec = edition.manifest.options.get(name)
+        if spec is None:
+            edition.manifest.resolve_options({name: raw}, source="--option")  # the edition's refusal, its options
+        texts = raw.split(",") if several else [raw]
+        if several and any(not text.strip() for text in texts):
+            raise DataError(f"option {name!r} has an empty value in {raw!r}: give NAME=V1,V2,...", source="--option",
+                            key=name)
+        options[name] = [spec.read(text.strip() if several else text) for text in texts]
+    return options
+
+def _paired_args(parser: argparse.ArgumentParser, *, option: tuple[str, str], games: str,
+                 outputs: tuple[str, str, str], folders: str, result: str) -> None:
+    """The arguments of ``sweep`` and ``balance``, paired runs of one edition: the edition (left out with
+    ``--resume``), ``--option`` (its ``option`` metavar and help), the player counts, the run (``games`` says what
+    they are), the executors, ``--json``, ``--csv`` and ``--plot`` (their ``outputs`` help), ``--save-dir`` (its
+    records in ``folders``), ``--resume`` (the ``result`` it gives), ``--trust``, ``--force`` and
+    ``--no-progress``."""
+    parser.add_argument("edition", metavar="EDITION", nargs="?",
+                        help="edition id or manifest path (left out with --resume, whose run names it)")
+    parser.add_argument("--option", action="append", default=[], metavar=option[0], help=option[1])
+    parser.add_argument("--players", type=_player_counts, default=None, metavar="2,3,4",
+                        help="comma-separated player counts (default: every count the edition's game allows)")
+    _run_args(parser, bots=None, bots_default="greedy where the game has it, else random; medium plays well",
+              players=False, games=games)
+    _executor_args(parser)
+    for flag, text in zip(("--json", "--csv", "--plot"), outputs, strict=True):
+        parser.add_argument(flag, metavar="FILE", help=text)
+    parser.add_argument("--save-dir", metavar="DIR", help=f"write DIR/run.json, then keep every game's record in "
+                                                          f"{folders} (DIR must not hold a run already)")
+    parser.add_argument("--resume", metavar="DIR",
+                        help=f"carry on the run saved in DIR (by --save-dir) that was cut short: its run.json gives "
+                             f"the edition, options, players, games, seed and bots; the games it lacks are played "
+                             f"and saved, and {result} the whole run's")
+    _trust_args(parser)
+    parser.add_argument("--force", action="store_true", help="overwrite existing output files and a run in --save-dir")
+    parser.add_argument("--no-progress", action="store_true", help="do not show a progress bar")

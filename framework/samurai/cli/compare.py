@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from .arguments import _executor_args, _options, _output_args, _players_of, _run_args, _trust_args
-from .common import _executor
+from .common import _default_bots, _executor
 from .outputs import _check_outputs, _check_plot, _manifest_paths
 from .progress import _progress_bar
 
@@ -82,18 +82,6 @@ def _compare(args: argparse.Namespace) -> int:
 
         print(f"plot: {plot_comparison(comparison, args.plot, measures.panels)}")
     return 0
-
-
-def _default_bots(edition: Any) -> str:
-    """``compare``'s bots when none are given: the game's quick player that plays well (``greedy``) where it has
-    one, for rules measured as players would play them; else random, said on standard error."""
-    from ..search.bots import bot_names
-
-    if "greedy" in bot_names(edition.game):
-        return "greedy"
-    print(f"samurai: note: the game {edition.game.name!r} has no greedy bot: comparing with random bots, which "
-          f"measure aimless play (give --bots medium, say, for good play)", file=sys.stderr)
-    return "random"
 
 
 def _analyse(args: argparse.Namespace) -> int:

@@ -15,7 +15,21 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from ..errors import SamuraiError
-from . import bench, compare, editions, new_edition, play_scenario, render, replay, score, serve, simulate, tournament
+from . import (
+    balance,
+    bench,
+    compare,
+    editions,
+    new_edition,
+    play_scenario,
+    render,
+    replay,
+    score,
+    serve,
+    simulate,
+    sweep,
+    tournament,
+)
 
 __all__ = ["main", "run", "EXIT_USAGE", "EXIT_INTERRUPTED"]
 
@@ -98,8 +112,8 @@ def _build_parser() -> _Parser:
     parser.add_argument("--version", action="version", version=f"samurai {__version__}",
                         help="print the version of samurai-engine and exit")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
-    for module in (simulate, compare, tournament, replay, render, play_scenario, score, editions, new_edition, bench,
-                   serve):
+    for module in (simulate, compare, sweep, balance, tournament, replay, render, play_scenario, score, editions,
+                   new_edition, bench, serve):
         module.add_command(commands)
     return parser
 
@@ -112,6 +126,9 @@ def _kept(args: argparse.Namespace) -> str:
 
     if not getattr(args, "prepared", False):
         return ""
+    note = getattr(args, "kept_note", None)  # a command that says itself what its folder keeps (sweep, balance)
+    if note is not None:
+        return str(note())
     paired = args.run is compare._compare  # a comparison keeps side A's games in DIR/a
     try:
         kept = saved_games(Path(args.save_dir) / "a" if paired else args.save_dir)

@@ -120,7 +120,7 @@ def knizia_metrics(editions: Sequence[Edition], players: int, options: Sequence[
 
 
 def _play_native_pairs(task: PairTask, rules: list[Rules], bots: list[str]) \
-        -> list[tuple[int, tuple[GameFacts, GameFacts], tuple[GameRecord, GameRecord] | None]]:
+        -> list[tuple[int, tuple[GameFacts, ...], tuple[GameRecord, ...] | None]]:
     """``play_pairs`` of random and greedy games played whole by the native engine, one call per edition: the same
     facts as the watched games of the Python path (``tests/test_native_engine.py`` pins them)."""
     with collector_paused():
@@ -128,7 +128,7 @@ def _play_native_pairs(task: PairTask, rules: list[Rules], bots: list[str]) \
                                   game.removed, game.leader)
                         for game in play_native_run(compiled, task.seed, task.indices, bots)]
                        for compiled in rules]
-    return [(index, (a, b), None) for index, a, b in zip(task.indices, *per_edition, strict=True)]
+    return [(index, tuple(sides), None) for index, *sides in zip(task.indices, *per_edition, strict=True)]
 
 
 def contributed_metrics(editions: Sequence[Edition], players: int, first_player: int) -> list[GameMetric]:
@@ -148,9 +148,10 @@ def contributed_metrics(editions: Sequence[Edition], players: int, first_player:
 
 
 def play_pairs(task: PairTask) \
-        -> list[tuple[int, tuple[GameFacts, GameFacts], tuple[GameRecord, GameRecord] | None]]:
+        -> list[tuple[int, tuple[GameFacts, ...], tuple[GameRecord, ...] | None]]:
     """Play a batch of paired games of Knizia's game (in any process) on its fast engine, with the editions
-    compiled once per process (its ``GameMeasures.play_pairs``)."""
+    compiled once per process (its ``GameMeasures.play_pairs``): each game's facts and records on every side of
+    the task (two for a comparison, one per setting for a sweep)."""
     rules = [cached_rules(name, task.players, chosen) for name, chosen in zip(task.editions, task.options, strict=True)]
     whole = native_bots(task.bots, task.players)
     if not task.keep_records and whole is not None and all(engine_for(r) is NATIVE for r in rules):
@@ -168,5 +169,5 @@ def play_pairs(task: PairTask) \
             facts.append(watch.facts(final))
             if actions is not None:
                 records.append(record_of(compiled, game_seed, actions, final=final))
-        out.append((index, (facts[0], facts[1]), (records[0], records[1]) if task.keep_records else None))
+        out.append((index, tuple(facts), tuple(records) if task.keep_records else None))
     return out

@@ -110,13 +110,13 @@ def _no_nan(value: Any) -> Any:
     return value
 
 
-def play_pairs_on_protocol(task: PairTask) -> list[tuple[int, tuple[Any, Any], tuple[Any, Any] | None]]:
+def play_pairs_on_protocol(task: PairTask) -> list[tuple[int, tuple[Any, ...], tuple[Any, ...] | None]]:
     """Play a chunk of paired games through the protocol (in any process): each pair's number, the facts its
-    game's watch collected, and both records (as the game writes them) when they are kept. The general path
-    every ``GameMeasures.play_pairs`` is pinned to."""
+    game's watch collected on each side (A and B of a comparison), and each side's record (as the game writes them)
+    when they are kept. The general path every ``GameMeasures.play_pairs`` is pinned to."""
     editions = [edition_named(name) for name in task.editions]
     measures = measures_of(editions)
-    out: list[tuple[int, tuple[Any, Any], tuple[Any, Any] | None]] = []
+    out: list[tuple[int, tuple[Any, ...], tuple[Any, ...] | None]] = []
     for index in task.indices:
         game_seed = derive_seed(task.seed, index)
         facts, records = [], []
@@ -126,7 +126,7 @@ def play_pairs_on_protocol(task: PairTask) -> list[tuple[int, tuple[Any, Any], t
             facts.append(watch.facts(final))
             if task.keep_records:
                 records.append(record_of(edition, task.players, game_seed, chosen, actions, final))
-        out.append((index, (facts[0], facts[1]), (records[0], records[1]) if task.keep_records else None))
+        out.append((index, tuple(facts), tuple(records) if task.keep_records else None))
     return out
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -129,24 +129,30 @@ BATCHES = 16
 (strong bots) still spread over many workers."""
 
 
-def batches_of(games: int) -> list[tuple[int, ...]]:
-    """The game numbers ``0 .. games-1`` cut into batches of at most ``CHUNK`` (the numbers never depend on it)."""
-    size = max(1, min(CHUNK, games // BATCHES))
-    return [tuple(range(start, min(start + size, games))) for start in range(0, games, size)]
+def batches_of(games: int | Sequence[int]) -> list[tuple[int, ...]]:
+    """The game numbers ``0 .. games-1`` (or the numbers given: the games a resumed run lacks) cut into batches of
+    at most ``CHUNK`` (the numbers never depend on it)."""
+    numbers = range(games) if isinstance(games, int) else tuple(games)
+    size = max(1, min(CHUNK, len(numbers) // BATCHES))
+    return [tuple(numbers[start:start + size]) for start in range(0, len(numbers), size)]
 
 
 @attrs.frozen
 class PairTask:
-    """A batch of paired games of ``samurai compare``, as a worker receives it (plain data, so it crosses process
-    and machine boundaries): game ``i`` is played under both editions with seed ``derive_seed(seed, i)``; a game's
-    ``GameMeasures.play_pairs`` (or the protocol's player) plays it."""
+    """A batch of paired games, as a worker receives it (plain data, so it crosses process and machine
+    boundaries): game ``i`` is played under every side (an edition and its options) with seed
+    ``derive_seed(seed, i)``; a game's ``GameMeasures.play_pairs`` (or the protocol's player) plays it. ``samurai
+    compare`` has two sides, edition A and edition B; ``samurai sweep`` one per setting of the options it sweeps,
+    ``samurai balance`` one."""
 
-    editions: tuple[str, str]
-    """How a worker loads edition A and edition B (``samurai.catalog.cache.loadable_name``)."""
+    editions: tuple[str, ...]
+    """How a worker loads each side's edition (``samurai.catalog.cache.loadable_name``): A and B for a
+    comparison."""
     players: int
     seed: int
     bots: tuple[str, ...]
     indices: tuple[int, ...]
     """The numbers of the batch's games in the run."""
     keep_records: bool
-    options: tuple[dict[str, Any], dict[str, Any]]
+    options: tuple[dict[str, Any], ...]
+    """Each side's options, one per edition."""

@@ -30,7 +30,7 @@ from ..records import read_record_file, record_of, records_of
 from ..search.bots import make_bot, parse_bots
 from ..seeds import MAX_SEED, check_seed, derive_seed
 from .executors import Executor, make_executor
-from .folders import BATCHES, CHUNK, RUN_FILE, batches_of, collect_batches, read_run, write_run
+from .folders import RUN_FILE, batches_of, collect_batches, read_run, write_run
 from .summary import WIN_LEGEND, SummaryTable, share_rows
 
 __all__ = ["MAX_ACTIONS", "check_bots_play", "play_match", "MatchGame", "MatchSummary", "simulate_matches",
@@ -295,8 +295,8 @@ def resume_matches(folder: str | Path, *, trust: TrustLike = (), progress: Calla
             progress(len(finished))
     keep_edition(loadable_name(edition), edition)
     missing = [index for index in range(games) if index not in finished]
-    batches = [Batch(loadable_name(edition), players, dict(options), seed, names, tuple(missing[at:at + size]), True)
-               for size in [max(1, min(CHUNK, len(missing) // BATCHES))] for at in range(0, len(missing), size)]
+    batches = [Batch(loadable_name(edition), players, dict(options), seed, names, numbers, True)
+               for numbers in batches_of(missing)]
     runner = make_executor("local", workers=1) if executor is None else executor
     return edition, _play_run(edition, players, seed, names, batches, finished, root, progress, runner,
                               close=executor is None, games_asked=games)

@@ -8,6 +8,12 @@ under A and B and the paired difference B - A.
 
 Intervals: a rate uses the Wilson score interval; a mean, and the paired difference of two rates or means, the
 normal approximation of the mean (z = 1.96).
+
+Tests (``samurai sweep`` and ``samurai balance``): ``difference_p_value`` is the two-sided z-test of a mean paired
+difference (the test whose 95% interval ``paired_difference`` gives), ``share_p_value`` the two-sided score test of
+a share against its par (the test whose interval is Wilson's), and ``holm`` corrects a family of p-values for
+being read together (Holm's step-down method: it holds the chance of any false "beyond chance" in the family to
+the level, 5%, with more power than Bonferroni's).
 """
 
 from __future__ import annotations
@@ -18,11 +24,14 @@ from typing import Any
 
 import attrs
 
-__all__ = ["Z95", "Estimate", "Metric", "GameMetric", "wilson_interval", "mean_interval", "paired_difference",
-           "average_metrics", "is_metric_value"]
+__all__ = ["Z95", "LEVEL", "Estimate", "Metric", "GameMetric", "wilson_interval", "mean_interval",
+           "paired_difference", "average_metrics", "is_metric_value", "difference_p_value", "share_p_value", "holm"]
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the normal distribution."""
+
+LEVEL = 0.05
+"""The level of the tests: a family's chance of any false "beyond chance" (Holm), or one test's."""
 
 
 @attrs.frozen
@@ -135,3 +144,47 @@ def _averaged(metric: GameMetric, a: Sequence[Any], b: Sequence[Any]) -> Metric:
 def is_metric_value(value: Any) -> bool:
     """Whether a metric gave a number ``samurai compare`` can average: a finite float or a 64-bit whole number."""
     return (isinstance(value, int) and abs(value) < 1 << 63) or (isinstance(value, float) and math.isfinite(value))
+
+
+# --- tests -------------------------------------------------------------------------------------
+
+def _two_sided(z: float) -> float:
+    """The two-sided p-value of a standard normal statistic ``z``."""
+    return math.erfc(abs(z) / math.sqrt(2.0))
+
+
+def difference_p_value(difference: Estimate) -> float:
+    """The two-sided p-value of "the mean paired difference is 0", from the difference as ``paired_difference``
+    gives it: the z-test whose 95% interval that is (the interval excludes 0 exactly when this is below 0.05).
+
+    Differences with no spread (the interval a point) are read as they are: all zero (the games went alike, say
+    under an option the edition ignores) is no evidence of a change (1.0); one other value in every game is a
+    change (0.0). Fewer than two games test nothing (1.0)."""
+    if difference.n < 2 or math.isnan(difference.value):
+        return 1.0
+    error = (difference.high - difference.low) / (2 * Z95)
+    if error <= 1e-12 * max(1.0, abs(difference.value)):
+        return 1.0 if difference.value == 0.0 else 0.0
+    return _two_sided(difference.value / error)
+
+
+def share_p_value(successes: float, n: int, par: float) -> float:
+    """The two-sided p-value of "the share ``successes / n`` is ``par``": the score test, whose 95% interval is
+    Wilson's (``wilson_interval`` excludes ``par`` exactly when this is below 0.05). No trials: 1.0."""
+    if n == 0 or not 0.0 < par < 1.0:
+        return 1.0
+    return _two_sided((successes / n - par) / math.sqrt(par * (1.0 - par) / n))
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's adjusted p-values of a family of tests, in the order given: a test is beyond chance at level
+    ``LEVEL`` when its adjusted p-value is below it, and the chance of any false one in the family stays at most
+    ``LEVEL``. The smallest p-value is multiplied by the family's size, the next by one less, each at least the
+    one before it, none above 1."""
+    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    adjusted = [1.0] * len(p_values)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
