@@ -551,12 +551,7 @@ class GameHost:
         once the game is over (or for a record a person uploaded)."""
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= len(live.actions):
             raise HostError(400, f"step must be a whole number from 0 to {len(live.actions)}, not {step!r}")
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
-                                 or not 0 <= seat < live.state.players):
-            raise HostError(400, f"seat must be a whole number from 0 to {live.state.players - 1}, not {seat!r}")
-        public = live.state.is_over or live.imported
-        if seat is None and not public:
-            raise HostError(403, "all hands open is shown once the game is over")
+        public = _replay_perspective(live, seat)
         state = live.position(step)
         view = live.definition.open_view(state) if seat is None else state.view(seat)
         last = live.actions[step - 1] if step else None
@@ -570,12 +565,7 @@ class GameHost:
         """Every action of the game so far in a line, as ``seat`` saw it (everything, once the game is over or for an
         uploaded record, or with ``seat`` None): the replay's list of moves, ``step`` being the position after the
         action."""
-        public = live.state.is_over or live.imported
-        if seat is None and not public:
-            raise HostError(403, "all hands open is shown once the game is over")
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
-                                 or not 0 <= seat < live.state.players):
-            raise HostError(400, f"seat must be a whole number from 0 to {live.state.players - 1}, not {seat!r}")
+        public = _replay_perspective(live, seat)
         perspective = None if public else seat
         return [{"step": number + 1, "line": (log[perspective] or [""])[0]} for number, log in enumerate(live.logs)]
 
@@ -671,3 +661,14 @@ class _SearchSlots:
             if not self._waiting[client]:
                 del self._waiting[client]
                 del self._clients[client]
+
+
+def _replay_perspective(live: LiveGame, seat: Any) -> bool:
+    """Check a replay's ``seat`` (a seat's number, or None: all hands open, only once the game is public); whether
+    the game is public (over, or an uploaded record)."""
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < live.state.players):
+        raise HostError(400, f"seat must be a whole number from 0 to {live.state.players - 1}, not {seat!r}")
+    public = live.state.is_over or live.imported
+    if seat is None and not public:
+        raise HostError(403, "all hands open is shown once the game is over")
+    return public
