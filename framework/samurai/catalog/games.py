@@ -107,6 +107,10 @@ class GameRecords:
     """``(record, edition, source) -> position``: a finished game's record replayed under ``edition`` and checked,
     its final position on the protocol (``samurai simulate --resume`` sums up the games a run saved); None: the
     game's runs cannot be resumed."""
+    moves: Callable[[Any, str, Any, Path | None], tuple[GameState, list[Move]]] | None = None
+    """``(record, source, trust, folder) -> (start, moves)``: a record replayed and checked (it must match its
+    check), as its start position on the protocol and its actions as the protocol's moves, to be replayed move by
+    move on copies of the start (``samurai analyse-game``); None: the game's records cannot be analysed."""
 
 
 @attrs.frozen

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from ..errors import SamuraiError
-from . import bench, compare, editions, new_edition, play_scenario, render, replay, score, serve, simulate, tournament
+from . import (analyse_game, bench, compare, editions, new_edition, play_scenario, render, replay, score, serve,
+               simulate, tournament)
 
 __all__ = ["main", "run", "EXIT_USAGE", "EXIT_INTERRUPTED"]
 
@@ -98,8 +99,8 @@ def _build_parser() -> _Parser:
     parser.add_argument("--version", action="version", version=f"samurai {__version__}",
                         help="print the version of samurai-engine and exit")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
-    for module in (simulate, compare, tournament, replay, render, play_scenario, score, editions, new_edition, bench,
-                   serve):
+    for module in (simulate, compare, tournament, replay, analyse_game, render, play_scenario, score, editions,
+                   new_edition, bench, serve):
         module.add_command(commands)
     return parser
 
