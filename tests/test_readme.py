@@ -107,6 +107,12 @@ def test_simulate_compare_and_analyse_of_the_list_run_on_fewer_games(capsys, exa
     assert "ffg2015" in capsys.readouterr().out
 
 
+def test_analyse_game_of_the_list_runs_on_a_smaller_budget(capsys, examples_folder):
+    assert main([*listed("analyse-game"), "--bot", "mcts-replies:20"]) == 0
+    assert (examples_folder / "report.html").is_file() and (examples_folder / "report.json").is_file()
+    assert "mistakes by seat" in capsys.readouterr().out
+
+
 def test_bench_of_the_list_runs_on_a_smaller_budget(capsys):
     assert main([*listed("bench"), "--simulations", "20", "--decisions", "1"]) == 0
     assert "sims/s" in capsys.readouterr().out
