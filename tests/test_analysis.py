@@ -74,6 +74,8 @@ def test_analyse_game_writes_a_deterministic_report_and_json(tmp_path, capsys):
     assert not any(attrs.get("src") or (attrs.get("href") or "").startswith("http") for _, attrs in parser.tags)
     assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in page
     assert len(page) < 5_000_000
+    # The boards of the mistakes and turning points: the move played outlined, the preferred one dashed.
+    assert 'class="mark"' in page and 'class="preferred"' in page
 
 
 def test_one_seat_and_a_png(tmp_path, capsys):
@@ -169,6 +171,15 @@ def test_daimyo_is_analysed_through_the_python_search():
     first, moves = record_moves(read_record_file(path), source=str(path), folder=EXAMPLES)
     found = analyse_moves(first, moves[:6], bot="mcts:8", seed=2)
     assert len(found.decisions) == 6 and all(len(d.preferred.chances) == 2 for d in found.decisions if d.preferred)
+
+
+
+def test_analyse_game_reports_a_daimyo_game(tmp_path, capsys):
+    report = tmp_path / "daimyo.html"
+    assert main(["analyse-game", str(EXAMPLES / "daimyo-game.json"), "--bot", "mcts:3", "--seat", "1",
+                 "-o", str(report)]) == 0
+    page = report.read_text()
+    assert page.count('class="seat-line"') == 2 and "<svg" in page
 
 
 CHROMIUM = next((path for path in (os.environ.get("SAMURAI_CHROMIUM"), shutil.which("chromium"),

@@ -146,6 +146,10 @@ class GameDefinition:
     tell: Callable[[GameState, Move, GameState], list[str]] | None = None
     """``(before, action, after) -> lines``: what ``action`` caused, in words every seat may read (``samurai
     replay`` prints them under the action); None: the action's description alone."""
+    render_moves: Callable[[GameState, Mapping[str, Any], Move, Move | None], str] | None = None
+    """``(state, view, played, preferred) -> SVG``: ``render`` with the places of the action just played (``state``
+    is the position after it) outlined, and those of another action of that decision marked apart (``samurai
+    analyse-game``'s boards: the move the search preferred); None: ``render`` alone."""
     web: Callable[[Sequence[str]], Any] | None = None
     """``manifests -> samurai.web.games.GameDefinition``: how ``samurai serve`` offers this game, given the
     manifest paths named on its command line that play it (besides the installed editions)."""
@@ -266,7 +270,7 @@ class Edition:
 
 
 _GAME_FUNCTIONS = ("load_board", "player_counts", "start", "render", "check_manifest", "checks")
-_GAME_OPTIONAL_FUNCTIONS = ("tell", "web", "hook_arguments", "check_hook_answer", "read_manifest", "open_edition",
+_GAME_OPTIONAL_FUNCTIONS = ("tell", "render_moves", "web", "hook_arguments", "check_hook_answer", "read_manifest", "open_edition",
                             "check_extends", "play_batch", "outcome", "summary")
 
 

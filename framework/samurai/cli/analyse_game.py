@@ -4,6 +4,7 @@ JSON and a PNG of the graph."""
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from ..errors import DataError
 from .arguments import MAX_SEED, _trust_args, _whole
@@ -89,7 +90,7 @@ def _analyse_game(args: argparse.Namespace) -> int:
                              "" if preferred is None else describe_text(preferred))
         state.apply(action)
         if number in shown and args.output is not None and decision is not None:
-            boards[number] = edition.game.render(state, state.view(decision.seat))
+            boards[number] = _board(edition.game, state, decision)
     if args.json is not None:
         data = analysis.to_dict(lambda number, action: described[number][
             0 if action == judged[number].played else 1])
@@ -111,3 +112,13 @@ def _analyse_game(args: argparse.Namespace) -> int:
           + ", ".join(f"{seat}: {count}" for seat, count in enumerate(counts))
           + "; turning points at moves " + ", ".join(str(d.number) for d, _ in analysis.turning_points))
     return 0
+
+
+def _board(game: Any, state: Any, decision: Any) -> str:
+    """The board after a decision's move as its mover saw it, the move played (and the preferred one) marked
+    where the game draws moves (``GameDefinition.render_moves``)."""
+    view = state.view(decision.seat)
+    if game.render_moves is None:
+        return str(game.render(state, view))
+    preferred = None if decision.preferred is None else decision.preferred.action
+    return str(game.render_moves(state, view, decision.played, preferred))

@@ -3,7 +3,8 @@
 The page holds everything inline (no network): the graph of every seat's chance over the game as SVG (one line
 per seat in the seat's colour, a red ring on each mistake, a grey bar at each turning point), the list of
 mistakes and turning points, and the board at each of those decisions (the game's own renderer, drawn after the
-move played, which it outlines) with the move played and the one the search preferred in the game's words; a
+move played; in Knizia's game that move's hexes outlined solid, the preferred move's dashed green) with the move
+played and the one the search preferred in the game's words; a
 small script shows the board of the entry clicked. Everything read from a record is escaped.
 """
 
