@@ -22,7 +22,7 @@ from samurai.knizia.seat_bots import make_bot
 from samurai.records import read_record_file, record_moves
 from samurai.runs.analysis import MISTAKE, analyse_decision, analyse_moves, hint
 
-from helpers import randomly_played
+from helpers import position_and_twin, randomly_played
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 FOUR = EXAMPLES / "four-players.json"
@@ -136,12 +136,10 @@ def test_mistakes_are_found_on_the_random_seat_far_more_than_on_the_searching_on
 def test_the_analysis_and_hints_never_peek(edition, players, seed, actions, twin_draw, engine):
     # Two positions identical in all the seat to act knows, different in what it cannot know (other seats' tiles,
     # every stack's order, the game's generator): the same judgement of a move and the same hint.
-    state = randomly_played(edition, players, seed, actions, engine)
-    if state.is_over:
+    found = position_and_twin(edition, players, seed, actions, twin_draw, engine)
+    if found is None:
         return
-    seat = state.to_act
-    twin = state.determinize(seat, random.Random(twin_draw))
-    assert twin.view(seat) == state.view(seat)
+    state, twin, seat = found
     played = state.sample_action(random.Random(seed))
     judged = [analyse_decision(position.knowledge(seat), played, actions, bot="mcts-replies:24", seed=seed)
               for position in (state, twin)]

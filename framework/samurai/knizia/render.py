@@ -252,23 +252,25 @@ def _draw_board(out: Svg, view: Mapping[str, Any], rules: Rules, marks: set[Coor
     for coord, settlement in sorted(settlements.items(), key=lambda item: (item[0][1], item[0][0])):
         _draw_settlement(out, rules, coord, settlement)
     out.close("g")
-    if marks:
-        out.open("g", id="marks")
-        for coord in sorted(marks):
-            if coord in board.index:
-                x, y = hex_centre(coord)
-                # Solid: the page marks where a person may click dashed, and the two must not be confused.
-                out.leaf("polygon", class_="mark", points=_hex_points(x, y, HEX_RADIUS - 2.5), fill="none",
-                         stroke=_INK, stroke_width=3.5)
-        out.close("g")
-    if preferred:
-        out.open("g", id="preferred")
-        for coord in sorted(preferred):
-            if coord in board.index:
-                x, y = hex_centre(coord)
-                out.leaf("polygon", class_="preferred", points=_hex_points(x, y, HEX_RADIUS - 7), fill="none",
-                         stroke=_PREFERRED, stroke_width=3.5, stroke_dasharray="5 3")
-        out.close("g")
+    # Solid: the page marks where a person may click dashed, and the two must not be confused; an analysis's
+    # preferred move is dashed inside the hex, in green.
+    _outline(out, board.index, marks, "mark", HEX_RADIUS - 2.5, _INK)
+    _outline(out, board.index, preferred, "preferred", HEX_RADIUS - 7, _PREFERRED, dashed=True)
+    out.close("g")
+
+
+def _outline(out: Svg, hexes: Mapping[Coord, int], coords: set[Coord], kind: str, radius: float, stroke: str, *,
+             dashed: bool = False) -> None:
+    """The hexes ``coords`` of the board outlined, in a group of their ``kind`` (nothing for none)."""
+    if not coords:
+        return
+    out.open("g", id=f"{kind}s" if kind == "mark" else kind)
+    dash = {"stroke_dasharray": "5 3"} if dashed else {}
+    for coord in sorted(coords):
+        if coord in hexes:
+            x, y = hex_centre(coord)
+            out.leaf("polygon", class_=kind, points=_hex_points(x, y, radius), fill="none", stroke=stroke,
+                     stroke_width=3.5, **dash)
     out.close("g")
 
 
