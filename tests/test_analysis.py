@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import os
 import random
@@ -69,13 +71,17 @@ def test_analyse_game_writes_a_deterministic_report_and_json(tmp_path, capsys):
     parser = _Page()
     parser.feed(page)
     tags = [tag for tag, _ in parser.tags]
-    assert tags.count("svg") >= 1 + len({d["number"] for d in first["turning_points"]})
+    assert tags.count("svg") == 1 and tags.count("script") == 3  # the graph; the boards are packed, unpacked when shown
     assert sum(1 for tag, attrs in parser.tags if tag == "polyline" and attrs.get("class") == "seat-line") == 4
     assert not any(attrs.get("src") or (attrs.get("href") or "").startswith("http") for _, attrs in parser.tags)
     assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in page
     assert len(page) < 5_000_000
-    # The boards of the mistakes and turning points: the move played outlined, the preferred one dashed.
-    assert 'class="mark"' in page and 'class="preferred"' in page
+    # Every move's board, gzipped inline: the move played outlined, the preferred one dashed.
+    boards = json.loads(page.split('id="analysis-boards">', 1)[1].split("</script>", 1)[0])
+    assert sorted(map(int, boards)) == list(range(len(moves)))
+    svgs = [gzip.decompress(base64.b64decode(boards[str(d["number"])])).decode() for d in first["decisions"]
+            if d["grade"] == "good" and d["preferred"]["action"] != d["played"] and d["played"][0] == 2]
+    assert svgs and all('class="mark"' in svg and 'class="preferred"' in svg for svg in svgs[:5])
 
 
 def test_one_seat_and_a_png(tmp_path, capsys):
@@ -197,9 +203,18 @@ def test_the_report_shows_its_graph_in_chromium(tmp_path):
             box = graph.bounding_box()
             assert graph.is_visible() and box is not None and box["width"] > 300 and box["height"] > 150
             assert page.locator("#chance-graph polyline.seat-line").count() == 4
-            assert page.locator(".board:not([hidden])").count() == 0
-            page.locator("button.entry").first.click()
-            shown = page.locator(".board:not([hidden])")
-            assert shown.count() == 1 and shown.locator("svg").is_visible()
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            # The board at the first mistake (or the first move), then at a clicked entry and at the slider's move.
+            page.wait_for_selector("#analysis-board svg")
+            entry = page.locator("button.entry").last
+            number = entry.get_attribute("data-n")
+            entry.click()
+            page.wait_for_function(f"document.getElementById('analysis-board').dataset.n === '{number}'")
+            assert page.locator("#analysis-board svg").first.is_visible()
+            assert f"move {number}, seat " in page.locator("#analysis-said").text_content()
+            page.locator("#analysis-slider").fill("30")
+            page.wait_for_function("document.getElementById('analysis-board').dataset.n === '30'")
+            assert page.locator("#analysis-board svg").first.is_visible() and errors == []
         finally:
             browser.close()

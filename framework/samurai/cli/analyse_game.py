@@ -74,8 +74,7 @@ def _analyse_game(args: argparse.Namespace) -> int:
     with _progress_bar("analysing", len(moves), True) as advance:
         analysis = analyse_moves(start, moves, bot=bot, seed=args.seed, game=edition.game,
                                  seats=None if args.seat is None else (args.seat,), progress=advance)
-    # The positions before each move, to say the moves in the game's words and draw the boards asked for.
-    shown = {d.number for d in analysis.mistakes} | {d.number for d, _ in analysis.turning_points}
+    # The positions again, to say every move in the game's words and draw the board after it as its mover saw it.
     words: dict[int, tuple[str, str]] = {}
     described: dict[int, tuple[object, object]] = {}
     boards: dict[int, str] = {}
@@ -83,14 +82,14 @@ def _analyse_game(args: argparse.Namespace) -> int:
     state = start.copy()
     for number, action in enumerate(moves):
         decision = judged.get(number)
-        if decision is not None:
-            preferred = None if decision.preferred is None else state.describe(decision.preferred.action)
-            described[number] = (state.describe(action), preferred)
-            words[number] = (describe_text(described[number][0]),
-                             "" if preferred is None else describe_text(preferred))
+        mover = state.to_act
+        preferred = None if decision is None or decision.preferred is None else decision.preferred.action
+        described[number] = (state.describe(action), None if preferred is None else state.describe(preferred))
+        words[number] = (describe_text(described[number][0]),
+                          "" if preferred is None else describe_text(described[number][1]))
         state.apply(action)
-        if number in shown and args.output is not None and decision is not None:
-            boards[number] = _board(edition.game, state, decision)
+        if args.output is not None and mover is not None:
+            boards[number] = _board(edition.game, state, mover, action, preferred)
     if args.json is not None:
         data = analysis.to_dict(lambda number, action: described[number][
             0 if action == judged[number].played else 1])
@@ -114,11 +113,10 @@ def _analyse_game(args: argparse.Namespace) -> int:
     return 0
 
 
-def _board(game: Any, state: Any, decision: Any) -> str:
-    """The board after a decision's move as its mover saw it, the move played (and the preferred one) marked
-    where the game draws moves (``GameDefinition.render_moves``)."""
-    view = state.view(decision.seat)
+def _board(game: Any, state: Any, mover: int, played: Any, preferred: Any) -> str:
+    """The board after a move as its mover saw it, the move played (and the preferred one) marked where the game
+    draws moves (``GameDefinition.render_moves``)."""
+    view = state.view(mover)
     if game.render_moves is None:
         return str(game.render(state, view))
-    preferred = None if decision.preferred is None else decision.preferred.action
-    return str(game.render_moves(state, view, decision.played, preferred))
+    return str(game.render_moves(state, view, played, preferred))

@@ -1,15 +1,18 @@
 """The report of a game's analysis (``samurai analyse-game -o``): one self-contained HTML file, and the graph alone.
 
 The page holds everything inline (no network): the graph of every seat's chance over the game as SVG (one line
-per seat in the seat's colour, a red ring on each mistake, a grey bar at each turning point), the list of
-mistakes and turning points, and the board at each of those decisions (the game's own renderer, drawn after the
-move played; in Knizia's game that move's hexes outlined solid, the preferred move's dashed green) with the move
-played and the one the search preferred in the game's words; a
-small script shows the board of the entry clicked. Everything read from a record is escaped.
+per seat in the seat's colour, a red ring on each mistake, a grey bar at each turning point), the lists of mistakes
+and turning points, and the board after every move as its mover saw it (the game's own renderer; in Knizia's game
+the move played's hexes outlined solid, the preferred move's dashed green), with a slider over the moves and the
+move played and the preferred one in the game's words. The boards are gzipped and inlined in base64 (a 4-player
+game's 12 MB of SVG in about 2.3 MB), unpacked by a small script when shown (``DecompressionStream``); clicking an
+entry, a ring or a bar shows its board. Everything read from a record is escaped.
 """
 
 from __future__ import annotations
 
+import base64
+import gzip
 import html
 import json
 from collections.abc import Mapping
@@ -72,12 +75,23 @@ def graph_svg(analysis: GameAnalysis, moves: int) -> str:
 _STYLE = """body{font-family:sans-serif;margin:1.5em;max-width:1100px;color:#222}
 table{border-collapse:collapse}td,th{padding:2px 8px;border-bottom:1px solid #eee;text-align:left}
 button.entry{cursor:pointer;border:1px solid #bbb;background:#f7f7f7;border-radius:4px}
-.board svg{max-width:100%;height:auto}.board{border-top:1px solid #ccc;margin-top:1em;padding-top:.5em}
+.board svg{max-width:100%;height:auto}#analysis-slider{width:60%}
 .blunder{color:#a00000;font-weight:bold}.mistake{color:#d00000}"""
 
-_SCRIPT = """function show(n){document.querySelectorAll('.board').forEach(function(b){b.hidden=b.dataset.n!==String(n)});}
-document.querySelectorAll('[data-n]').forEach(function(e){if(e.classList.contains('board'))return;
-e.addEventListener('click',function(){show(e.dataset.n)});});"""
+_SCRIPT = """const BOARDS=JSON.parse(document.getElementById('analysis-boards').textContent);
+const MOVES=JSON.parse(document.getElementById('analysis-moves').textContent);
+const slider=document.getElementById('analysis-slider'),board=document.getElementById('analysis-board'),said=document.getElementById('analysis-said');
+let asked=0;
+async function svgOf(n){const bytes=Uint8Array.from(atob(BOARDS[n]),function(c){return c.charCodeAt(0)});
+const stream=new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+return await new Response(stream).text();}
+async function show(n){n=Number(n);slider.value=n;const move=MOVES[n];said.textContent=move;asked=n;
+if(!(n in BOARDS)){board.replaceChildren();return;}
+const svg=await svgOf(n);if(asked!==n)return;board.innerHTML=svg;board.dataset.n=String(n);}
+slider.addEventListener('input',function(){show(slider.value)});
+document.querySelectorAll('[data-n]').forEach(function(e){if(e===board)return;
+e.addEventListener('click',function(){show(e.dataset.n);board.scrollIntoView({block:'nearest'});});});
+show(slider.value);"""
 
 
 def _words(words: Mapping[int, tuple[str, str]], decision: Decision) -> tuple[str, str]:
@@ -104,12 +118,13 @@ def report_html(analysis: GameAnalysis, *, title: str, moves: int, boards: Mappi
     turning = "".join(_row(d, words, f"winners' chance {change:+.2f}") for d, change in analysis.turning_points)
     counts = ", ".join(f"seat {seat}: {count}" for seat, count in enumerate(analysis.mistakes_by_seat()))
     winners = ", ".join(f"seat {seat}" for seat in analysis.winners) or "nobody"
-    board_divs = []
-    for number in sorted(boards):
-        played, preferred = words.get(number, ("", ""))
-        board_divs.append(f'<div class="board" data-n="{number}" hidden><h3>After move {number}</h3>'
-                          f"<p>played: {html.escape(played)}<br>the search preferred: {html.escape(preferred)}</p>"
-                          f"{boards[number]}</div>")
+    judged = {d.number: d for d in analysis.decisions}
+    said = [_said(number, judged.get(number), words) for number in range(moves)]
+    # Each board gzipped and in base64 (a 4-player game's boards are some 12 MB as SVG, 2 MB so), unpacked by the
+    # page when shown; JSON in a script element holds no "</" (base64 and escaped text).
+    packed = {str(n): base64.b64encode(gzip.compress(svg.encode("utf-8"), 9, mtime=0)).decode("ascii")
+              for n, svg in sorted(boards.items())}
+    first = min((d.number for d in analysis.mistakes), default=min(boards, default=0))
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title><style>{_STYLE}</style></head>
 <body><h1>{html.escape(title)}</h1>
@@ -122,9 +137,32 @@ of the mover's chance against the move the search preferred, a <span class="blun
 turning points. Click one, or an entry below, to see the board.</figcaption></figure>
 <h2>Mistakes</h2><table><tr>{head}</tr>{mistakes or '<tr><td colspan="6">none</td></tr>'}</table>
 <h2>Turning points</h2><table><tr>{head}</tr>{turning or '<tr><td colspan="6">none</td></tr>'}</table>
-{''.join(board_divs)}
+<h2>The board</h2>
+<p>After move <input id="analysis-slider" type="range" min="0" max="{max(0, moves - 1)}" value="{first}"
+aria-label="move"> as its mover saw it: the move played outlined, the one the search preferred dashed.</p>
+<p id="analysis-said"></p><div id="analysis-board" class="board"></div>
+<script type="application/json" id="analysis-boards">{_json_in_script(packed)}</script>
+<script type="application/json" id="analysis-moves">{_json_in_script(said)}</script>
 <script>{_SCRIPT}</script></body></html>
 """
+
+
+def _said(number: int, decision: Decision | None, words: Mapping[int, tuple[str, str]]) -> str:
+    """One line on move ``number`` for the board's caption."""
+    played, preferred = words.get(number, ("", ""))
+    if decision is None:
+        return f"move {number}: {played}"
+    line = f"move {number}, seat {decision.seat}: {played}"
+    if decision.forced:
+        return f"{line} (forced)"
+    loss = decision.loss
+    lost = "" if loss is None else f", chance lost {loss:.2f}"
+    return f"{line}; the search preferred {preferred} ({decision.grade}{lost})"
+
+
+def _json_in_script(value: Any) -> str:
+    """``value`` as JSON safe inside a script element (no "</", "<!--" or "]]>")."""
+    return json.dumps(value, sort_keys=True).replace("<", "\\u003c").replace(">", "\\u003e")
 
 
 def describe_text(described: Any) -> str:
