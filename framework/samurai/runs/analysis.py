@@ -101,7 +101,9 @@ class Decision:
         return {"number": self.number, "seat": self.seat, "played": list(self.played), "grade": self.grade,
                 "forced": self.forced, "simulations": self.simulations,
                 "preferred": None if self.preferred is None else self.preferred.to_dict(),
-                "after": None if self.after is None else self.after.to_dict(), "loss": self.loss}
+                "after": None if self.after is None else self.after.to_dict(), "loss": self.loss,
+                "chances_before": None if self.preferred is None else list(self.preferred.chances),
+                "chances_after": None if self.after is None else list(self.after.chances)}
 
 
 @attrs.frozen
