@@ -178,6 +178,21 @@ def randomly_played(edition: str, players: int, seed: int, actions: int, engine:
     return state
 
 
+def position_and_twin(edition: str, players: int, seed: int, actions: int, twin_draw: int,
+                      engine: str | None = None) -> tuple[HexGameState, HexGameState, int] | None:
+    """A randomly played position (``randomly_played``), a twin identical in all its seat to act knows and different
+    in what that seat cannot know (other seats' tiles, the order of every stack, the game's generator; drawn with
+    ``twin_draw``), and that seat; None when the game is over. The bots' and the analysis' never-peek tests."""
+    state = randomly_played(edition, players, seed, actions, engine)
+    if state.is_over:
+        return None
+    seat = state.to_act
+    assert seat is not None
+    twin = state.determinize(seat, random.Random(twin_draw))
+    assert twin.view(seat) == state.view(seat)
+    return state, twin, seat
+
+
 def living_group_members(group: int) -> list[int]:
     """The processes of process group ``group`` still alive, read from ``/proc`` (a run's or a server's workers
     share the group of the command that started them); zombies waiting for their parent (``Z``) and dead

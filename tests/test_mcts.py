@@ -16,7 +16,7 @@ from samurai.knizia.seat_bots import GreedyBot, make_bot, parse_bots
 from samurai.knizia.simulate import play_game
 from samurai.search.bots import FINISH_SHARE, LEVELS, REPLY_WORLDS, MCTSBot
 
-from helpers import randomly_played
+from helpers import position_and_twin, randomly_played
 
 EDITIONS = ("ffg2015", "ffg2015-beginner", "original")
 
@@ -61,12 +61,10 @@ ENGINES = ("python", "native") if native_module() is not None else ("python",)
 def test_a_bot_never_peeks(edition, players, seed, actions, name, twin_draw, engine):
     # Two games identical in all the seat to act knows, different in what it cannot know
     # (other seats' tiles, the order of every stack, the game's generator): the same decision, on both engines.
-    state = randomly_played(edition, players, seed, actions, engine)
-    if state.is_over:
+    found = position_and_twin(edition, players, seed, actions, twin_draw, engine)
+    if found is None:
         return
-    seat = state.to_act
-    twin = state.determinize(seat, random.Random(twin_draw))
-    assert twin.view(seat) == state.view(seat)
+    state, twin, seat = found
     assert make_bot(name, seed).act(state.knowledge(seat)) == make_bot(name, seed).act(twin.knowledge(seat))
     assert state.ask(make_bot(name, seed)) == twin.ask(make_bot(name, seed))
 
@@ -78,11 +76,10 @@ def test_searching_with_replies_never_peeks(edition, players, seed, actions, twi
     # The replies (and with finish the play to the end) are played in drawn positions, by the policy on each
     # seat's knowledge there: what the searching seat cannot know still does not change its decision, on both
     # engines.
-    state = randomly_played(edition, players, seed, actions, engine)
-    if state.is_over:
+    found = position_and_twin(edition, players, seed, actions, twin_draw, engine)
+    if found is None:
         return
-    seat = state.to_act
-    twin = state.determinize(seat, random.Random(twin_draw))
+    state, twin, seat = found
     options = {"simulations": 20, "replies": True, "worlds": 4, "finish": finish}
     first = MCTSBot(seed, **options).act(state.knowledge(seat))
     assert first == MCTSBot(seed, **options).act(twin.knowledge(seat))

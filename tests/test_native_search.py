@@ -175,3 +175,31 @@ def test_an_edition_that_scores_in_python_is_searched_in_python(tmp_path):
                                      replies=False, worlds=None) is None
     options = {"simulations": 30, "playout": None}
     assert _decide(MCTSBot(4, **options), native) == _decide(MCTSBot(4, **options), python)
+
+
+@pytest.mark.parametrize("case", [("ffg2015", 2), ("ffg2015", 4), ("original", 3)], ids=lambda c: f"{c[0]}-{c[1]}p")
+def test_the_native_search_gives_the_python_search_root_statistics(case):
+    """``MCTSBot.statistics`` (issue 25): per tried root action the same visits and the same mean returns of every
+    seat, to the last bit, on both engines; the same decision as ``act`` and the generator left as ``act`` leaves
+    it. The mover's mean is the value the search chose by."""
+    edition, players = case
+    compared = 0
+    for seed in range(2):
+        for native, python in _pairs(edition, players, 70 + seed, 6):
+            for number, name in enumerate(("estimate", "replies", "replies-finish")):
+                options = SEARCHES[name]
+                simulations = 30 + 11 * number
+                found = [MCTSBot(seed + number, simulations=simulations, **options).statistics(
+                    state.knowledge(state.to_act)) for state in (native, python)]
+                assert found[0] == found[1], (name, native.state.phase)
+                acting = MCTSBot(seed + number, simulations=simulations, **options)
+                assert acting.act(native.knowledge(native.to_act)) == found[0].chosen
+                stats = found[0]
+                if stats.forced:
+                    continue
+                assert sum(row.visits for row in stats.actions) == simulations
+                assert all(len(row.means) == players and 0.0 <= min(row.means) for row in stats.actions)
+                best = max(stats.actions, key=lambda row: row.visits)
+                assert best.visits == stats.of(stats.chosen).visits
+                compared += 1
+    assert compared >= 20

@@ -115,6 +115,12 @@ def test_sweep_and_balance_of_the_list_run_on_fewer_games(capsys, examples_folde
     assert "Each seat's share of the games won alone" in " ".join(capsys.readouterr().out.split())
 
 
+def test_analyse_game_of_the_list_runs_on_a_smaller_budget(capsys, examples_folder):
+    assert main([*listed("analyse-game"), "--bot", "mcts-replies:20"]) == 0
+    assert (examples_folder / "report.html").is_file() and (examples_folder / "report.json").is_file()
+    assert "mistakes by seat" in capsys.readouterr().out
+
+
 def test_bench_of_the_list_runs_on_a_smaller_budget(capsys):
     assert main([*listed("bench"), "--simulations", "20", "--decisions", "1"]) == 0
     assert "sims/s" in capsys.readouterr().out

@@ -55,7 +55,7 @@ from .seeds import MAX_SEED
 __all__ = ["PlayRecord", "is_play_record", "play_record_of", "play_record_to_dict", "play_record_from_dict",
            "read_play_record", "write_play_record", "replay_play_record", "replayed", "position_check_of",
            "play_replay_lines", "PROTOCOL_RECORDS", "records_of", "record_of", "read_record_file", "RecordFile",
-           "replay_lines", "record_facts"]
+           "replay_lines", "record_facts", "record_moves"]
 
 SCHEMA = 1
 _FIELDS = ("schema", "game", "edition", "edition_version", "players", "seed", "options", "actions", "check")
@@ -317,6 +317,25 @@ def _play_record_final(record: PlayRecord, edition: Edition, source: str,
     return final
 
 
+def _play_record_moves(record: PlayRecord, source: str, trust: TrustLike,
+                       folder: Path | None) -> tuple[GameState, list[Move]]:
+    """A protocol record replayed and checked: its start position and its actions (``GameRecords.moves``)."""
+    edition = _edition_of(record, source, trust, folder)
+    start: GameState | None = None
+    moves: list[Move] = []
+    final: GameState | None = None
+    for final, action in replay_play_record(record, source=source, edition=edition):
+        if action is None:
+            start = final.copy()
+        else:
+            moves.append(action)
+    assert start is not None and final is not None
+    if record.check is not None and not _matches_check(record.check, final, edition):
+        raise DataError("the replayed game does not match the record's check (a changed seed, option or action)",
+                        source=source, key="check")
+    return start, moves
+
+
 PROTOCOL_RECORDS = GameRecords(
     record_of=lambda edition, players, seed, options, actions, final: play_record_of(edition, players, seed, options,
                                                                                      actions, final),
@@ -325,7 +344,8 @@ PROTOCOL_RECORDS = GameRecords(
     replay_lines=lambda record, source, trust, folder, to: play_replay_lines(record, source=source, trust=trust,
                                                                              folder=folder, to=to),
     facts=_play_record_facts,
-    final=_play_record_final)
+    final=_play_record_final,
+    moves=lambda record, source, trust, folder: _play_record_moves(record, source, trust, folder))
 """The records of a game that supplies none (``GameDefinition.records``): the protocol's ``PlayRecord``."""
 
 
@@ -378,6 +398,15 @@ def read_record_file(path: str | os.PathLike[str], *, trust: TrustLike = ()) -> 
     name = _game_name(data)
     records = _records_named(name)
     return RecordFile(name, records, records.read(data, source, Trust.of(trust), file.parent))
+
+
+def record_moves(read: RecordFile, *, source: str = "record", trust: TrustLike = (),
+                 folder: str | os.PathLike[str] | None = None) -> tuple[GameState, list[Move]]:
+    """A record read from a file, replayed and checked: its start position on the protocol and its actions as the
+    protocol's moves (``GameRecords.moves``); ``DataError`` for a game whose records cannot be replayed so."""
+    if read.records.moves is None:
+        raise DataError(f"the records of game {read.game!r} cannot be replayed move by move", source=source)
+    return read.records.moves(read.record, source, Trust.of(trust), None if folder is None else Path(folder))
 
 
 def replay_lines(records: GameRecords, record: Any, *, source: str = "record", trust: TrustLike = (),

@@ -20,7 +20,7 @@ from .rules import DEFAULT_OPTIONS, START_KEYS, Battlefield, DaimyoState, check_
 
 if TYPE_CHECKING:
     from samurai.catalog.editions import Edition
-    from samurai.protocol import GameState
+    from samurai.protocol import GameState, Move
 
 __all__ = ["GAME", "samurai_games"]
 
@@ -69,6 +69,13 @@ def _render(state: GameState, view: Mapping[str, Any]) -> str:
     return draw_daimyo_view(view)
 
 
+def _render_moves(state: GameState, view: Mapping[str, Any], played: Move, preferred: Move | None) -> str:
+    """The move played's squares marked (the renderer has one kind of mark: the preferred move is told in words)."""
+    if not isinstance(state, DaimyoState):
+        raise TypeError(f"Daimyo draws a DaimyoState, not {type(state).__name__}")
+    return draw_daimyo_view(view, marks=[state.square_name(square) for square in played[1:]])
+
+
 def _view_of_version_0_1(view: Mapping[str, Any]) -> Mapping[str, Any]:
     """A view as version 0.1 showed it (its records' checks were taken over these): no board size, the Heiya
     removed counted as ``removed`` and the Engun tiles as ``gained``."""
@@ -86,6 +93,7 @@ GAME = GameDefinition(
     player_counts=lambda edition: (2,),
     start=_start,
     render=_render,
+    render_moves=_render_moves,
     check_manifest=_check_manifest,
     tell=tell,
     measures=MEASURES,

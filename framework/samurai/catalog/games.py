@@ -107,6 +107,10 @@ class GameRecords:
     """``(record, edition, source) -> position``: a finished game's record replayed under ``edition`` and checked,
     its final position on the protocol (``samurai simulate --resume`` sums up the games a run saved); None: the
     game's runs cannot be resumed."""
+    moves: Callable[[Any, str, Any, Path | None], tuple[GameState, list[Move]]] | None = None
+    """``(record, source, trust, folder) -> (start, moves)``: a record replayed and checked (it must match its
+    check), as its start position on the protocol and its actions as the protocol's moves, to be replayed move by
+    move on copies of the start (``samurai analyse-game``); None: the game's records cannot be analysed."""
 
 
 @attrs.frozen
@@ -142,6 +146,10 @@ class GameDefinition:
     tell: Callable[[GameState, Move, GameState], list[str]] | None = None
     """``(before, action, after) -> lines``: what ``action`` caused, in words every seat may read (``samurai
     replay`` prints them under the action); None: the action's description alone."""
+    render_moves: Callable[[GameState, Mapping[str, Any], Move, Move | None], str] | None = None
+    """``(state, view, played, preferred) -> SVG``: ``render`` with the places of the action just played (``state``
+    is the position after it) outlined, and those of another action of that decision marked apart (``samurai
+    analyse-game``'s boards: the move the search preferred); None: ``render`` alone."""
     web: Callable[[Sequence[str]], Any] | None = None
     """``manifests -> samurai.web.games.GameDefinition``: how ``samurai serve`` offers this game, given the
     manifest paths named on its command line that play it (besides the installed editions)."""
@@ -262,8 +270,8 @@ class Edition:
 
 
 _GAME_FUNCTIONS = ("load_board", "player_counts", "start", "render", "check_manifest", "checks")
-_GAME_OPTIONAL_FUNCTIONS = ("tell", "web", "hook_arguments", "check_hook_answer", "read_manifest", "open_edition",
-                            "check_extends", "play_batch", "outcome", "summary")
+_GAME_OPTIONAL_FUNCTIONS = ("tell", "render_moves", "web", "hook_arguments", "check_hook_answer", "read_manifest",
+                            "open_edition", "check_extends", "play_batch", "outcome", "summary")
 
 
 def _game_problem(item: Any) -> str | None:

@@ -42,12 +42,55 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     bench.add_argument("--engine", choices=("python", "native"), default=None,
                        help="time this engine only (default: each engine the game has, side by side, with the "
                             "ratio)")
+    bench.add_argument("--analysis", action="store_true",
+                       help="time samurai analyse-game instead: a 4-player game (the fewest players above, if the "
+                            "edition has no 4-player game) played by medium, analysed at hard on one core, and a "
+                            "hint at hard at every tenth decision (default: off)")
     bench.set_defaults(run=_bench)
+
+
+def _bench_analysis(edition_id: str, seed: int) -> None:
+    """``--analysis``: the time to analyse a whole game at ``hard`` and of a hint, printed."""
+    import statistics
+    import time
+
+    from ..catalog.editions import load_edition
+    from ..runs.analysis import analyse_moves, hint
+    from ..search.bots import make_bot
+
+    edition = load_edition(edition_id)
+    players = 4 if 4 in edition.player_counts else max(edition.player_counts)
+    first = edition.start(players, seed, None)
+    state, moves = first.copy(), []
+    bots = [make_bot("medium", seed + seat, edition.game) for seat in range(players)]
+    while not state.is_over:
+        moves.append(state.ask(bots[state.to_act]))  # type: ignore[index]
+        state.apply(moves[-1])
+    began = time.perf_counter()
+    analysis = analyse_moves(first, moves, bot="hard", seed=seed, game=edition.game)
+    took = time.perf_counter() - began
+    searched = sum(1 for d in analysis.decisions if not d.forced)
+    print(f"analyse-game at hard, a {players}-player game of {edition_id} played by medium ({len(moves)} decisions, "
+          f"{searched} searched): {took:.1f} s on one core ({took / max(1, searched) * 1000:.0f} ms a search)")
+    state, hints = first.copy(), []
+    for number, action in enumerate(moves):
+        if number % 10 == 0 and len(state.legal_actions()) > 1:
+            began = time.perf_counter()
+            hint(state.knowledge(state.to_act), bot="hard", seed=seed + number, game=edition.game)  # type: ignore[arg-type]
+            hints.append(time.perf_counter() - began)
+        state.apply(action)
+    if hints:
+        print(f"a hint at hard, {len(hints)} positions of that game: median {statistics.median(hints):.3f} s, "
+              f"longest {max(hints):.3f} s")
 
 
 def _bench(args: argparse.Namespace) -> int:
     from ..catalog.editions import load_edition
     from ..catalog.games import BenchRequest
+
+    if args.analysis:
+        _bench_analysis(args.edition, args.seed)
+        return 0
 
     parts = args.players.split(",")
     if not all(p.isascii() and p.isdigit() and len(p) < 3 for p in parts):

@@ -16,6 +16,7 @@ from typing import NoReturn
 
 from ..errors import SamuraiError
 from . import (
+    analyse_game,
     balance,
     bench,
     compare,
@@ -112,8 +113,8 @@ def _build_parser() -> _Parser:
     parser.add_argument("--version", action="version", version=f"samurai {__version__}",
                         help="print the version of samurai-engine and exit")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
-    for module in (simulate, compare, sweep, balance, tournament, replay, render, play_scenario, score, editions,
-                   new_edition, bench, serve):
+    for module in (simulate, compare, sweep, balance, tournament, replay, analyse_game, render, play_scenario, score,
+                   editions, new_edition, bench, serve):
         module.add_command(commands)
     return parser
 

@@ -17,6 +17,7 @@ from typing import Any
 from ..catalog.editions import Edition
 from ..catalog.games import GameDefinition, GameMeasures
 from ..hooks.specs import hookimpl
+from ..protocol import Move
 from . import defaults, hookspecs, special_tiles
 from .checks import CHECKS, check_hook_answer, hook_arguments
 from .commands import COMMANDS
@@ -43,6 +44,16 @@ def _render(state: Any, view: Mapping[str, Any]) -> str:
     if not isinstance(state, HexGameState):
         raise TypeError(f"Knizia's game draws a HexGameState, not {type(state).__name__}")
     return draw_view(view, state.rules)
+
+
+def _render_moves(state: Any, view: Mapping[str, Any], played: Move, preferred: Move | None) -> str:
+    from .render import draw_view, move_marks
+
+    if not isinstance(state, HexGameState):
+        raise TypeError(f"Knizia's game draws a HexGameState, not {type(state).__name__}")
+    rules = state.rules
+    return draw_view(view, rules, marks=move_marks(rules, played),
+                     preferred=() if preferred is None else move_marks(rules, preferred))
 
 
 def _load_map(name: str, manifest: str) -> Any:
@@ -107,6 +118,7 @@ GAME = GameDefinition(
     player_counts=lambda edition: tuple(knizia_edition(edition).manifest.players),
     start=_start_of,
     render=_render,
+    render_moves=_render_moves,
     manifest_keys=MANIFEST_KEYS,
     measures=MEASURES,
     web=_web,

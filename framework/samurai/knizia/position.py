@@ -177,7 +177,8 @@ class HexSeatKnowledge(SeatKnowledge):
 
     def search_natively(self, rng: random.Random, *, simulations: int | None, seconds: float | None,
                         exploration: float, playout: int | None, replies: bool,
-                        worlds: int | None, finish: float = 0.0) -> tuple[tuple[int, ...], int] | None:
+                        worlds: int | None, finish: float = 0.0, statistics: bool = False
+                        ) -> tuple[Any, ...] | None:
         """The information-set search's decision for this seat run inside the native engine, or None where it
         cannot run (a knowledge of a Python-engine position, or an edition that scores in Python).
 
@@ -185,16 +186,20 @@ class HexSeatKnowledge(SeatKnowledge):
         simulations the native search makes exactly the decision the Python search makes, drawing the same
         numbers from ``rng`` (the bot's generator, advanced as the Python search would advance it): a port of the
         same steps (``samurai/knizia/native/src/search.rs``). It reads only this knowledge. The result is the
-        action and the number of simulations run.
+        action and the number of simulations run; with ``statistics``, a third item too: the root's statistics,
+        per tried legal action in the legal order ``(action, visits, every seat's mean returns)``
+        (``MCTSBot.statistics``).
         """
         if getattr(self, "engine", PYTHON) is not NATIVE:
             return None
         hand_sizes, pool_sizes, _ = self._sizes
-        found: tuple[tuple[int, ...], int] | None = native_module_or_error().search_decision(
+        found: tuple[tuple[int, ...], int, Any] | None = native_module_or_error().search_decision(
             native_rules(self.rules), self._pos, self.seat, self._hidden_tiles(), hand_sizes, pool_sizes, rng,
             simulations=simulations, seconds=seconds, exploration=exploration, playout=playout, replies=replies,
-            worlds=worlds, finish=finish)
-        return found
+            worlds=worlds, finish=finish, statistics=statistics)
+        if found is None:
+            return None
+        return found if statistics else found[:2]
 
 
 class SeatBot(Protocol):

@@ -18,7 +18,7 @@ from ..protocol import GameState, Move
 from .editions import knizia_edition
 from .measures import game_facts
 from .position import HexGameState
-from .records import GameRecord, from_record, record_from_dict, record_of, write_record
+from .records import GameRecord, from_record, record_from_dict, record_of, replay, write_record
 from .replays import replay_lines
 
 __all__ = ["RECORDS"]
@@ -56,6 +56,19 @@ def _final(record: GameRecord, edition: Edition, source: str) -> HexGameState:
     return HexGameState(game.rules, game.state, len(record.actions), game.engine)
 
 
+def _moves(record: GameRecord, source: str, trust: Any, folder: Path | None) -> tuple[HexGameState, list[Move]]:
+    from_record(record, source=source, trust=trust, folder=folder)  # the whole record replays and matches its check
+    start: HexGameState | None = None
+    moves: list[Move] = []
+    for number, game in enumerate(replay(record, source=source, trace=False, trust=trust, folder=folder)):
+        if start is None:
+            start = HexGameState.of_game(game)
+        if number < len(record.actions):  # the engine's tuple of the action, read at its position (special tiles)
+            moves.append(game.to_internal(record.actions[number]))
+    assert start is not None
+    return start, moves
+
+
 RECORDS = GameRecords(record_of=_record_of, write=write_record, read=_read, replay_lines=_replay_lines,
-                      facts=_facts, final=_final)
+                      facts=_facts, final=_final, moves=_moves)
 """How Knizia's records are made, written, read, told and measured (``samurai.catalog.games.GameRecords``)."""

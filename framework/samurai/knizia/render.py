@@ -30,6 +30,7 @@ from ..catalog.trust import Trust, TrustLike
 from ..errors import DataError
 from ..files.reading import read_toml
 from ..files.svg import Svg, num, svg_to_png
+from . import engine
 from .actions import ChooseTile
 from .game import Game, new_game
 from .hexgrid import Coord
@@ -40,6 +41,7 @@ from .rules import Rules
 from .tiles import CASTES, TileType
 
 __all__ = ["render_svg", "draw_view", "draw_key", "spectator_view", "svg_to_png", "hex_centre", "action_marks",
+           "move_marks",
            "position_from_file", "seat_colour", "HEX_RADIUS", "SEAT_COLOURS", "CASTE_COLOURS", "CASTE_SHAPES"]
 
 HEX_RADIUS = 26.0
@@ -63,6 +65,8 @@ _LAND = "#EDE3C5"
 _LAND_EDGE = "#B9AC86"
 _SETTLEMENT = "#D9C48F"
 _PAPER = "#FAF8F2"
+_PREFERRED = "#007A3D"
+"""The dashed outline of an analysis's preferred move (``draw_view(preferred=...)``)."""
 _TERRAIN_COLOURS = {"sea": (_SEA, _SEA_EDGE), "land": (_LAND, _LAND_EDGE), "settlement": (_SETTLEMENT, _LAND_EDGE)}
 _PANEL_WIDTH = 330.0
 _KEY_WIDTH = 300.0
@@ -143,6 +147,24 @@ def spectator_view(game: Game) -> dict[str, Any]:
     return view
 
 
+def move_marks(rules: Rules, action: tuple[int, ...]) -> tuple[Coord, ...]:
+    """The hexes an engine action names (a tile's hex, a figure's settlement, both ends of a move or switch); none
+    for a choice of a starting tile or an end of turn."""
+    board = rules.board
+    kind = action[0]
+    if kind == engine.PLACE:
+        return (board.coords[action[2]],)
+    if kind == engine.FIGURE:
+        return (board.settlements[action[2]].at,)
+    if kind == engine.SPECIAL:
+        special = rules.tile_types[action[1]].special
+        if special == "move":
+            return board.coords[action[2]], board.coords[action[3]]
+        if special == "switch":
+            return board.settlements[action[2]].at, board.settlements[action[4]].at
+    return ()
+
+
 def action_marks(action: Any) -> tuple[Coord, ...]:
     """The hexes an action names (where a tile went, a Move's two hexes, a Switch's two settlements)."""
     marks: list[Coord] = []
@@ -154,14 +176,15 @@ def action_marks(action: Any) -> tuple[Coord, ...]:
 
 
 def draw_view(view: Mapping[str, Any], rules: Rules, *, marks: Iterable[Coord] = (), caption: str | None = None,
-              width: float | None = None, table: bool = True) -> str:
+              width: float | None = None, table: bool = True, preferred: Iterable[Coord] = ()) -> str:
     """The SVG picture of a seat's view (``Game.view``) or a spectator's (``spectator_view``).
 
     ``rules`` supplies only what every player knows: the hexes of the board and
     the tile set. ``marks`` outlines hexes (the last action's); ``caption`` is a
     line of text under the table. ``table=False`` draws the board alone, without
     the table beside it (seats, hand, key, caption): for a page that shows those
-    itself (the key: ``draw_key``).
+    itself (the key: ``draw_key``). ``preferred`` outlines hexes dashed in green, inside the hex (an analysis's
+    preferred move, ``samurai analyse-game``).
     """
     board = rules.board
     if view.get("map") != board.map.name or view.get("players") != rules.players:
@@ -184,7 +207,7 @@ def draw_view(view: Mapping[str, Any], rules: Rules, *, marks: Iterable[Coord] =
              font_family=_FONT)
     out.leaf("title", text=f"Samurai {view.get('edition')}, {view.get('players')} players: {_status(view)}")
     out.leaf("rect", x=left, y=top, width=natural_width, height=height, fill=_PAPER)
-    _draw_board(out, view, rules, {(c[0], c[1]) for c in marks})
+    _draw_board(out, view, rules, {(c[0], c[1]) for c in marks}, {(c[0], c[1]) for c in preferred})
     if panel is not None:
         panel.draw(out)
     out.close("svg")
@@ -206,7 +229,7 @@ def draw_key() -> str:
 
 # --- the board -------------------------------------------------------------------------------
 
-def _draw_board(out: Svg, view: Mapping[str, Any], rules: Rules, marks: set[Coord]) -> None:
+def _draw_board(out: Svg, view: Mapping[str, Any], rules: Rules, marks: set[Coord], preferred: set[Coord]) -> None:
     board = rules.board
     tiles: dict[Coord, Mapping[str, Any]] = {(t["at"][0], t["at"][1]): t for t in view["board"]["tiles"]}
     settlements: dict[Coord, Mapping[str, Any]] = {(s["at"][0], s["at"][1]): s
@@ -229,15 +252,25 @@ def _draw_board(out: Svg, view: Mapping[str, Any], rules: Rules, marks: set[Coor
     for coord, settlement in sorted(settlements.items(), key=lambda item: (item[0][1], item[0][0])):
         _draw_settlement(out, rules, coord, settlement)
     out.close("g")
-    if marks:
-        out.open("g", id="marks")
-        for coord in sorted(marks):
-            if coord in board.index:
-                x, y = hex_centre(coord)
-                # Solid: the page marks where a person may click dashed, and the two must not be confused.
-                out.leaf("polygon", class_="mark", points=_hex_points(x, y, HEX_RADIUS - 2.5), fill="none",
-                         stroke=_INK, stroke_width=3.5)
-        out.close("g")
+    # Solid: the page marks where a person may click dashed, and the two must not be confused; an analysis's
+    # preferred move is dashed inside the hex, in green.
+    _outline(out, board.index, marks, "mark", HEX_RADIUS - 2.5, _INK)
+    _outline(out, board.index, preferred, "preferred", HEX_RADIUS - 7, _PREFERRED, dashed=True)
+    out.close("g")
+
+
+def _outline(out: Svg, hexes: Mapping[Coord, int], coords: set[Coord], kind: str, radius: float, stroke: str, *,
+             dashed: bool = False) -> None:
+    """The hexes ``coords`` of the board outlined, in a group of their ``kind`` (nothing for none)."""
+    if not coords:
+        return
+    out.open("g", id=f"{kind}s" if kind == "mark" else kind)
+    dash = {"stroke_dasharray": "5 3"} if dashed else {}
+    for coord in sorted(coords):
+        if coord in hexes:
+            x, y = hex_centre(coord)
+            out.leaf("polygon", class_=kind, points=_hex_points(x, y, radius), fill="none", stroke=stroke,
+                     stroke_width=3.5, **dash)
     out.close("g")
 
 

@@ -25,7 +25,7 @@ from .game import check_seed
 from .identity import KNIZIA
 from .position import HexGameState
 from .records import position_check, record_from_dict, record_of, record_to_dict, replay
-from .render import draw_key, draw_view
+from .render import draw_key, draw_view, move_marks
 from .result import END_REASONS
 from .rules import Rules
 from .seat_bots import GAME_BOTS, make_bot
@@ -105,7 +105,7 @@ class SamuraiDefinition:
         last action's hexes marked; figures get ``data-piece`` (their caste) so the page can tell which one was
         clicked."""
         rules = _rules(state)
-        marks = () if last is None or last[0] == engine.CHOOSE else _marks(rules, last)
+        marks = () if last is None else move_marks(rules, last)
         svg = draw_view(view, rules, marks=marks, table=False)
         for caste in CASTES:
             svg = svg.replace(f'class="figure {caste}"', f'class="figure {caste}" data-piece="{caste}"')
@@ -337,22 +337,6 @@ def _clicks(rules: Rules, action: Move, number: int, buttons: dict[str, str],
     buttons[key] = _describe(rules, action)
     hints[tile] = f"Choose what {label} does"
     return [(tile, key)]
-
-
-def _marks(rules: Rules, action: Move) -> tuple[tuple[int, int], ...]:
-    board = rules.board
-    kind = action[0]
-    if kind == engine.PLACE:
-        return (board.coords[action[2]],)
-    if kind == engine.FIGURE:
-        return (board.settlements[action[2]].at,)
-    if kind == engine.SPECIAL:
-        special = rules.tile_types[action[1]].special
-        if special == "move":
-            return board.coords[action[2]], board.coords[action[3]]
-        if special == "switch":
-            return board.settlements[action[2]].at, board.settlements[action[4]].at
-    return ()
 
 
 def _near(rules: Rules, h: int) -> str:

@@ -59,9 +59,11 @@ import math
 import random
 import time
 
+import attrs
+
 from ..protocol import GameState, Knowledge, Move
 
-__all__ = ["MCTSBot", "DEFAULT_EXPLORATION"]
+__all__ = ["MCTSBot", "DEFAULT_EXPLORATION", "ActionStatistics", "RootStatistics"]
 
 DEFAULT_EXPLORATION = 0.35
 """The UCT exploration constant for returns in [0, 1]: half the textbook 1/sqrt(2) (Kocsis and Szepesvári).
@@ -75,7 +77,7 @@ _TIME_CHECK_EVERY = 16
 class _Node:
     """A node of the tree: the statistics of the action that led here, and the children by action."""
 
-    __slots__ = ("seat", "chooser", "visits", "total", "available", "children")
+    __slots__ = ("seat", "chooser", "visits", "total", "available", "children", "totals")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -86,6 +88,44 @@ class _Node:
         self.total = 0.0
         self.available = 1
         self.children: dict[Move, _Node] = {}
+        self.totals: list[float] | None = None
+        """A root child's sums of every seat's returns (None elsewhere): ``RootStatistics``."""
+
+
+@attrs.frozen
+class ActionStatistics:
+    """One legal action of a search's root: how often the search tried it and the mean of every seat's returns
+    over those simulations (``means[seat]``; the returns are the game's ``evaluate``/``returns`` values, 1 for a
+    sole win and 1/k for a shared one)."""
+
+    action: Move
+    visits: int
+    means: tuple[float, ...]
+
+
+@attrs.frozen
+class RootStatistics:
+    """What one decision's search found at its root (``MCTSBot.statistics``): the seat that searched, the action
+    the bot plays (``MCTSBot.act``'s), the simulations run, and each tried legal action's statistics in the legal
+    order (an action the budget never reached is left out; none at all for a forced decision, where
+    ``simulations`` is 0)."""
+
+    seat: int
+    chosen: Move
+    simulations: int
+    actions: tuple[ActionStatistics, ...]
+
+    @property
+    def forced(self) -> bool:
+        """The seat had one legal action: no search ran."""
+        return self.simulations == 0 and not self.actions
+
+    def of(self, action: Move) -> ActionStatistics | None:
+        """The statistics of ``action``, or None where the search never tried it."""
+        for entry in self.actions:
+            if entry.action == action:
+                return entry
+        return None
 
 
 class MCTSBot:
@@ -150,19 +190,42 @@ class MCTSBot:
             if found is not None:
                 action, self.last_simulations = found
                 return action  # type: ignore[no-any-return]
+        return self._search_root(knowledge).chosen
+
+    def statistics(self, knowledge: Knowledge) -> RootStatistics:
+        """``act``'s search, with what it found at the root: the same decision, drawing the same numbers from
+        the bot's generator, and per tried legal action its visits and every seat's mean returns. A game that
+        searches natively (``search_natively(..., statistics=True)``) gives the very same figures."""
+        native = getattr(knowledge, "search_natively", None)
+        if native is not None:
+            found = native(self.rng, simulations=self.simulations, seconds=self.seconds,
+                           exploration=self.exploration, playout=self.playout, replies=self.replies,
+                           worlds=self.worlds, finish=self.finish, statistics=True)
+            if found is not None:
+                action, self.last_simulations, rows = found
+                return RootStatistics(knowledge.seat, tuple(action), self.last_simulations, tuple(
+                    ActionStatistics(tuple(a), visits, tuple(means)) for a, visits, means in rows))
+        return self._search_root(knowledge)
+
+    def _search_root(self, knowledge: Knowledge) -> RootStatistics:
+        """The Python search's decision and its root's statistics."""
         legal = knowledge.legal_actions()
         if not legal:
             raise ValueError("the knowledge's seat has no legal action: it is not to act")
         if len(legal) == 1:
             self.last_simulations = 0
-            return legal[0]
+            return RootStatistics(knowledge.seat, legal[0], 0, ())
         root = self.search(knowledge, legal)
         best, best_key = legal[0], (-1, -1.0)
+        rows = []
         for action in legal:  # in the legal order, so ties break the same way every time
             child = root.children.get(action)
-            if child is not None and (child.visits, child.total / child.visits) > best_key:
-                best, best_key = action, (child.visits, child.total / child.visits)
-        return best
+            if child is not None:
+                if (child.visits, child.total / child.visits) > best_key:
+                    best, best_key = action, (child.visits, child.total / child.visits)
+                assert child.totals is not None
+                rows.append(ActionStatistics(action, child.visits, tuple(t / child.visits for t in child.totals)))
+        return RootStatistics(knowledge.seat, best, self.last_simulations, tuple(rows))
 
     def search(self, knowledge: Knowledge, legal: list[Move]) -> _Node:
         """Run the budget's simulations from ``knowledge`` (whose legal actions are ``legal``); the tree's root."""
@@ -248,6 +311,12 @@ class MCTSBot:
         for visited in path:
             visited.visits += 1
             visited.total += returns[visited.seat]
+        totals = path[0].totals  # the root child's sums for every seat, in the same order as its total
+        if totals is None:
+            path[0].totals = [0.0 + r for r in returns]
+        else:
+            for seat, value in enumerate(returns):
+                totals[seat] += value
         root.visits += 1
 
     def _draw(self, knowledge: Knowledge, visits: int) -> tuple[GameState, random.Random]:

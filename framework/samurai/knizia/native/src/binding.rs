@@ -1275,9 +1275,11 @@ fn native_scoring_decision(
 /// each seat's hand and unchosen sizes), the bot's generator `rng` (advanced exactly as the Python search
 /// advances it) and the bot's options (`simulations`, else `seconds`). `(action, simulations run)`, or None when
 /// the edition scores in Python (the search must end games). ValueError for knowledge that does not fit the rules.
+/// The result is `(action, simulations run, statistics)`: with `statistics`, the root's per tried legal action in
+/// the legal order, `[(action, visits, [every seat's mean returns])]` (`MCTSBot.statistics`), else None.
 #[pyfunction]
 #[pyo3(signature = (rules, public, seat, hidden, hand_sizes, pool_sizes, rng, *, simulations, seconds,
-                    exploration, playout, replies, worlds, finish=0.0))]
+                    exploration, playout, replies, worlds, finish=0.0, statistics=false))]
 #[allow(clippy::too_many_arguments)]
 fn search_decision<'py>(
     py: Python<'py>,
@@ -1295,7 +1297,8 @@ fn search_decision<'py>(
     replies: bool,
     worlds: Option<usize>,
     finish: f64,
-) -> PyResult<Option<(Bound<'py, PyTuple>, u64)>> {
+    statistics: bool,
+) -> SearchResult<'py> {
     if rules.rules.scoring == Scoring::Python {
         return Ok(None);
     }
@@ -1350,8 +1353,31 @@ fn search_decision<'py>(
         .detach(|| search::decide(&rules.rules, &knowledge, &mut twister, options))
         .map_err(refusal_error)?;
     write_back(rng, &twister)?;
-    Ok(Some((action_tuple(py, &found.action)?, found.simulations)))
+    let root = if statistics {
+        let rows = found
+            .root
+            .iter()
+            .map(|row| {
+                Ok((
+                    action_tuple(py, &row.action)?,
+                    row.visits,
+                    row.means.clone(),
+                ))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        rows.into_pyobject(py)?.into_any()
+    } else {
+        py.None().into_bound(py)
+    };
+    Ok(Some((
+        action_tuple(py, &found.action)?,
+        found.simulations,
+        root,
+    )))
 }
+
+/// `search_decision`'s result: the action, the simulations run and the root's statistics (or None).
+type SearchResult<'py> = PyResult<Option<(Bound<'py, PyTuple>, u64, Bound<'py, PyAny>)>>;
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<NativeRules>()?;

@@ -195,11 +195,21 @@ impl Node {
     }
 }
 
-/// What a decision found: the action to play and how many simulations it ran.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a decision found: the action to play, how many simulations it ran, and the root's statistics.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Found {
     pub action: Action,
     pub simulations: u64,
+    /// Per tried legal action of the root, in the legal order (`MCTSBot.statistics`; empty when forced).
+    pub root: Vec<RootAction>,
+}
+
+/// One tried legal action of the root: its visits and every seat's mean returns over them (`ActionStatistics`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootAction {
+    pub action: Action,
+    pub visits: u64,
+    pub means: Vec<f64>,
 }
 
 /// One decision's search: the tree (nodes by index, the root's children in the order they were added, as a
@@ -215,6 +225,8 @@ struct Search<'a> {
     /// side so that the choice at the root (every simulation, over every root action) reads two short lists.
     root_means: Vec<f64>,
     root_sqrt_visits: Vec<f64>,
+    /// Per root child (in `root_children`'s order): the sums of every seat's returns, in the order its total sums.
+    root_totals: Vec<Vec<f64>>,
     /// `ln(k)` for every availability count `k` met so far (the choice below the root takes one per child).
     logarithms: Vec<f64>,
     pool: Vec<(State, Twister)>,
@@ -261,6 +273,7 @@ pub fn decide(
             return Ok(Found {
                 action: legal[0],
                 simulations: 0,
+                root: Vec::new(),
             })
         }
         _ => {}
@@ -274,6 +287,7 @@ pub fn decide(
         root_children: Vec::with_capacity(legal.len()),
         root_means: Vec::with_capacity(legal.len()),
         root_sqrt_visits: Vec::with_capacity(legal.len()),
+        root_totals: Vec::with_capacity(legal.len()),
         logarithms: Vec::new(),
         pool: Vec::new(),
         legal: Vec::new(),
@@ -287,19 +301,27 @@ pub fn decide(
     };
     let simulations = search.run(&legal, rng)?;
     let mut best = (legal[0], (-1i64, -1.0f64));
+    let mut root = Vec::with_capacity(search.root_children.len());
     // In the legal order, so ties break the same way every time.
     for &action in &legal {
-        if let Some(&(_, id)) = search.root_children.iter().find(|(a, _)| *a == action) {
-            let child = &search.nodes[id as usize];
-            let key = (child.visits as i64, child.total / child.visits as f64);
+        if let Some(at) = search.root_children.iter().position(|(a, _)| *a == action) {
+            let child = &search.nodes[search.root_children[at].1 as usize];
+            let visits = child.visits as f64;
+            let key = (child.visits as i64, child.total / visits);
             if key.0 > best.1 .0 || (key.0 == best.1 .0 && key.1 > best.1 .1) {
                 best = (action, key);
             }
+            root.push(RootAction {
+                action,
+                visits: child.visits,
+                means: search.root_totals[at].iter().map(|t| t / visits).collect(),
+            });
         }
     }
     Ok(Found {
         action: best.0,
         simulations,
+        root,
     })
 }
 
@@ -346,6 +368,7 @@ impl Search<'_> {
             self.root_children.push((action, id));
             self.root_means.push(0.0);
             self.root_sqrt_visits.push(0.0);
+            self.root_totals.push(vec![0.0; self.r.players]);
             (action, id, true, self.root_children.len() - 1)
         } else {
             // Every root action is available in every drawn position: one logarithm for all. The value is
@@ -418,6 +441,9 @@ impl Search<'_> {
         let child = &self.nodes[path[0] as usize];
         self.root_means[root_at] = child.mean;
         self.root_sqrt_visits[root_at] = (child.visits as f64).sqrt();
+        for (total, &value) in self.root_totals[root_at].iter_mut().zip(&self.returns) {
+            *total += value;
+        }
         self.path = path;
         self.root_visits += 1;
         Ok(())
