@@ -95,7 +95,8 @@ class NimDefinition:
     def bot_action(self, state: GameState, seat: int, bot: str, rng: random.Random) -> Move:
         return rng.choice(state.knowledge(seat).legal_actions())
 
-    def render(self, state: GameState, view: Mapping[str, Any], last: Move | None) -> str:
+    def render(self, state: GameState, view: Mapping[str, Any], last: Move | None,
+               preferred: Move | None = None) -> str:
         return f'<svg xmlns="http://www.w3.org/2000/svg"><text>{view["stones"]} stones</text></svg>'
 
     def key(self) -> str | None:

@@ -72,6 +72,9 @@ class DaimyoDefinition:
     name = "daimyo"
     title = "Daimyo and Shinobi"
     rules = "daimyo.md"
+    analysis_bot = "medium"
+    """This game's search is the Python one: ``hard`` takes over a second a move, ``medium`` a tenth of one, so a
+    whole game is judged in about a minute and a hint comes at once."""
 
     def __init__(self, manifests: Sequence[str] = ()) -> None:
         self._manifests = tuple(manifests)
@@ -103,9 +106,11 @@ class DaimyoDefinition:
 
     # --- pictures and words ----------------------------------------------------------------
 
-    def render(self, state: GameState, view: Mapping[str, Any], last: Move | None) -> str:
-        """``draw_daimyo_view`` of the view, the last action's squares marked; every square carries its
-        ``data-col``/``data-row`` (file, rank from 0) inside ``#hexes``, the page's board places."""
+    def render(self, state: GameState, view: Mapping[str, Any], last: Move | None,
+               preferred: Move | None = None) -> str:
+        """``draw_daimyo_view`` of the view, the last action's squares marked (the renderer has one kind of mark:
+        an analysis' ``preferred`` move is told in words); every square carries its ``data-col``/``data-row``
+        (file, rank from 0) inside ``#hexes``, the page's board places."""
         position = _state(state)
         marks = () if last is None else [position.square_name(sq) for sq in last[1:]]
         svg = draw_daimyo_view(view, marks=marks, panel=False, remembered=bool(view.get("open")))

@@ -35,6 +35,9 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
                             "proxy's https://games.example.org (repeatable)")
     serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                        help="also take requests whose Host header is NAME, e.g. a reverse proxy's (repeatable)")
+    serve.add_argument("--analysis-bot", default=None, metavar="BOT",
+                       help="the search that judges finished games' moves and gives hints: a level or mcts-replies:N "
+                            "(default: each game's own, hard for Samurai, medium for Daimyo and Shinobi)")
     serve.set_defaults(run=_serve)
 
 
@@ -48,5 +51,6 @@ def _serve(args: argparse.Namespace) -> int:
     return serve(host=args.host, port=args.port, data_dir=args.data_dir, manifests=args.edition,
                  bot_delay=args.bot_delay, bot_workers=args.bot_workers,
                  searches_per_client=args.bot_searches_per_client, games_per_minute=args.games_per_minute,
-                 allowed_origins=args.allowed_origin, allowed_hosts=args.allowed_host)
+                 allowed_origins=args.allowed_origin, allowed_hosts=args.allowed_host,
+                 analysis_bot=args.analysis_bot)
 

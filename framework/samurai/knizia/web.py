@@ -60,6 +60,8 @@ class SamuraiDefinition:
     name = "samurai"
     title = "Samurai"
     rules = "samurai.md"
+    analysis_bot = "hard"
+    """The native search judges a 4-player game at ``hard`` in some seconds and gives a hint in a fraction of one."""
 
     def __init__(self, manifests: Sequence[str] = ()) -> None:
         self._manifests = tuple(manifests)
@@ -100,13 +102,15 @@ class SamuraiDefinition:
 
     # --- pictures and words ----------------------------------------------------------------
 
-    def render(self, state: GameState, view: Mapping[str, Any], last: Move | None) -> str:
+    def render(self, state: GameState, view: Mapping[str, Any], last: Move | None,
+               preferred: Move | None = None) -> str:
         """``samurai.knizia.render.draw_view`` of the view, the board alone (the page's sidebar has the table), the
-        last action's hexes marked; figures get ``data-piece`` (their caste) so the page can tell which one was
-        clicked."""
+        last action's hexes marked (and the preferred move's, dashed green); figures get ``data-piece`` (their
+        caste) so the page can tell which one was clicked."""
         rules = _rules(state)
         marks = () if last is None else move_marks(rules, last)
-        svg = draw_view(view, rules, marks=marks, table=False)
+        svg = draw_view(view, rules, marks=marks, preferred=() if preferred is None else move_marks(rules, preferred),
+                        table=False)
         for caste in CASTES:
             svg = svg.replace(f'class="figure {caste}"', f'class="figure {caste}" data-piece="{caste}"')
         return svg

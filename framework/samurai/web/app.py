@@ -204,7 +204,8 @@ def _is_loopback(name: str) -> bool:
 
 def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_delay: float = 0.0,
                max_body: int = MAX_BODY, limits: SearchLimits | None = None,
-               games_per_minute: int = GAMES_PER_MINUTE, checks: RequestChecks | None = None) -> Starlette:
+               games_per_minute: int = GAMES_PER_MINUTE, checks: RequestChecks | None = None,
+               analysis_bot: str | None = None) -> Starlette:
     """The web application for ``definitions``, keeping games in ``data_dir`` (see ``samurai.web.store``).
 
     ``bot_delay`` (seconds) paces the bots so a person sees their moves one by one. ``limits`` bounds the
@@ -212,7 +213,8 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
     ``checks`` the requests that start a game or open a record (``RequestChecks``; default: any Host).
     """
     store = Store(data_dir)
-    host = GameHost(definitions, store, bot_delay=bot_delay, limits=limits, games_per_minute=games_per_minute)
+    host = GameHost(definitions, store, bot_delay=bot_delay, limits=limits, games_per_minute=games_per_minute,
+                    analysis_bot=analysis_bot)
     request_checks = checks or RequestChecks()
     static = _static_files()
     rules = rules_pages()
@@ -355,6 +357,19 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
         return Response(json.dumps(data, indent=1) + "\n", media_type="application/json", headers={
             **_SECURITY_HEADERS, "Content-Disposition": f'attachment; filename="samurai-{live.id}.json"'})
 
+    async def start_analysis(request: Request) -> Response:
+        request_checks.check(request)  # work for the server's workers: only from this server's page or a program
+        live = host.game(request.path_params["game"])
+        answer = host.start_analysis(live)
+        return _json(answer, status=200 if answer["state"] == "done" else 202)
+
+    def analysis(request: Request) -> Response:
+        return _json(host.analysis(host.game(request.path_params["game"])))
+
+    async def hint(request: Request) -> Response:
+        live, seat = _seat(request)
+        return _json(await host.hint(live, seat))
+
     async def import_record(request: Request) -> Response:
         request_checks.check(request)
         live = host.import_record(await _body(request), request.query_params.get("game"))
@@ -374,6 +389,8 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
         Route("/api/games/{game}/actions", act, methods=["POST"]),
         Route("/api/games/{game}/events", events), Route("/api/games/{game}/replay", replay),
         Route("/api/games/{game}/moves", moves),
+        Route("/api/games/{game}/analysis", start_analysis, methods=["POST"]),
+        Route("/api/games/{game}/analysis", analysis), Route("/api/games/{game}/hint", hint, methods=["POST"]),
         Route("/api/games/{game}/record", record), Route("/api/records", import_record, methods=["POST"]),
     ]
     app = Starlette(routes=[Route(r.path, _guarded(r.endpoint), methods=r.methods) for r in routes],

@@ -94,11 +94,13 @@ class GameSetup:
     players: int
     seed: int
     options: Mapping[str, Any] = attrs.field(factory=dict)
+    hints: bool = False
+    """Whether every seat may ask for a hint (chosen when the game is started; not a rule of the game)."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (what the store keeps)."""
         return {"game": self.game, "edition": self.edition, "players": self.players, "seed": self.seed,
-                "options": dict(self.options)}
+                "options": dict(self.options), "hints": self.hints}
 
 
 @attrs.frozen
@@ -155,6 +157,9 @@ class GameDefinition(Protocol):
     rules: str | None
     """The game's rules for people: the name of its page among the shipped ones (``samurai.data.rules_pages``,
     e.g. ``"samurai.md"``), shown in the page's "How to play" panel; None: the game has none."""
+    analysis_bot: str
+    """The search that judges a finished game's moves and gives hints (``samurai.runs.analysis``): a level or an
+    ``mcts...:N`` name; ``hard`` where a definition does not say."""
 
     def editions(self) -> Sequence[EditionChoice]:
         """What a person may start."""
@@ -172,9 +177,12 @@ class GameDefinition(Protocol):
         the definition must pickle (one holding editions pickles as what rebuilds it, see
         ``shared_definition``)."""
 
-    def render(self, state: GameState, view: Mapping[str, Any], last: Move | None) -> str:
+    def render(self, state: GameState, view: Mapping[str, Any], last: Move | None,
+               preferred: Move | None = None) -> str:
         """A seat's view (``GameState.view`` of ``state``) drawn as an SVG document, ``last`` (the action that
-        led here) marked; ``state`` supplies only what every player knows (the board, the tile set)."""
+        led here) marked, and ``preferred`` (the move an analysis preferred to ``last``, from the position before
+        it) marked apart where the game can draw it; ``state`` supplies only what every player knows (the board,
+        the tile set). ``preferred`` is given only to a finished game's replay once it has been analysed."""
 
     def key(self) -> str | None:
         """The key to the board's symbols as a small SVG document (the page shows it beside the board, which

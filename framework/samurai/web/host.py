@@ -7,7 +7,7 @@ time, and an acknowledged action is never lost. Bots move in a background
 task after a person's move, each from its seat's knowledge only.
 
 **Bots never stall the table.** A bot's search runs in a worker process of
-the host's own bounded pool (``_bot_pool``), never in the event loop's
+the host's own bounded pool (``samurai.web.workers``), never in the event loop's
 threads that write acknowledged moves to the store, and never under the
 game's lock: the bot reads the position under the lock, searches without
 it, and commits under it only if the position is still the one it searched.
@@ -38,8 +38,8 @@ import random
 import secrets
 import sys
 import time
-from collections import Counter, OrderedDict, deque
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections import Counter, deque
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
 from typing import Any
@@ -51,8 +51,10 @@ from ..interrupts import StoppableTask
 from ..protocol import GameState, Move
 from ..runs.workerpool import WorkerPool
 from ..seeds import MAX_SEED, check_seed
+from .analysis import ANALYSIS_SEED, AnalysisJob
 from .games import GameDefinition, GameSetup, rules_url
 from .store import SeatSpec, Store, StoredGame
+from .workers import GameRef, HintAnswer, Judged, bot_move, bot_pool, hint_moves, judge_move
 
 __all__ = ["GameHost", "LiveGame", "HostError", "SearchLimits", "digest", "draw_seed", "GAMES_PER_MINUTE",
            "RESUMED"]
@@ -133,6 +135,8 @@ class LiveGame:
     logs: list[dict[int | None, list[str]]]
     """For each action, what each seat (and, under None, the whole table) saw happen."""
     imported: bool = False
+    record: Any = None
+    """The record a person uploaded (``imported``), which a worker opens to rebuild the game's start."""
     creator: str = RESUMED
     """The client address that started the game (its bots share that client's searches)."""
     lock: asyncio.Lock = attrs.field(factory=asyncio.Lock)
@@ -140,6 +144,12 @@ class LiveGame:
     bot_task: asyncio.Task[None] | None = None
     bot_error: str | None = None
     """Why the bot to act could not move (it raised or chose an illegal action), shown to the table."""
+    thinking: asyncio.Lock = attrs.field(factory=asyncio.Lock)
+    """Held by the game's analysis or a hint while it searches: one at a time per game."""
+    analysis: AnalysisJob | None = None
+    analysis_task: asyncio.Task[None] | None = None
+    hints: dict[tuple[int, int], HintAnswer] = attrs.field(factory=dict)
+    """The hints given, by seat and move number (asked again, the same answer at once)."""
 
     @property
     def seed_secret(self) -> bool:
@@ -161,6 +171,11 @@ class LiveGame:
             raise HostError(403, "this token opens no seat of this game")
         return found
 
+    @property
+    def ref(self) -> GameRef:
+        """What rebuilds the game's positions in a worker process."""
+        return GameRef(self.definition, self.id, self.setup, self.record)
+
     def position(self, step: int) -> GameState:
         """The position after the first ``step`` actions."""
         state = self.start.copy()
@@ -173,7 +188,8 @@ class GameHost:
     """The live games of a server, kept in ``store``."""
 
     def __init__(self, definitions: Sequence[GameDefinition], store: Store, *, bot_delay: float = 0.0,
-                 limits: SearchLimits | None = None, games_per_minute: int = GAMES_PER_MINUTE) -> None:
+                 limits: SearchLimits | None = None, games_per_minute: int = GAMES_PER_MINUTE,
+                 analysis_bot: str | None = None, hint_bot: str | None = None) -> None:
         if not definitions:
             raise ValueError("a host needs at least one game definition")
         if isinstance(games_per_minute, bool) or not isinstance(games_per_minute, int) or games_per_minute < 1:
@@ -183,6 +199,10 @@ class GameHost:
         self.bot_delay = bot_delay
         self.limits = limits or SearchLimits()
         self.games_per_minute = games_per_minute
+        self.analysis_bot = analysis_bot
+        """The search that judges a finished game's moves; None: each game's own (``analysis_bot_of``)."""
+        self.hint_bot = hint_bot
+        """The search that gives hints; None: the same as the analysis'."""
         self._games: dict[str, LiveGame] = {}
         self._unresumable: dict[str, str] = {}
         """Stored games that cannot be resumed, with why: refused (503) without reading them again."""
@@ -259,7 +279,7 @@ class GameHost:
             raise DataError(f"game {stored.id}: {len(stored.seats)} seats are stored for {start.players} players",
                             source=str(self.store.path))
         live = LiveGame(stored.id, definition, stored.setup, stored.seats, start, start.copy(), [], [],
-                        imported=stored.imported is not None)
+                        imported=stored.imported is not None, record=stored.imported)
         for number, action in enumerate(stored.actions):
             reason = live.state.check(action)
             if reason is not None:
@@ -282,9 +302,13 @@ class GameHost:
         and (people) token. 429 when the client started ``games_per_minute`` games in the last minute."""
         if not isinstance(request, Mapping):
             raise HostError(400, "the body must be a JSON object")
-        unknown = set(request) - {"game", "edition", "seats", "seed", "options"}
+        unknown = set(request) - {"game", "edition", "seats", "seed", "options", "hints"}
         if unknown:
-            raise HostError(400, f"unknown field {sorted(unknown)[0]!r}; fields: game, edition, seats, seed, options")
+            raise HostError(400, f"unknown field {sorted(unknown)[0]!r}; fields: game, edition, seats, seed, options, "
+                                 f"hints")
+        hints = request.get("hints", False)
+        if not isinstance(hints, bool):
+            raise HostError(400, f"hints must be true (every seat may ask for a hint) or false, not {hints!r}")
         definition = self.definition(request.get("game"))
         seats_field = request.get("seats")
         if not isinstance(seats_field, list) or not all(isinstance(s, str) for s in seats_field):
@@ -313,7 +337,7 @@ class GameHost:
         edition = request.get("edition")
         if not isinstance(edition, str):
             raise HostError(400, "edition must be the key of an edition listed by /api/catalog")
-        setup = GameSetup(definition.name, edition, len(seats_field), seed, dict(options))
+        setup = GameSetup(definition.name, edition, len(seats_field), seed, dict(options), hints=hints)
         try:
             start = definition.start(setup)
         except (DataError, ValueError, TypeError) as exc:
@@ -357,7 +381,7 @@ class GameHost:
         game_id = secrets.token_urlsafe(9)
         seats = tuple(SeatSpec("record") for _ in range(opened.setup.players))
         live = LiveGame(game_id, definition, opened.setup, seats, opened.start, opened.start.copy(), [], [],
-                        imported=True)
+                        imported=True, record=data)
         for action in opened.actions:
             self._advance(live, action)
         self.store.create(game_id, opened.setup, seats, imported=data, actions=opened.actions,
@@ -479,14 +503,16 @@ class GameHost:
 
     async def _search(self, live: LiveGame, actions: tuple[Move, ...], seat: int, bot: str,
                       rng: random.Random) -> Any:
-        """The bot's move, searched in a worker process of the bots' pool (made again if a worker died)."""
+        """The bot's move, searched in a worker process."""
+        return await self._in_worker(bot_move, (live.ref, actions, seat, bot, rng))
+
+    async def _in_worker(self, function: Callable[[Any], Any], job: Any) -> Any:
+        """``function(job)`` in a worker process of the server's pool (made again if a worker died)."""
         if self._pool is None:
-            self._pool = _bot_pool(self.limits.workers)
+            self._pool = bot_pool(self.limits.workers)
         pool = self._pool
-        task = StoppableTask(_bot_move)
         try:
-            return await asyncio.get_running_loop().run_in_executor(
-                pool.executor, task, (live.definition, live.id, live.setup, actions, seat, bot, rng))
+            return await asyncio.get_running_loop().run_in_executor(pool.executor, StoppableTask(function), job)
         except BrokenProcessPool:
             if self._pool is pool:  # a worker was killed (out of memory, say): the next search gets a new pool
                 self._pool = None
@@ -503,8 +529,9 @@ class GameHost:
         """Cancel the bots' tasks and end their searches at once (the server is stopping; a bot's move is either
         committed or not made)."""
         for live in self._games.values():
-            if live.bot_task is not None:
-                live.bot_task.cancel()
+            for task in (live.bot_task, live.analysis_task):
+                if task is not None:
+                    task.cancel()
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.stop(patience=2)
@@ -516,6 +543,74 @@ class GameHost:
             if not tasks:
                 return
             await asyncio.gather(*tasks)
+
+    # --- analysis and hints -------------------------------------------------------------------
+
+    def analysis_bot_of(self, live: LiveGame) -> str:
+        """The search that judges ``live``'s moves: the host's, or its game's own (``GameDefinition.analysis_bot``,
+        ``hard`` where a game does not say)."""
+        return self.analysis_bot or _analysis_bot(live.definition)
+
+    def start_analysis(self, live: LiveGame) -> dict[str, Any]:
+        """Start judging every move of a finished game, in the host's workers, one move at a time and one analysis
+        at a time per game; asked again, its progress (an analysis that failed starts again). 409 while the game
+        goes on: the analysis tells every seat's moves and chances."""
+        if not live.state.is_over:
+            raise HostError(409, "a game is analysed once it is over")
+        job = live.analysis
+        if job is None or (job.error is not None and (live.analysis_task is None or live.analysis_task.done())):
+            job = AnalysisJob(self.analysis_bot_of(live), len(live.actions), live.state.players)
+            live.analysis = job
+            live.analysis_task = asyncio.get_running_loop().create_task(self._analyse(live, job))
+        return job.to_dict()
+
+    def analysis(self, live: LiveGame) -> dict[str, Any]:
+        """The game's analysis as far as it got (``AnalysisJob.to_dict``); 404 when none was started."""
+        if live.analysis is None:
+            raise HostError(404, "this game has not been analysed yet: POST to /api/games/GAME/analysis starts it")
+        return live.analysis.to_dict()
+
+    async def _analyse(self, live: LiveGame, job: AnalysisJob) -> None:
+        actions = tuple(live.actions)
+        try:
+            async with live.thinking:
+                for number, action in enumerate(actions):
+                    async with self._searches.slot(live.creator):
+                        judged: Judged = await self._in_worker(
+                            judge_move, (live.ref, actions[:number], action, job.bot, ANALYSIS_SEED))
+                    job.judged.append(judged)
+            job.returns = tuple(live.state.returns())
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the page is told why, the server goes on
+            job.error = one_line(f"{type(exc).__name__}: {exc}")
+            print(f"samurai: warning: game {live.id}: the analysis stopped: {job.error}", file=sys.stderr, flush=True)
+
+    async def hint(self, live: LiveGame, seat: int, top: int = 3) -> dict[str, Any]:
+        """The ``top`` moves the search prefers for ``seat`` (to act) from its own knowledge, each with its
+        estimated chance: 403 in a game started without hints, 409 when the seat is not to act. Searched in the
+        host's workers, one at a time per game; asked again at the same move, the same answer."""
+        if not live.setup.hints:
+            raise HostError(403, "hints are off in this game (they are allowed, for every seat, when a game is started)")
+        state = live.state
+        if state.is_over:
+            raise HostError(409, "the game is over")
+        if state.to_act != seat:
+            raise HostError(409, f"a hint is for the seat to act: it is seat {state.to_act}'s turn, not seat {seat}'s")
+        key = (seat, state.move_number)
+        found = live.hints.get(key)
+        if found is None:
+            actions = tuple(live.actions)
+            # Seeded from the game like the bots' moves: the same hint after a restart.
+            seed = random.Random(f"{live.setup.seed}:hint:{seat}:{key[1]}").getrandbits(63)
+            async with live.thinking:
+                found = live.hints.get(key)
+                if found is None:
+                    async with self._searches.slot(live.creator):
+                        found = await self._in_worker(
+                            hint_moves, (live.ref, actions, seat, self.hint_bot or self.analysis_bot_of(live), seed, top))
+                    live.hints[key] = found
+        return {"game": live.id, "move_number": key[1], **found.to_dict()}
 
     # --- what a seat is sent -----------------------------------------------------------------
 
@@ -543,7 +638,8 @@ class GameHost:
                 "over": state.is_over, "seats": self.seats_info(live, seat),
                 "svg": definition.render(state, view, live.actions[-1] if live.actions else None),
                 "status": definition.status(view), "controls": definition.controls(state, seat).to_dict(),
-                "log": entries, "bot_error": live.bot_error, "rules": rules_url(definition), "key": definition.key()}
+                "log": entries, "bot_error": live.bot_error, "rules": rules_url(definition), "key": definition.key(),
+                "hints": live.setup.hints}
 
     def replay_frame(self, live: LiveGame, step: Any, seat: int | None) -> dict[str, Any]:
         """The position after ``step`` actions as ``seat`` saw it, or (``seat`` None) all hands open: nothing
@@ -555,11 +651,16 @@ class GameHost:
         state = live.position(step)
         view = live.definition.open_view(state) if seat is None else state.view(seat)
         last = live.actions[step - 1] if step else None
+        judged = live.analysis.judged_move(step - 1) if live.analysis is not None and step else None
+        preferred = None
+        if judged is not None and judged.decision.preferred is not None:
+            preferred = judged.decision.preferred.action if judged.decision.preferred.action != last else None
         return {"game": live.id, "step": step, "steps": len(live.actions), "seat": "all" if seat is None else seat,
                 "public": public, "seats": self.seats_info(live, None if public else seat), "over": live.state.is_over,
-                "svg": live.definition.render(state, view, last), "status": live.definition.status(view),
+                "svg": _draw(live.definition, state, view, last, preferred), "status": live.definition.status(view),
                 "lines": live.logs[step - 1][None if public else seat] if step else [],
-                "rules": rules_url(live.definition), "key": live.definition.key()}
+                "rules": rules_url(live.definition), "key": live.definition.key(),
+                "judged": None if judged is None else _judged(judged)}
 
     def moves(self, live: LiveGame, seat: int | None) -> list[dict[str, Any]]:
         """Every action of the game so far in a line, as ``seat`` saw it (everything, once the game is over or for an
@@ -591,51 +692,35 @@ def _summary(definition: GameDefinition, final: GameState) -> dict[str, Any]:
     return {"returns": list(final.returns()), "result": definition.status(final.view(0)).get("result")}
 
 
+def _draw(definition: GameDefinition, state: GameState, view: Mapping[str, Any], last: Move | None,
+          preferred: Move | None) -> str:
+    """The board, with the move the analysis preferred marked when there is one (a definition drawing none may
+    leave out ``render``'s ``preferred``)."""
+    if preferred is None:
+        return definition.render(state, view, last)
+    return definition.render(state, view, last, preferred=preferred)
+
+
+def _judged(judged: Judged) -> dict[str, Any]:
+    """What a replay frame says of the move that led to it, once the game has been analysed."""
+    decision = judged.decision
+    return {"number": decision.number, "seat": decision.seat, "grade": decision.grade, "loss": decision.loss,
+            "played": judged.played, "preferred": judged.preferred,
+            "chance_before": None if decision.preferred is None else decision.preferred.chances[decision.seat],
+            "chance_after": None if decision.after is None else decision.after.chances[decision.seat]}
+
+
+def _analysis_bot(definition: GameDefinition) -> str:
+    """A definition's search for analyses and hints (``hard`` where it names none)."""
+    bot = getattr(definition, "analysis_bot", None)  # a definition written before analyses may not say
+    return bot if isinstance(bot, str) and bot else "hard"
+
+
 def _not_an_action(move: Any) -> str | None:
     """Why a bot's answer is not an action at all (a tuple of whole numbers), or None."""
     if isinstance(move, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in move):
         return None
     return "an action is a tuple of whole numbers"
-
-
-_WORKER_POSITIONS: OrderedDict[str, tuple[GameSetup, tuple[Move, ...], GameState]] = OrderedDict()
-"""In a bot worker: the latest position rebuilt of each of the last games it searched, so the next search of a
-game plays only the actions since (a whole replay per move would cost a long game's square)."""
-
-WORKER_POSITIONS = 64
-"""How many games' positions a bot worker keeps."""
-
-
-def _bot_move(job: tuple[GameDefinition, str, GameSetup, tuple[Move, ...], int, str, random.Random]) -> Any:
-    """In a worker process: the position rebuilt from the game's start and actions, then the bot's move.
-
-    The definition travels by pickling (``SamuraiDefinition`` pickles as its manifests); a position is
-    rebuilt rather than sent, as positions hold their compiled rules.
-    """
-    definition, game_id, setup, actions, seat, bot, rng = job
-    key = f"{definition.name}:{game_id}"
-    kept = _WORKER_POSITIONS.pop(key, None)
-    if kept is not None and kept[0] == setup and actions[:len(kept[1])] == kept[1]:
-        state, done = kept[2], len(kept[1])
-    else:
-        state, done = definition.start(setup), 0
-    for action in actions[done:]:
-        state.apply(action)
-    _WORKER_POSITIONS[key] = (setup, actions, state)
-    while len(_WORKER_POSITIONS) > WORKER_POSITIONS:
-        _WORKER_POSITIONS.popitem(last=False)
-    return definition.bot_action(state.copy(), seat, bot, rng)
-
-
-def _bot_pool(workers: int) -> WorkerPool:
-    """The bots' own pool of worker processes: a search holds no thread of the server (whose threads write
-    acknowledged moves to the store) and no share of its interpreter lock.
-
-    Workers are spawned, not forked: the server has threads, and a fork copies any lock one of them holds.
-    They leave Ctrl-C to the server, which stops them, and end by themselves when the server dies without
-    stopping them (``samurai.runs.workerpool``).
-    """
-    return WorkerPool(workers, start_method="spawn")
 
 
 class _SearchSlots:

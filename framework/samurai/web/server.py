@@ -47,12 +47,14 @@ def web_definitions(manifests: Sequence[str] = ()) -> list[Any]:
 def serve(*, host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None,
           manifests: Sequence[str] = (), bot_delay: float = 0.6, bot_workers: int | None = None,
           searches_per_client: int | None = None, games_per_minute: int | None = None,
-          allowed_origins: Sequence[str] = (), allowed_hosts: Sequence[str] = ()) -> int:
+          allowed_origins: Sequence[str] = (), allowed_hosts: Sequence[str] = (),
+          analysis_bot: str | None = None) -> int:
     """Run the server until interrupted (Ctrl-C); returns the exit code.
 
     ``bot_workers`` and ``searches_per_client`` bound the bots' searches (``samurai.web.host.SearchLimits``),
     ``games_per_minute`` the games one address may start a minute; ``allowed_origins`` and ``allowed_hosts``
-    are what a reverse proxy in front shows besides the address listened on (``samurai.web.app.RequestChecks``).
+    are what a reverse proxy in front shows besides the address listened on (``samurai.web.app.RequestChecks``);
+    ``analysis_bot`` the search that judges finished games and gives hints (None: each game's own).
     """
     try:
         import uvicorn
@@ -68,13 +70,20 @@ def serve(*, host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = N
         checks = RequestChecks.served(host, allowed_hosts=allowed_hosts, allowed_origins=allowed_origins)
     except ValueError as exc:
         raise DataError(str(exc), source="--allowed-origin") from None
+    if analysis_bot is not None:
+        from ..runs.analysis import search_bot
+
+        try:
+            search_bot(analysis_bot, 0)
+        except ValueError as exc:
+            raise DataError(str(exc), source="--analysis-bot") from None
     limits = SearchLimits() if bot_workers is None else SearchLimits(bot_workers)
     limits = SearchLimits(limits.workers, searches_per_client)
     definitions = web_definitions(manifests)
     if folder.exists() and not folder.is_dir():
         raise DataError("the data directory is a file, not a folder", source=str(folder))
     app = create_app(definitions, str(folder), bot_delay=bot_delay, limits=limits,
-                     games_per_minute=games_per_minute or GAMES_PER_MINUTE, checks=checks)
+                     games_per_minute=games_per_minute or GAMES_PER_MINUTE, checks=checks, analysis_bot=analysis_bot)
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(f"samurai: warning: listening on {host}: anyone who can reach this machine there can start games "
               f"and replay finished ones (seats still need their secret links)", file=sys.stderr)

@@ -280,8 +280,8 @@ def _setup(game_id: str, text: Any) -> GameSetup:
     setup = _json_column(game_id, "setup", text)
     fields = {"game": str, "edition": str, "players": int, "seed": int, "options": Mapping}
     if not isinstance(setup, dict) or any(key in setup and (isinstance(setup[key], bool) or not isinstance(
-            setup[key], kind)) for key, kind in fields.items()):
-        raise DataError(f"setup: not {{{', '.join(fields)}}} of the right types", source=game_id)
+            setup[key], kind)) for key, kind in fields.items()) or not isinstance(setup.get("hints", False), bool):
+        raise DataError(f"setup: not {{{', '.join([*fields, 'hints'])}}} of the right types", source=game_id)
     try:
         return GameSetup(**setup)
     except TypeError:  # a field missing, or one GameSetup does not have

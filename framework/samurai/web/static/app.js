@@ -98,6 +98,7 @@ async function showHome() {
     const body = { game: game.game, edition: byKey[editionSelect.value].key, seats };
     const options = chosenOptions(byKey[editionSelect.value].options || []);
     if (Object.keys(options).length) body.options = options;
+    if ($("allow-hints").checked) body.hints = true;
     const seed = $("seed").value.trim();
     let text = JSON.stringify(body);
     if (seed !== "") {
@@ -230,6 +231,7 @@ async function showPlay(gameId) {
     return;
   }
   $("board").addEventListener("click", boardClicked);
+  $("ask-hint").addEventListener("click", askHint);
   document.addEventListener("keydown", (event) => { if (event.key === "Escape") choose(null); });
   document.addEventListener("keydown", keyboardPlay);
   try {
@@ -279,7 +281,64 @@ function showPayload(payload) {
   showKey($("key-card"), $("key"), payload.key);
   showLog(payload.log);
   showResult(payload);
+  showHintSetting(payload);
   showControls();
+}
+
+// --- hints ------------------------------------------------------------------------------------
+
+// Whether the game allows hints is shown to every seat; the button only to the seat to act.
+function showHintSetting(payload) {
+  $("hints-note").textContent = payload.hints ? "Hints are allowed in this game, for every seat."
+    : "Hints are off in this game.";
+  $("hint-box").hidden = !(payload.hints && payload.to_act === payload.seat && !payload.over);
+  if (play.hintFor !== payload.move_number) {
+    play.hintFor = null;
+    $("hint-list").replaceChildren();
+  }
+}
+
+function percent(chance) {
+  return `${Math.round(chance * 100)}%`;
+}
+
+async function askHint() {
+  const payload = play.payload;
+  if (!payload || !payload.hints || payload.to_act !== payload.seat || payload.over || play.asking) return;
+  const button = $("ask-hint");
+  play.asking = true;
+  button.disabled = true;
+  button.textContent = "Thinking…";
+  try {
+    const hint = await api(`/api/games/${play.game}/hint`, { method: "POST", headers: authHeaders() });
+    if (!play.payload || hint.move_number !== play.payload.move_number) return;  // the game moved on meanwhile
+    play.hintFor = hint.move_number;
+    $("hint-list").replaceChildren(...hint.moves.map((move) => el("li", {},
+      el("button", { type: "button", class: "hint-move", onclick: () => showHintMove(move.action) },
+        move.words, move.chance === null ? "" : el("span", { class: "chance" },
+          ` · your chance ${percent(move.chance)}`)))));
+  } catch (error) {
+    const box = $("error");
+    box.textContent = error.message;
+    box.hidden = false;
+  } finally {
+    play.asking = false;
+    button.disabled = false;
+    button.textContent = "Hint";
+  }
+}
+
+// A hint's move shown as the page shows a move being clicked: every click but the last made, the last one marked.
+function showHintMove(action) {
+  const path = play.payload.controls.paths.find((p) => p.action.length === action.length
+    && p.action.every((value, i) => value === action[i]));
+  if (!path) return;
+  play.chosen = path.keys.slice(0, -1);
+  play.focus = path.keys[path.keys.length - 1];
+  showControls();
+  for (const button of document.querySelectorAll("#tray [data-key], #buttons [data-key]")) {
+    button.classList.toggle("suggested", button.dataset.key === play.focus);
+  }
 }
 
 function showSeats(table, facts, status, seats) {
@@ -455,6 +514,10 @@ function keyboardPlay(event) {
     if (tile) { event.preventDefault(); tile.click(); }
     return;
   }
+  if (event.key === "h" || event.key === "H") {
+    if (payload.hints) { event.preventDefault(); askHint(); }
+    return;
+  }
   if (event.key === "e" || event.key === "E") {
     const end = $("buttons").querySelector("[data-key='end']");
     if (end) { event.preventDefault(); end.click(); }
@@ -582,9 +645,164 @@ async function showReplay(gameId) {
     }
     showFrame(frame);
     await loadMoves();
+    if (frame.over) await offerAnalysis();
   } catch (error) {
     $("replay-headline").textContent = error.message;
   }
+}
+
+// --- a finished game's analysis ------------------------------------------------------------------
+
+const analysis = { data: null, timer: null };
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function svgEl(tag, attrs = {}) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+  return node;
+}
+
+async function offerAnalysis() {
+  $("analysis-box").hidden = false;
+  $("analyse").addEventListener("click", startAnalysis);
+  try {
+    analysisProgress(await api(`/api/games/${replay.game}/analysis`));
+  } catch (error) {
+    if (error.status !== 404) $("analysis-note").textContent = error.message;  // 404: not analysed yet
+  }
+}
+
+async function startAnalysis() {
+  $("analyse").disabled = true;
+  try {
+    analysisProgress(await api(`/api/games/${replay.game}/analysis`, { method: "POST",
+      headers: { "Content-Type": "application/json" }, body: "{}" }));
+  } catch (error) {
+    $("analysis-note").textContent = error.message;
+    $("analyse").disabled = false;
+  }
+}
+
+// The analysis runs on the server, one move at a time: the page asks how far it got until it is done.
+function analysisProgress(found) {
+  const bar = $("analysis-progress");
+  clearTimeout(analysis.timer);
+  if (found.state === "running") {
+    $("analyse").hidden = true;
+    bar.hidden = false;
+    bar.max = found.moves || 1;
+    bar.value = found.done;
+    $("analysis-note").textContent = `The ${found.bot} search is judging move ${found.done + 1} of ${found.moves}…`;
+    analysis.timer = setTimeout(async () => {
+      try { analysisProgress(await api(`/api/games/${replay.game}/analysis`)); }
+      catch (error) { $("analysis-note").textContent = error.message; }
+    }, 500);
+    return;
+  }
+  bar.hidden = true;
+  if (found.state === "failed") {
+    $("analyse").hidden = false;
+    $("analyse").disabled = false;
+    $("analysis-note").textContent = `The analysis stopped: ${found.error}`;
+    return;
+  }
+  $("analyse").hidden = true;
+  analysis.data = found.analysis;
+  $("analysis-note").textContent = `Each seat's chance to win after each move, as the ${found.bot} search judged it `
+    + "from what the mover knew then. Circles: mistakes (filled: blunders). Click to see the position.";
+  drawAnalysis();
+  markGrades();
+  load(replay.step);  // the position again, with its move judged and the preferred one drawn
+}
+
+function drawAnalysis() {
+  const data = analysis.data;
+  const width = 600, height = 300, pad = 10;
+  const x = (step) => pad + ((width - 2 * pad) * step) / Math.max(1, replay.steps);
+  const y = (chance) => pad + (height - 2 * pad) * (1 - chance);
+  const graph = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, class: "graph", role: "img",
+    "aria-label": "each seat's chance to win over the game" });
+  for (const level of [0, 0.25, 0.5, 0.75, 1]) {
+    graph.append(svgEl("line", { x1: pad, x2: width - pad, y1: y(level), y2: y(level), class: "grid" }));
+  }
+  const judged = data.decisions.filter((d) => d.chances_after);
+  for (let seat = 0; seat < data.players; seat++) {
+    const points = judged.map((d) => `${x(d.number + 1).toFixed(1)},${y(d.chances_after[seat]).toFixed(1)}`);
+    graph.append(svgEl("polyline", { points: points.join(" "), class: `line seat-${seat}` }));
+  }
+  for (const d of judged.filter((d) => d.grade === "mistake" || d.grade === "blunder")) {
+    const mark = svgEl("circle", { cx: x(d.number + 1), cy: y(d.chances_after[d.seat]), r: 5,
+      class: `mark ${d.grade} seat-${d.seat}`, "data-step": d.number + 1 });
+    mark.append(svgEl("title"));
+    mark.firstChild.textContent = `move ${d.number + 1}: a ${d.grade} by seat ${d.seat}`;
+    graph.append(mark);
+  }
+  graph.append(svgEl("line", { id: "analysis-cursor", x1: x(replay.step), x2: x(replay.step), y1: 0, y2: height,
+    class: "cursor" }));
+  graph.addEventListener("click", (event) => {
+    const box = graph.getBoundingClientRect();
+    const at = ((event.clientX - box.left) * width) / box.width;
+    go(Math.round(((at - pad) / (width - 2 * pad)) * replay.steps));
+  });
+  const legend = el("p", { class: "legend" }, ...[...Array(data.players).keys()].map((seat) =>
+    el("span", {}, el("span", { class: `swatch seat-${seat}` }), `Seat ${seat} `)));
+  $("analysis-graph").replaceChildren(graph, legend);
+  $("analysis-graph").hidden = false;
+  analysis.x = x;
+  showMistakes(data);
+}
+
+function showMistakes(data) {
+  const byNumber = Object.fromEntries(data.decisions.map((d) => [d.number, d]));
+  const turning = Object.fromEntries(data.turning_points.map((t) => [t.number, t.change]));
+  const numbers = [...new Set([...data.mistakes, ...Object.keys(turning).map(Number)])].sort((a, b) => a - b);
+  const items = numbers.map((number) => {
+    const d = byNumber[number];
+    const what = [];
+    if (d.grade === "mistake" || d.grade === "blunder") {
+      what.push(`${d.grade}: ${percent(d.chances_after[d.seat])} instead of ${percent(d.chances_before[d.seat])}`
+        + `; better: ${d.preferred.words}`);
+    }
+    if (number in turning) {
+      const change = turning[number];
+      what.push(`turning point: the winner's chance ${change >= 0 ? "rose" : "fell"} ${percent(Math.abs(change))}`);
+    }
+    return el("li", { value: number + 1 }, el("button", { class: `move ${d.grade}`, "data-step": number + 1,
+      onclick: () => go(number + 1) }, `${d.played_words} (${what.join("; ")})`));
+  });
+  $("mistake-list").replaceChildren(...items);
+  $("mistakes-card").hidden = !items.length;
+}
+
+// The moves list marks the mistakes once the game is analysed.
+function markGrades() {
+  if (!analysis.data) return;
+  for (const d of analysis.data.decisions) {
+    const button = $("move-list").querySelector(`button[data-step="${d.number + 1}"]`);
+    if (button && (d.grade === "mistake" || d.grade === "blunder")) button.classList.add(d.grade);
+  }
+}
+
+function showJudged(frame) {
+  const judged = frame.judged;
+  const box = $("judged");
+  box.hidden = !judged;
+  if (analysis.x) {
+    const cursor = $("analysis-cursor");
+    if (cursor) for (const end of ["x1", "x2"]) cursor.setAttribute(end, analysis.x(frame.step));
+  }
+  if (!judged) return;
+  const who = `Seat ${judged.seat}`;
+  if (judged.grade === "forced") box.textContent = `${who} had only this move.`;
+  else if (judged.grade === "untried") box.textContent = `${who}'s move was one the search never tried.`;
+  else if (judged.preferred === judged.played || judged.chance_before === null) {
+    box.textContent = `${who} played the search's choice: chance ${percent(judged.chance_after)}.`;
+  } else {
+    box.textContent = `${judged.grade === "good" ? "Good" : judged.grade === "mistake" ? "A mistake"
+      : "A blunder"}: ${who}'s chance ${percent(judged.chance_after)}; the search preferred (dashed green) `
+      + `${judged.preferred}: ${percent(judged.chance_before)}.`;
+  }
+  box.className = `judged ${judged.grade}`;
 }
 
 // The list of every move, as the chosen seat saw it: a click shows the position after that move.
@@ -598,6 +816,7 @@ async function loadMoves() {
     ...moves.map((move) => el("li", { value: move.step },
       el("button", { class: "move", "data-step": move.step, onclick: () => go(move.step) }, move.line))));
   markMove(replay.step);
+  markGrades();
 }
 
 function markMove(step) {
@@ -645,6 +864,7 @@ function showFrame(frame) {
   showSeats($("replay-seats"), $("replay-facts"), frame.status, frame.seats);
   showKey($("replay-key-card"), $("replay-key"), frame.key);
   markMove(frame.step);
+  showJudged(frame);
   $("prev").disabled = $("first").disabled = frame.step === 0;
   $("next").disabled = $("last").disabled = frame.step === frame.steps;
 }
