@@ -4,6 +4,7 @@ timings are the edition's game's (``GameCommands.bench``), printed line by line 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from ..errors import DataError
 from .arguments import MAX_GAMES, MAX_SEED, _whole
@@ -82,6 +83,83 @@ def _bench_analysis(edition_id: str, seed: int) -> None:
     if hints:
         print(f"a hint at hard, {len(hints)} positions of that game: median {statistics.median(hints):.3f} s, "
               f"longest {max(hints):.3f} s")
+    _bench_page_during_analysis(edition_id, players, seed)
+
+
+def _bench_page_during_analysis(edition_id: str, players: int, seed: int) -> None:
+    """How quickly ``samurai serve`` answers a seat's page while it analyses a finished game at ``hard`` with one
+    worker, against the same requests while it does nothing (a real server on 127.0.0.1, requests in turn)."""
+    import json
+    import socket
+    import statistics
+    import tempfile
+    import threading
+    import time
+    import urllib.request
+
+    try:
+        import uvicorn
+
+        from ..web.app import create_app
+        from ..web.host import SearchLimits
+        from ..web.server import web_definitions
+    except ImportError as exc:
+        print(f"the page during an analysis: not timed, the web extra is missing ({exc.name})")
+        return
+    game = next(d for d in web_definitions() if any(e.key == edition_id for e in d.editions()))
+    with tempfile.TemporaryDirectory() as folder, socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+        probe.close()
+        app = create_app([game], folder, limits=SearchLimits(1), analysis_bot="hard")
+        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        url = f"http://127.0.0.1:{port}"
+
+        def call(path: str, body: object = None, token: str | None = None) -> object:
+            headers = {"Content-Type": "application/json"} if body is not None else {}
+            if token:
+                headers["Authorization"] = f"Bearer {token}"
+            data = None if body is None else json.dumps(body).encode()
+            with urllib.request.urlopen(urllib.request.Request(url + path, data, headers), timeout=120) as answer:
+                return json.loads(answer.read())
+
+        def timed(path: str, token: str) -> float:
+            began = time.perf_counter()
+            call(path, token=token)
+            return time.perf_counter() - began
+
+        try:
+            for _ in range(600):  # the server starts within a minute
+                if server.started:
+                    break
+                time.sleep(0.1)
+            played: Any = call("/api/games", {"game": game.name, "edition": edition_id,
+                                              "seats": ["medium"] * players, "seed": seed})
+            person: Any = call("/api/games", {"game": game.name, "edition": edition_id,
+                                              "seats": ["human", *["greedy"] * (players - 1)], "seed": seed})
+            page, token = f"/api/games/{person['game']}/page", person["seats"][0]["token"]
+            for _ in range(6000):  # the medium bots finish their game within ten minutes
+                finished: Any = call("/api/games")
+                if any(entry["id"] == played["game"] for entry in finished["games"]):
+                    break
+                time.sleep(0.1)
+            idle = [timed(page, token) for _ in range(30)]
+            began = time.perf_counter()
+            progress: Any = call(f"/api/games/{played['game']}/analysis", {})
+            busy = []
+            while progress["state"] == "running":
+                busy.append(timed(page, token))
+                progress = call(f"/api/games/{played['game']}/analysis")
+            took = time.perf_counter() - began
+        finally:
+            server.should_exit = True
+            thread.join(timeout=30)
+    print(f"the page while samurai serve analyses a {players}-player game at hard with one worker "
+          f"({progress['state']} in {took:.1f} s): a seat's page in {statistics.median(busy) * 1000:.0f} ms median, "
+          f"{max(busy) * 1000:.0f} ms longest ({len(busy)} requests); with nothing to do "
+          f"{statistics.median(idle) * 1000:.0f} ms median, {max(idle) * 1000:.0f} ms longest")
 
 
 def _bench(args: argparse.Namespace) -> int:

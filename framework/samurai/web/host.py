@@ -591,7 +591,7 @@ class GameHost:
         estimated chance: 403 in a game started without hints, 409 when the seat is not to act. Searched in the
         host's workers, one at a time per game; asked again at the same move, the same answer."""
         if not live.setup.hints:
-            raise HostError(403, "hints are off in this game (they are allowed, for every seat, when a game is started)")
+            raise HostError(403, "hints are off in this game (a game allows them, for every seat, when it is started)")
         state = live.state
         if state.is_over:
             raise HostError(409, "the game is over")
@@ -607,8 +607,8 @@ class GameHost:
                 found = live.hints.get(key)
                 if found is None:
                     async with self._searches.slot(live.creator):
-                        found = await self._in_worker(
-                            hint_moves, (live.ref, actions, seat, self.hint_bot or self.analysis_bot_of(live), seed, top))
+                        bot = self.hint_bot or self.analysis_bot_of(live)
+                        found = await self._in_worker(hint_moves, (live.ref, actions, seat, bot, seed, top))
                     live.hints[key] = found
         return {"game": live.id, "move_number": key[1], **found.to_dict()}
 

@@ -21,7 +21,7 @@ from ..runs.workerpool import WorkerPool
 from .games import GameDefinition, GameSetup
 
 __all__ = ["GameRef", "Judged", "HintAnswer", "WORKER_POSITIONS", "position", "bot_move", "judge_move",
-           "hint_moves", "bot_pool"]
+           "hint_moves", "hint_answer", "bot_pool"]
 
 WORKER_POSITIONS = 64
 """How many games' positions a worker keeps."""
@@ -108,7 +108,11 @@ class HintAnswer:
 def hint_moves(job: tuple[GameRef, tuple[Move, ...], int, str, int, int]) -> HintAnswer:
     """The ``top`` moves the search prefers for ``seat`` (to act after ``actions``) from its knowledge alone."""
     game, actions, seat, bot, seed, top = job
-    state = position(game, actions)
+    return hint_answer(game.definition, position(game, actions), seat, bot, seed, top)
+
+
+def hint_answer(definition: GameDefinition, state: GameState, seat: int, bot: str, seed: int, top: int) -> HintAnswer:
+    """The hint of ``seat`` (to act) in ``state``: worked out from the seat's knowledge alone, words included."""
     if state.to_act != seat:
         raise ValueError(f"seat {seat} is not to act")
     knowledge = state.knowledge(seat)
@@ -116,7 +120,7 @@ def hint_moves(job: tuple[GameRef, tuple[Move, ...], int, str, int, int]) -> Hin
     # Told as the seat's log would tell the move, on a position drawn from the seat's knowledge, never the game's
     # own: a move's log may tell what it turns over, and the hint must not.
     world = knowledge.determinize(random.Random(seed))
-    moves = tuple((choice.action, _words(game.definition, world, choice.action, seat),
+    moves = tuple((choice.action, _words(definition, world, choice.action, seat),
                    choice.chances[seat] if choice.chances else None) for choice in found.choices)
     return HintAnswer(seat, moves, found.simulations)
 

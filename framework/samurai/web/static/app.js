@@ -824,7 +824,10 @@ function markMove(step) {
   const current = $("move-list").querySelector(`button[data-step="${step}"]`);
   if (current) {
     current.classList.add("current");
-    current.scrollIntoView({ block: "nearest" });
+    // Scrolled within the list only: the window stays where the person is looking (the slider, the graph).
+    const list = $("move-list"), box = list.getBoundingClientRect(), item = current.getBoundingClientRect();
+    if (item.top < box.top) list.scrollTop -= box.top - item.top;
+    else if (item.bottom > box.bottom) list.scrollTop += item.bottom - box.bottom;
   }
 }
 
@@ -865,6 +868,12 @@ function showFrame(frame) {
   showKey($("replay-key-card"), $("replay-key"), frame.key);
   markMove(frame.step);
   showJudged(frame);
+  // On a phone the board scrolls in its card: the move the search preferred, else the move played, comes into sight.
+  const picture = $("replay-board").querySelector("svg");
+  if (picture) {
+    const preferred = picture.querySelectorAll("#preferred polygon");
+    keepInView($("replay-board"), preferred.length ? preferred : picture.querySelectorAll("#marks polygon"), false);
+  }
   $("prev").disabled = $("first").disabled = frame.step === 0;
   $("next").disabled = $("last").disabled = frame.step === frame.steps;
 }
