@@ -6,6 +6,7 @@ that seat's knowledge alone, and a server that answers while it analyses."""
 from __future__ import annotations
 
 import random
+import re
 import time
 import warnings
 from collections.abc import Iterator
@@ -23,6 +24,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from samurai.cli.program import main
 from samurai.knizia.engines import native_module
 from samurai.knizia.web import SamuraiDefinition
 from samurai.records import read_record_file, record_moves
@@ -230,3 +232,43 @@ def test_the_server_answers_a_page_while_it_analyses(client: TestClient) -> None
     # Asked again while it runs: the same analysis (one at a time per game), not a second one.
     again = client.post(f"/api/games/{game}/analysis", json={}).json()
     assert again["state"] == "running" and again["bot"] == "hard"
+
+
+def test_the_analysis_benchmark_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    # On a small search, so that the test is quick: the same lines as at hard (docs/analysis.md has those figures).
+    assert main(["bench", "--analysis", "--analysis-bot", "mcts-replies:20"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert re.search(r"analyse-game at mcts-replies:20, a 4-player game of ffg2015 played by medium \(\d+ decisions, "
+                     r"\d+ searched\): [\d.]+ s on one core", out), out
+    assert re.search(r"a hint at mcts-replies:20, \d+ positions of that game: median [\d.]+ s", out), out
+    assert re.search(r"random \d+ of \d+ decisions searched, mcts-replies:20 \d+ of \d+ decisions searched", out), out
+    assert re.search(r"the page while samurai serve analyses a 4-player game at mcts-replies:20 with one worker "
+                     r"\(done in [\d.]+ s\): a seat's page in \d+ ms median", out), out
+
+
+def test_the_analysis_benchmark_refuses_a_bot_that_does_not_search(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--analysis", "--analysis-bot", "random"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("samurai: error: --analysis-bot: ") and len(error.strip().splitlines()) == 1
+
+
+def test_a_daimyo_game_is_analysed_and_hinted_through_the_same_routes(tmp_path: Path) -> None:
+    # Any game behind the protocol: Daimyo's definition names its own search (medium: its search is Python's); here
+    # the server's small one judges it and gives the hint, the move played told in the words of the game's log.
+    from samurai_plugins.daimyo.web import DaimyoDefinition
+
+    daimyo = DaimyoDefinition()
+    assert daimyo.analysis_bot == "medium"
+    with TestClient(create_app([daimyo], str(tmp_path), analysis_bot="mcts-replies:8")) as client:
+        response = client.post("/api/games", json={"game": "daimyo", "edition": "daimyo", "seats": ["human", "random"],
+                                                   "seed": 5, "hints": True})
+        assert response.status_code == 201, response.text
+        game, token = response.json()["game"], response.json()["seats"][0]["token"]
+        hint = client.post(f"/api/games/{game}/hint", headers=bearer(token)).json()
+        assert 1 <= len(hint["moves"]) <= 3 and all(move["words"].startswith("You ") for move in hint["moves"])
+        play(client, game, token)
+        found = analysed(client, game)["analysis"]
+        lines = [m["line"] for m in client.get(f"/api/games/{game}/moves").json()["moves"]]
+        assert [d["played_words"] for d in found["decisions"]] == lines
+        frame = client.get(f"/api/games/{game}/replay", params={"step": 1}).json()
+        assert frame["judged"]["number"] == 0 and frame["svg"].startswith("<")

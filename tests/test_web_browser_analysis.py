@@ -16,11 +16,11 @@ from typing import Any
 import httpx
 import pytest
 
-from webhelpers import CHROMIUM, Server, require_chromium
+from webhelpers import DESKTOP, browser_page, require_chromium
 
 require_chromium()
 
-sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+pytest.importorskip("playwright.sync_api")
 
 SEARCH = "mcts-replies:300"
 """The server's analysis and hints in these tests: enough to find the mistakes of a seat that plays its first legal
@@ -66,73 +66,56 @@ def _start_from_the_form(page: Any, url: str, *, hints: bool) -> tuple[str, str]
 
 
 def test_a_hint_then_the_analysis_of_the_finished_game_and_a_click_on_a_mistake(tmp_path: Path) -> None:
-    server = Server(tmp_path, bot_delay=0.0, extra=("--analysis-bot", SEARCH))
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM)
-            page = browser.new_page(viewport={"width": 1400, "height": 900})
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            game, token = _start_from_the_form(page, server.url, hints=True)
-            page.goto(f"{server.url}/play/{game}#token={token}")
-            page.wait_for_selector("#ask-hint", state="visible", timeout=30_000)
-            assert page.inner_text("#hints-note") == "Hints are allowed in this game, for every seat."
-            # The setup's first choice: the hint lists the search's best moves with the seat's chance under each.
-            page.click("#ask-hint")
-            page.wait_for_selector("#hint-list li", timeout=60_000)
-            entries = page.query_selector_all("#hint-list li")
-            assert 1 <= len(entries) <= 3
-            assert all(re.search(r"your chance \d+%", entry.inner_text()) for entry in entries)
-            entries[0].query_selector("button").click()
-            assert page.query_selector(".suggested, #page-highlights .focused") is not None  # shown where to click
-            _play_first_actions(server.url, game, token)
-            # The page follows the game to its end, and its result offers the replay.
-            page.wait_for_selector("#result:not([hidden])", timeout=60_000)
-            page.click("#replay-link")
-            page.wait_for_selector("#analyse", state="visible", timeout=30_000)
-            page.click("#analyse")
-            page.wait_for_selector("#analysis-graph svg polyline", timeout=PATIENCE * 1000)
-            assert len(page.query_selector_all("#analysis-graph polyline")) == 2  # one line per seat
-            marks = page.query_selector_all("#analysis-graph circle.mark")
-            mistakes = page.query_selector_all("#mistake-list button.mistake, #mistake-list button.blunder")
-            assert mistakes and len(marks) == len(mistakes)
-            assert page.query_selector_all("#move-list button.mistake, #move-list button.blunder")
-            # A click on a mistake: the board jumps to the position after it, which says what the search preferred.
-            target = int(mistakes[0].get_attribute("data-step"))
-            mistakes[0].click()
-            page.wait_for_function(f"() => replay.loaded === {target}", timeout=30_000)
-            assert page.input_value("#slider") == str(target)
-            judged = page.inner_text("#judged")
-            assert re.match(r"A (mistake|blunder): Seat 0's chance \d+%; the search preferred", judged), judged
-            assert page.query_selector("#move-list button.current").get_attribute("data-step") == str(target)
-            # Seed 3's first mistake is a tile played where the search would have played another: drawn dashed green.
-            assert " plays " in judged.split("preferred", 1)[1], judged
-            assert page.query_selector("#replay-board svg #preferred polygon.preferred") is not None
-            # A click on the graph jumps too: its first point (the position after the first action).
-            box = page.query_selector("#analysis-graph svg").bounding_box()
-            page.click("#analysis-graph svg", position={"x": 3, "y": box["height"] / 2})
-            page.wait_for_function("() => replay.loaded === 0", timeout=30_000)
-            assert errors == []
-            browser.close()
-    finally:
-        server.stop()
+    with browser_page(tmp_path, DESKTOP, ("--analysis-bot", SEARCH)) as (page, url, _):
+        game, token = _start_from_the_form(page, url, hints=True)
+        page.goto(f"{url}/play/{game}#token={token}")
+        page.wait_for_selector("#ask-hint", state="visible", timeout=30_000)
+        assert page.inner_text("#hints-note") == "Hints are allowed in this game, for every seat."
+        # The setup's first choice: the hint lists the search's best moves with the seat's chance under each.
+        page.click("#ask-hint")
+        page.wait_for_selector("#hint-list li", timeout=60_000)
+        entries = page.query_selector_all("#hint-list li")
+        assert 1 <= len(entries) <= 3
+        assert all(re.search(r"your chance \d+%", entry.inner_text()) for entry in entries)
+        entries[0].query_selector("button").click()
+        assert page.query_selector(".suggested, #page-highlights .focused") is not None  # shown where to click
+        _play_first_actions(url, game, token)
+        # The page follows the game to its end, and its result offers the replay.
+        page.wait_for_selector("#result:not([hidden])", timeout=60_000)
+        page.click("#replay-link")
+        page.wait_for_selector("#analyse", state="visible", timeout=30_000)
+        page.click("#analyse")
+        page.wait_for_selector("#analysis-graph svg polyline", timeout=PATIENCE * 1000)
+        assert len(page.query_selector_all("#analysis-graph polyline")) == 2  # one line per seat
+        marks = page.query_selector_all("#analysis-graph circle.mark")
+        mistakes = page.query_selector_all("#mistake-list button.mistake, #mistake-list button.blunder")
+        assert mistakes and len(marks) == len(mistakes)
+        assert page.query_selector_all("#move-list button.mistake, #move-list button.blunder")
+        # A click on a mistake: the board jumps to the position after it, which says what the search preferred.
+        target = int(mistakes[0].get_attribute("data-step"))
+        mistakes[0].click()
+        page.wait_for_function(f"() => replay.loaded === {target}", timeout=30_000)
+        assert page.input_value("#slider") == str(target)
+        judged = page.inner_text("#judged")
+        assert re.match(r"A (mistake|blunder): Seat 0's chance \d+%; the search preferred", judged), judged
+        assert page.query_selector("#move-list button.current").get_attribute("data-step") == str(target)
+        # Seed 3's first mistake is a tile played where the search would have played another: drawn dashed green.
+        assert " plays " in judged.split("preferred", 1)[1], judged
+        assert page.query_selector("#replay-board svg #preferred polygon.preferred") is not None
+        # A click on the graph jumps too: at its left edge, the start.
+        box = page.query_selector("#analysis-graph svg").bounding_box()
+        page.click("#analysis-graph svg", position={"x": 3, "y": box["height"] / 2})
+        page.wait_for_function("() => replay.loaded === 0", timeout=30_000)
 
 
 def test_no_seat_can_ask_for_a_hint_in_a_game_started_without_them(tmp_path: Path) -> None:
-    server = Server(tmp_path, bot_delay=0.0, extra=("--analysis-bot", SEARCH))
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM)
-            page = browser.new_page(viewport={"width": 1400, "height": 900})
-            game, token = _start_from_the_form(page, server.url, hints=False)
-            page.goto(f"{server.url}/play/{game}#token={token}")
-            page.wait_for_function("() => document.getElementById('hints-note').textContent !== ''", timeout=30_000)
-            assert page.inner_text("#hints-note") == "Hints are off in this game."
-            assert page.is_hidden("#hint-box")
-            page.keyboard.press("h")  # the hint key does nothing
-            assert page.query_selector_all("#hint-list li") == []
-            answer = httpx.post(f"{server.url}/api/games/{game}/hint", headers={"Authorization": f"Bearer {token}"})
-            assert answer.status_code == 403
-            browser.close()
-    finally:
-        server.stop()
+    with browser_page(tmp_path, DESKTOP, ("--analysis-bot", SEARCH)) as (page, url, _):
+        game, token = _start_from_the_form(page, url, hints=False)
+        page.goto(f"{url}/play/{game}#token={token}")
+        page.wait_for_function("() => document.getElementById('hints-note').textContent !== ''", timeout=30_000)
+        assert page.inner_text("#hints-note") == "Hints are off in this game."
+        assert page.is_hidden("#hint-box")
+        page.keyboard.press("h")  # the hint key does nothing
+        assert page.query_selector_all("#hint-list li") == []
+        answer = httpx.post(f"{url}/api/games/{game}/hint", headers={"Authorization": f"Bearer {token}"})
+        assert answer.status_code == 403

@@ -156,12 +156,14 @@ def require_chromium() -> None:
 
 
 @contextlib.contextmanager
-def browser_page(tmp_path: Path, device: dict[str, Any]) -> Iterator[tuple[Any, str, list[str]]]:
+def browser_page(tmp_path: Path, device: dict[str, Any],
+                 extra: tuple[str, ...] = ()) -> Iterator[tuple[Any, str, list[str]]]:
     """A page of Chromium at ``device``'s size (``DESKTOP``, ``PHONE``), the address of a real server keeping its games
-    in ``tmp_path``, and the page's script errors (none, when the test ends)."""
+    in ``tmp_path`` (``extra``: more arguments of ``samurai serve``), and the page's script errors (none, when the test
+    ends)."""
     from playwright.sync_api import sync_playwright  # only the browser tests need Playwright
 
-    server = Server(tmp_path, bot_delay=0.0)
+    server = Server(tmp_path, bot_delay=0.0, extra=extra)
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM)

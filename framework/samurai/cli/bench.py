@@ -45,21 +45,30 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
                             "ratio)")
     bench.add_argument("--analysis", action="store_true",
                        help="time samurai analyse-game instead: a 4-player game (the fewest players above, if the "
-                            "edition has no 4-player game) played by medium, analysed at hard on one core, and a "
-                            "hint at hard at every tenth decision (default: off)")
+                            "edition has no 4-player game) played by medium, analysed at hard on one core, a hint at "
+                            "hard at every tenth decision, the mistakes found in games of random against hard, and a "
+                            "seat's page of samurai serve while it analyses (default: off)")
+    bench.add_argument("--analysis-bot", default="hard", metavar="BOT",
+                       help="with --analysis: the search that analyses, gives the hints and plays against random "
+                            "(default hard)")
     bench.set_defaults(run=_bench)
 
 
-def _bench_analysis(edition_id: str, seed: int) -> None:
-    """``--analysis``: the time to analyse a whole game at ``hard`` and of a hint, printed."""
+def _bench_analysis(edition_id: str, seed: int, bot: str) -> None:
+    """``--analysis``: the time to analyse a whole game with the search ``bot`` and of a hint, the mistakes found on
+    each side of ``random`` against ``bot``, and the server's page during an analysis, printed."""
     import statistics
     import time
 
     from ..catalog.editions import load_edition
-    from ..runs.analysis import analyse_moves, hint
+    from ..runs.analysis import analyse_moves, hint, search_bot
     from ..search.bots import make_bot
 
     edition = load_edition(edition_id)
+    try:
+        search_bot(bot, 0, edition.game)
+    except ValueError as exc:
+        raise DataError(str(exc), source="--analysis-bot") from None
     players = 4 if 4 in edition.player_counts else max(edition.player_counts)
     first = edition.start(players, seed, None)
     state, moves = first.copy(), []
@@ -68,26 +77,53 @@ def _bench_analysis(edition_id: str, seed: int) -> None:
         moves.append(state.ask(bots[state.to_act]))  # type: ignore[index]
         state.apply(moves[-1])
     began = time.perf_counter()
-    analysis = analyse_moves(first, moves, bot="hard", seed=seed, game=edition.game)
+    analysis = analyse_moves(first, moves, bot=bot, seed=seed, game=edition.game)
     took = time.perf_counter() - began
     searched = sum(1 for d in analysis.decisions if not d.forced)
-    print(f"analyse-game at hard, a {players}-player game of {edition_id} played by medium ({len(moves)} decisions, "
+    print(f"analyse-game at {bot}, a {players}-player game of {edition_id} played by medium ({len(moves)} decisions, "
           f"{searched} searched): {took:.1f} s on one core ({took / max(1, searched) * 1000:.0f} ms a search)")
     state, hints = first.copy(), []
     for number, action in enumerate(moves):
         if number % 10 == 0 and len(state.legal_actions()) > 1:
             began = time.perf_counter()
-            hint(state.knowledge(state.to_act), bot="hard", seed=seed + number, game=edition.game)  # type: ignore[arg-type]
+            hint(state.knowledge(state.to_act), bot=bot, seed=seed + number, game=edition.game)  # type: ignore[arg-type]
             hints.append(time.perf_counter() - began)
         state.apply(action)
     if hints:
-        print(f"a hint at hard, {len(hints)} positions of that game: median {statistics.median(hints):.3f} s, "
+        print(f"a hint at {bot}, {len(hints)} positions of that game: median {statistics.median(hints):.3f} s, "
               f"longest {max(hints):.3f} s")
-    _bench_page_during_analysis(edition_id, players, seed)
+    _bench_mistakes_of_random(edition, seed, bot)
+    _bench_page_during_analysis(edition_id, players, seed, bot)
 
 
-def _bench_page_during_analysis(edition_id: str, players: int, seed: int) -> None:
-    """How quickly ``samurai serve`` answers a seat's page while it analyses a finished game at ``hard`` with one
+def _bench_mistakes_of_random(edition: Any, seed: int, bot: str, games: int = 4) -> None:
+    """The mistakes an analysis by ``bot`` finds on each side of two-player games of ``random`` against ``bot``
+    (seats swapped every game), printed."""
+    from ..runs.analysis import analyse_moves
+    from ..search.bots import make_bot
+
+    found = {"random": 0, bot: 0}
+    judged = {"random": 0, bot: 0}
+    for game in range(games):
+        names = ["random", bot] if game % 2 == 0 else [bot, "random"]
+        first = edition.start(2, seed + game, None)
+        state, moves = first.copy(), []
+        bots = [make_bot(name, seed + 10 * game + seat, edition.game) for seat, name in enumerate(names)]
+        while not state.is_over:
+            moves.append(state.ask(bots[state.to_act]))
+            state.apply(moves[-1])
+        analysis = analyse_moves(first, moves, bot=bot, seed=seed + game, game=edition.game)
+        for decision in analysis.decisions:
+            if not decision.forced:
+                judged[names[decision.seat]] += 1
+        for seat, count in enumerate(analysis.mistakes_by_seat()):
+            found[names[seat]] += count
+    print(f"mistakes found at {bot} in {games} two-player games of random against {bot} (seats swapped): "
+          + ", ".join(f"{name} {found[name]} of {judged[name]} decisions searched" for name in ("random", bot)))
+
+
+def _bench_page_during_analysis(edition_id: str, players: int, seed: int, bot: str) -> None:
+    """How quickly ``samurai serve`` answers a seat's page while it analyses a finished game with ``bot`` and one
     worker, against the same requests while it does nothing (a real server on 127.0.0.1, requests in turn)."""
     import json
     import socket
@@ -111,7 +147,7 @@ def _bench_page_during_analysis(edition_id: str, players: int, seed: int) -> Non
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
         probe.close()
-        app = create_app([game], folder, limits=SearchLimits(1), analysis_bot="hard")
+        app = create_app([game], folder, limits=SearchLimits(1), analysis_bot=bot)
         server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()
@@ -156,7 +192,7 @@ def _bench_page_during_analysis(edition_id: str, players: int, seed: int) -> Non
         finally:
             server.should_exit = True
             thread.join(timeout=30)
-    print(f"the page while samurai serve analyses a {players}-player game at hard with one worker "
+    print(f"the page while samurai serve analyses a {players}-player game at {bot} with one worker "
           f"({progress['state']} in {took:.1f} s): a seat's page in {statistics.median(busy) * 1000:.0f} ms median, "
           f"{max(busy) * 1000:.0f} ms longest ({len(busy)} requests); with nothing to do "
           f"{statistics.median(idle) * 1000:.0f} ms median, {max(idle) * 1000:.0f} ms longest")
@@ -167,7 +203,7 @@ def _bench(args: argparse.Namespace) -> int:
     from ..catalog.games import BenchRequest
 
     if args.analysis:
-        _bench_analysis(args.edition, args.seed)
+        _bench_analysis(args.edition, args.seed, args.analysis_bot)
         return 0
 
     parts = args.players.split(",")
