@@ -12,6 +12,7 @@ import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -99,11 +100,24 @@ def test_one_seat_and_a_png(tmp_path, capsys):
     (["--level", "hard", "--bot", "mcts:5"], "give --level or --bot, not both"),
     (["--seat", "7"], "the game has seats 0 to 3, not 7"),
     (["-o", "report.txt"], "the report is written as .html"),
+    (["--level", "mcts-replies:50"], "no level 'mcts-replies:50'; levels: easy, medium, hard, expert"),
 ])
 def test_bad_options_are_one_line_and_exit_2(args, message, capsys):
     assert main(["analyse-game", str(FOUR), *args]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_png_without_the_png_extra_is_refused_before_any_search(tmp_path, capsys, monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "resvg_py" else real(name, *a))
+    with mock.patch("samurai.runs.analysis.analyse_moves") as analyse:
+        assert main(["analyse-game", str(FOUR), "--png", str(tmp_path / "graph.png")]) == 2
+    assert not analyse.called
+    err = capsys.readouterr().err
+    assert "needs resvg-py" in err and len(err.strip().splitlines()) == 1
 
 
 def test_a_bad_record_is_one_line_and_exit_2(tmp_path):

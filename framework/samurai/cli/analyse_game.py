@@ -48,6 +48,7 @@ def _analyse_game(args: argparse.Namespace) -> int:
     from ..records import read_record_file, record_moves
     from ..runs.analysis import DEFAULT_BOT, analyse_moves, search_bot
     from ..runs.analysis_report import describe_text, graph_svg, report_html
+    from ..search.bots import LEVELS
     from .outputs import _check_outputs
     from .progress import _progress_bar
 
@@ -57,6 +58,14 @@ def _analyse_game(args: argparse.Namespace) -> int:
         raise DataError(f"the report is written as .html, not {args.output!r}", source="-o")
     if args.png is not None and not args.png.lower().endswith(".png"):
         raise DataError(f"the graph is written as .png, not {args.png!r}", source="--png")
+    if args.png is not None:
+        import importlib.util
+
+        if importlib.util.find_spec("resvg_py") is None:  # said before the analysis, not after it
+            raise DataError('the graph as PNG needs resvg-py: pip install "samurai-engine[png]"', source="--png")
+    if args.level is not None and args.level not in LEVELS:
+        raise DataError(f"no level {args.level!r}; levels: {', '.join(LEVELS)} (--bot takes any search by name)",
+                        source="--level")
     _check_outputs([("-o", args.output), ("--json", args.json), ("--png", args.png)], force=args.force,
                    inputs=[args.file, *args.trust])
     bot = args.bot or args.level or DEFAULT_BOT
