@@ -272,3 +272,13 @@ def test_a_daimyo_game_is_analysed_and_hinted_through_the_same_routes(tmp_path: 
         assert [d["played_words"] for d in found["decisions"]] == lines
         frame = client.get(f"/api/games/{game}/replay", params={"step": 1}).json()
         assert frame["judged"]["number"] == 0 and frame["svg"].startswith("<")
+
+
+def test_an_uploaded_record_is_analysed_from_its_own_start(client: TestClient, tmp_path: Path) -> None:
+    example = Path(__file__).parent.parent / "docs" / "examples" / "four-players.json"
+    response = client.post("/api/records", content=example.read_bytes(), headers={"Content-Type": "application/json"})
+    assert response.status_code == 201, response.text
+    found = analysed(client, response.json()["game"])["analysis"]
+    first, moves = record_moves(read_record_file(str(example)), source=str(example))
+    expected = analyse_moves(first, moves, bot=SEARCH, seed=ANALYSIS_SEED).to_dict()
+    assert [figures(d) for d in found["decisions"]] == expected["decisions"]
