@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
 import time
 import warnings
 from collections.abc import Iterator
@@ -234,10 +236,13 @@ def test_the_server_answers_a_page_while_it_analyses(client: TestClient) -> None
     assert again["state"] == "running" and again["bot"] == "hard"
 
 
-def test_the_analysis_benchmark_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_analysis_benchmark_prints_its_figures() -> None:
     # On a small search, so that the test is quick: the same lines as at hard (docs/analysis.md has those figures).
-    assert main(["bench", "--analysis", "--analysis-bot", "mcts-replies:20"]) == 0
-    out = " ".join(capsys.readouterr().out.split())
+    # In its own process, as a person runs it: it starts a real server, its workers and threads.
+    done = subprocess.run([sys.executable, "-m", "samurai", "bench", "--analysis", "--analysis-bot", "mcts-replies:20"],
+                          capture_output=True, text=True, timeout=PATIENCE)
+    assert done.returncode == 0, done.stderr
+    out = " ".join(done.stdout.split())
     assert re.search(r"analyse-game at mcts-replies:20, a 4-player game of ffg2015 played by medium \(\d+ decisions, "
                      r"\d+ searched\): [\d.]+ s on one core", out), out
     assert re.search(r"a hint at mcts-replies:20, \d+ positions of that game: median [\d.]+ s", out), out

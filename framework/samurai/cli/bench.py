@@ -148,7 +148,9 @@ def _bench_page_during_analysis(edition_id: str, players: int, seed: int, bot: s
         port = probe.getsockname()[1]
         probe.close()
         app = create_app([game], folder, limits=SearchLimits(1), analysis_bot=bot)
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+        # log_config=None: uvicorn leaves the process's logging as it found it (this is a benchmark, not a server).
+        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None,
+                                               access_log=False))
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()
         url = f"http://127.0.0.1:{port}"
