@@ -339,6 +339,9 @@ function showHintMove(action) {
   for (const button of document.querySelectorAll("#tray [data-key], #buttons [data-key]")) {
     button.classList.toggle("suggested", button.dataset.key === play.focus);
   }
+  // On a phone the board scrolls in its card: the hinted place comes into sight, and the card into the window.
+  const picture = $("board").querySelector("svg");
+  if (picture) keepInView($("board"), picture.querySelectorAll("#page-highlights .focused"), true);
 }
 
 function showSeats(table, facts, status, seats) {
