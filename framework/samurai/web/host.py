@@ -558,7 +558,7 @@ class GameHost:
         if not live.state.is_over:
             raise HostError(409, "a game is analysed once it is over")
         job = live.analysis
-        if job is None or (job.error is not None and (live.analysis_task is None or live.analysis_task.done())):
+        if job is None or job.error is not None:  # a failed job's task has ended (the error is its last act)
             job = AnalysisJob(self.analysis_bot_of(live), len(live.actions), live.state.players)
             live.analysis = job
             live.analysis_task = asyncio.get_running_loop().create_task(self._analyse(live, job))
