@@ -13,7 +13,7 @@ import random
 import signal
 import time
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -341,6 +341,115 @@ def test_the_live_server_refuses_cross_site_requests_and_takes_its_allowed_origi
             **JSON, "Origin": "https://games.example.org"}).status_code == 201
         assert httpx.post(server.url + "/api/games", content=body, headers={**JSON, "Origin": server.url}
                           ).status_code == 201
+    finally:
+        server.stop()
+
+
+# --- every request names a host this server serves (issue 38) -----------------------------------------------
+
+ALLOWED = "samurai.lan"
+"""The name a reverse proxy forwards as Host in these tests (``--allowed-host``)."""
+
+
+def _routes(app: Any) -> list[tuple[str, str]]:
+    """Every (method, path) the app routes, in its order (HEAD is GET's): what a new route would add."""
+    return [(method, route.path) for route in app.routes for method in sorted(route.methods - {"HEAD"})]
+
+
+def _requests(base: httpx.Client, live: dict[str, Any], uploaded: str, record: bytes) -> dict[
+        tuple[str, str], Callable[[], dict[str, Any]]]:
+    """For each route, the arguments of a request it answers with 2xx from a served host (made when it is sent:
+    an action and a hint need the seat to act then)."""
+    game, tokens = live["game"], [seat["token"] for seat in live["seats"]]
+
+    def to_act() -> tuple[dict[str, Any], str]:
+        state = base.get(f"/api/games/{game}", headers=bearer(tokens[0])).json()
+        return state, tokens[state["to_act"]]
+
+    def action() -> dict[str, Any]:
+        state, token = to_act()
+        chosen = base.get(f"/api/games/{game}", headers=bearer(token)).json()["legal_actions"][0]["action"]
+        return {"url": f"/api/games/{game}/actions", "headers": {**bearer(token), **JSON},
+                "content": json.dumps({"move_number": state["move_number"], "action": chosen})}
+
+    seat = {"headers": bearer(tokens[0])}
+    picture = sorted((Path(__file__).parent.parent / "docs" / "rules" / "pictures").glob("*.svg"))[0].name
+    return {
+        ("GET", "/"): lambda: {"url": "/"},
+        ("GET", "/play/{game}"): lambda: {"url": f"/play/{game}"},
+        ("GET", "/replay/{game}"): lambda: {"url": f"/replay/{uploaded}"},
+        ("GET", "/static/{name}"): lambda: {"url": "/static/app.js"},
+        ("GET", "/rules/{name}"): lambda: {"url": "/rules/samurai.md"},
+        ("GET", "/rules/pictures/{picture}"): lambda: {"url": f"/rules/pictures/{picture}"},
+        ("GET", "/api/catalog"): lambda: {"url": "/api/catalog"},
+        ("POST", "/api/games"): lambda: {"url": "/api/games", "headers": JSON, "content": json.dumps(
+            {"edition": "ffg2015", "seats": ["human", "human"]})},
+        ("GET", "/api/games"): lambda: {"url": "/api/games"},
+        ("GET", "/api/games/{game}"): lambda: {"url": f"/api/games/{game}", **seat},
+        ("GET", "/api/games/{game}/page"): lambda: {"url": f"/api/games/{game}/page", **seat},
+        ("POST", "/api/games/{game}/actions"): action,
+        ("GET", "/api/games/{game}/events"): lambda: {"url": f"/api/games/{game}/events?token={tokens[0]}"},
+        ("GET", "/api/games/{game}/replay"): lambda: {"url": f"/api/games/{uploaded}/replay?seat=all"},
+        ("GET", "/api/games/{game}/moves"): lambda: {"url": f"/api/games/{uploaded}/moves?seat=all"},
+        ("POST", "/api/games/{game}/analysis"): lambda: {"url": f"/api/games/{uploaded}/analysis",
+                                                         "headers": JSON, "content": "{}"},
+        ("GET", "/api/games/{game}/analysis"): lambda: {"url": f"/api/games/{uploaded}/analysis"},
+        ("POST", "/api/games/{game}/hint"): lambda: {"url": f"/api/games/{game}/hint",
+                                                     "headers": bearer(to_act()[1])},
+        ("GET", "/api/games/{game}/record"): lambda: {"url": f"/api/games/{uploaded}/record"},
+        ("POST", "/api/records"): lambda: {"url": "/api/records", "headers": JSON, "content": record},
+    }
+
+
+def _send(client: httpx.Client, method: str, host: str, asked: dict[str, Any]) -> tuple[int, str]:
+    """The status and body of a request naming ``host`` as its Host; of an event stream, its first event."""
+    headers = {**asked.get("headers", {}), "Host": host}
+    with client.stream(method, asked["url"], headers=headers, content=asked.get("content")) as response:
+        if not response.headers.get("content-type", "").startswith("text/event-stream"):
+            return response.status_code, response.read().decode()
+        lines = []
+        for line in response.iter_lines():  # each line within the client's timeout; the first event comes at once
+            lines.append(line)
+            if line.startswith("data:"):
+                return response.status_code, "\n".join(lines)
+        raise AssertionError("the event stream ended before its first event")
+
+
+def test_every_route_refuses_a_foreign_host_and_tells_it_nothing_and_answers_a_served_one(tmp_path: Path) -> None:
+    """A page of another name pointed at this machine (DNS rebinding) reads nothing: not the list of games and
+    their seeds, not a record, a replay, a page or a file; every route the app has is asked, so a new one is too."""
+    game = samurai.new_game("ffg2015", players=2, seed=11)
+    samurai.play_bots(game, ["greedy", "random"], seed=11)
+    record = samurai.save(game, tmp_path / "saved.json").read_bytes()
+    checks = RequestChecks.served("127.0.0.1", allowed_hosts=[ALLOWED])
+    app = create_app([DEFINITION], str(tmp_path / "data"), checks=checks, analysis_bot="mcts-replies:20")
+    server = InProcessServer(app)
+    try:
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            live = client.post("/api/games", json={"edition": "ffg2015", "seats": ["human", "human"],
+                                                   "hints": True}).json()
+            uploaded = client.post("/api/records", content=record, headers=JSON).json()["game"]
+            secrets_ = [live["game"], uploaded, str(game.seed), *(seat["token"] for seat in live["seats"])]
+            requests = _requests(client, live, uploaded, record)
+            routes = _routes(app)
+            assert sorted(requests) == sorted(routes)  # a route added to the app must be added here
+            foreign = f"evil.example:{server.port}"
+            refused = {"error": f"Host {foreign!r} is not an address this server serves (samurai serve "
+                                f"--allowed-host NAME adds one)"}
+            for method, path in [*routes, ("GET", "/nothing-here"), ("DELETE", "/api/games")]:
+                asked = requests[method, path]() if (method, path) in requests else {"url": path}
+                status, body = _send(client, method, foreign, asked)
+                assert status == 403 and json.loads(body) == refused, (method, path, status, body)
+                assert not any(secret in body for secret in secrets_), (method, path)
+            assert sorted(app.state.host.store.ids()) == sorted([live["game"], uploaded])  # nothing was added
+            assert client.get(f"/api/games/{live['game']}", headers=bearer(live["seats"][0]["token"])
+                              ).json()["move_number"] == 0  # nor played
+            assert client.get(f"/api/games/{uploaded}/analysis").status_code == 404  # nor started
+            for method, path in routes:
+                status, body = _send(client, method, f"{ALLOWED}:{server.port}", requests[method, path]())
+                assert 200 <= status < 300, (method, path, status, body)
+            assert client.get(f"/api/games/{live['game']}", headers=bearer(live["seats"][0]["token"])
+                              ).json()["move_number"] == 1
     finally:
         server.stop()
 

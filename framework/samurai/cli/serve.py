@@ -34,7 +34,8 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
                        help="also take game starts and record uploads from the page at URL, e.g. a reverse "
                             "proxy's https://games.example.org (repeatable)")
     serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
-                       help="also take requests whose Host header is NAME, e.g. a reverse proxy's (repeatable)")
+                       help="also answer requests whose Host header is NAME, e.g. a reverse proxy's; a request "
+                            "naming a host not served gets 403 (repeatable)")
     serve.add_argument("--analysis-bot", default=None, metavar="BOT",
                        help="the search that judges finished games' moves and gives hints: a level or mcts-replies:N "
                             "(default: each game's own, hard for Samurai, medium for Daimyo and Shinobi)")

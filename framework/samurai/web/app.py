@@ -13,12 +13,15 @@ an unknown address a 404, a wrong method a 405, a body too large a 413 and
 a fault of the server a 500; every message is cut to ``MAX_ERROR``
 characters, so an answer never echoes a large input whole.
 
-**Cross-site requests.** Starting a game and opening a record change the
-store without a token, so another web site's page must not be able to do it
-through a visitor's browser: they need ``Content-Type: application/json``
-(which a page of another site cannot send without the browser asking first),
-an ``Origin`` (when sent) naming this server, and a ``Host`` this server
-serves (against DNS rebinding); see ``RequestChecks``.
+**Cross-site requests.** Every request must name in its ``Host`` a host this
+server serves (``HostCheck``; else 403 before any route is reached): a page
+of another site whose name was pointed at this machine (DNS rebinding) can
+read nothing, not even the list of finished games and their seeds. Starting
+a game and opening a record change the store without a token, so another web
+site's page must not be able to do it through a visitor's browser either:
+they need ``Content-Type: application/json`` (which a page of another site
+cannot send without the browser asking first) and an ``Origin`` (when sent)
+naming this server; see ``RequestChecks``.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from urllib.parse import urlsplit
 import attrs
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -48,7 +52,7 @@ from .games import GameDefinition, rules_url
 from .host import GAMES_PER_MINUTE, GameHost, HostError, LiveGame, SearchLimits
 from .store import Store
 
-__all__ = ["create_app", "MAX_BODY", "MAX_DEPTH", "MAX_ERROR", "BodyLimit", "RequestChecks"]
+__all__ = ["create_app", "MAX_BODY", "MAX_DEPTH", "MAX_ERROR", "BodyLimit", "HostCheck", "RequestChecks"]
 
 MAX_BODY = 1 << 20
 """The largest request body accepted, in bytes (a long game's record is some tens of kilobytes)."""
@@ -116,15 +120,38 @@ class _TooLarge(Exception):
 
 
 async def _too_large(limit: int, send: Send) -> None:
-    """Answer 413 as every refusal is answered: JSON with the security headers."""
-    response = _error(413, f"the request body is larger than {limit} bytes")
-    await send({"type": "http.response.start", "status": 413, "headers": response.raw_headers})
+    await _refuse(413, f"the request body is larger than {limit} bytes", send)
+
+
+async def _refuse(status: int, message: str, send: Send) -> None:
+    """Answer from a middleware as every refusal is answered: JSON with the security headers."""
+    response = _error(status, message)
+    await send({"type": "http.response.start", "status": status, "headers": response.raw_headers})
     await send({"type": "http.response.body", "body": response.body})
+
+
+class HostCheck:
+    """ASGI middleware refusing (403) every request whose ``Host`` header names no host this server serves
+    (``RequestChecks.check_host``), whatever it asks for: pages, API, event streams, records, replays, files."""
+
+    def __init__(self, app: ASGIApp, checks: RequestChecks) -> None:
+        self.app = app
+        self.checks = checks
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":  # the app has no websocket route; "lifespan" names no host
+            try:
+                self.checks.check_host(Headers(scope=scope).get("host", ""))
+            except HostError as refused:
+                await _refuse(refused.status, refused.message, send)
+                return
+        await self.app(scope, receive, send)
 
 
 @attrs.frozen
 class RequestChecks:
-    """What a request that starts a game or opens a record must show to be taken (else 415 or 403).
+    """What every request must show to be answered (its ``Host``: ``check_host``, 403) and what a request that
+    starts a game or opens a record must show besides (``check``: 415 or 403).
 
     ``hosts``: the host names (no port) the ``Host`` header may give; None accepts any (``samurai serve``
     always gives the address it listens on). A server listening on every address (``0.0.0.0``, ``::``)
@@ -151,16 +178,20 @@ class RequestChecks:
             hosts |= {"localhost", "127.0.0.1", "::1"}
         return cls(frozenset(hosts - {""}), origins, wildcard)
 
-    def check(self, request: Request) -> None:
-        """Refuse (415, 403) a request another site's page could have sent."""
-        kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
-        if kind != "application/json":
-            raise HostError(415, "this needs a JSON body sent as Content-Type: application/json")
-        host = request.headers.get("host", "")
+    def check_host(self, host: str) -> None:
+        """Refuse (403) a request whose ``Host`` header, ``host``, names no host this server serves."""
         name = _host_name(host)
         if self.hosts is not None and name not in self.hosts and not (self.any_address and _is_address(name)):
             raise HostError(403, f"Host {host[:100]!r} is not an address this server serves (samurai serve "
                                  f"--allowed-host NAME adds one)")
+
+    def check(self, request: Request) -> None:
+        """Refuse (415, 403) a request that changes the store without a token if another site's page could have
+        sent it (its ``Host`` was checked already, as every request's is, by ``HostCheck``)."""
+        kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        if kind != "application/json":
+            raise HostError(415, "this needs a JSON body sent as Content-Type: application/json")
+        host = request.headers.get("host", "")
         origin = request.headers.get("origin")
         if origin is None:
             return  # not sent by a browser's cross-site request (they always send it on a POST)
@@ -210,7 +241,8 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
 
     ``bot_delay`` (seconds) paces the bots so a person sees their moves one by one. ``limits`` bounds the
     bots' searches (``SearchLimits``), ``games_per_minute`` the games one client address may start a minute,
-    ``checks`` the requests that start a game or open a record (``RequestChecks``; default: any Host).
+    ``checks`` every request's ``Host`` and the requests that start a game or open a record (``RequestChecks``;
+    default: any Host).
     """
     store = Store(data_dir)
     host = GameHost(definitions, store, bot_delay=bot_delay, limits=limits, games_per_minute=games_per_minute,
@@ -397,6 +429,7 @@ def create_app(definitions: Sequence[GameDefinition], data_dir: str, *, bot_dela
                     lifespan=lifespan, exception_handlers={HTTPException: _http_error, Exception: _server_error})
     app.state.host = host
     app.add_middleware(BodyLimit, limit=max_body)
+    app.add_middleware(HostCheck, checks=request_checks)  # added last, so it runs first: a foreign Host gets nothing
     return app
 
 
