@@ -100,7 +100,8 @@ def test_the_console_script_is_installed():
 
 @pytest.mark.parametrize("argv, message", [
     ([], "the following arguments are required: COMMAND"),
-    (["serve", "--port", "x"], "argument --port: invalid int value: 'x'"),
+    (["serve", "--port", "x"], "argument --port: 'x' is not a whole number"),
+    (["serve", "--port", "70000"], "argument --port: must be at most 65535, not 70000"),
     (["render"], "the following arguments are required: FILE, -o/--output"),
     (["simulate", "--games", "0"], "argument --games: must be at least 1, not 0"),
     (["score", "--edition", "ffg2015"], "the following arguments are required: --captured"),
@@ -144,3 +145,47 @@ def test_reading_the_arguments_loads_no_game_module():
     loaded = json.loads(done.stdout)
     assert "samurai.cli.bench" in loaded
     assert not [name for name in loaded if name.startswith(("samurai.knizia", "samurai_plugins"))]
+
+
+# --- messages that say what they mean (issue 38) --------------------------------------------------------------
+
+@pytest.mark.parametrize("variable, built, engine", [("", True, "native"), ("auto", True, "native"),
+                                                     ("python", True, "python"), ("", False, "python"),
+                                                     ("native", False, "none (SAMURAI_ENGINE=native, which is not "
+                                                                       "built)")])
+def test_the_version_names_the_engine_in_use_and_whether_the_native_one_was_built(variable, built, engine, capsys,
+                                                                                   monkeypatch):
+    from importlib.metadata import version
+
+    from samurai.knizia import engines
+
+    monkeypatch.setenv("SAMURAI_ENGINE", variable)
+    if not built:
+        monkeypatch.setattr(engines, "native_module", lambda: None)
+    elif engines.native_module() is None:
+        pytest.skip("the native engine is not built here")
+    with pytest.raises(SystemExit) as stopped:
+        main(["--version"])
+    assert stopped.value.code == 0
+    state = "built" if built else "not built"
+    assert capsys.readouterr().out == f"samurai {version('samurai-engine')} (engine: {engine}; native engine {state})\n"
+
+
+def test_an_unknown_bot_is_refused_naming_the_budgeted_bots_readably(capsys):
+    assert main(["simulate", "--bots", "nope", "--games", "1"]) == 2
+    assert capsys.readouterr().err == (
+        "samurai: error: --bots: unknown bot 'nope' for game 'knizia'; its bots are random, greedy, easy, medium, "
+        "hard, expert, mcts:<simulations>, mcts:<seconds>s, mcts-replies:<simulations>, mcts-replies:<seconds>s, "
+        "mcts-finish:<simulations>, mcts-finish:<seconds>s, mcts-rollouts:<simulations>, mcts-rollouts:<seconds>s\n")
+
+
+def test_the_cap_of_256_workers_is_in_the_help_the_docs_and_the_refusal(capsys):
+    for command in (["simulate"], ["compare", "ffg2015", "original"], ["tournament", "random,greedy"]):
+        with pytest.raises(SystemExit):
+            main([*command, "--help"])
+        assert "worker processes, 1 to 256" in " ".join(capsys.readouterr().out.split()), command
+        with pytest.raises(SystemExit) as stopped:
+            main([*command, "--workers", "257"])
+        assert stopped.value.code == 2
+        assert capsys.readouterr().err == "samurai: error: argument --workers: must be at most 256, not 257\n"
+    assert "`--workers N`, 1 to 256" in (Path(__file__).parent.parent / "docs" / "scale.md").read_text()

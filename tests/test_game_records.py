@@ -307,3 +307,26 @@ def test_saved_runs_and_scenario_records_of_both_games_read_through_the_one_reco
     assert "from a scenario" in next(iter(replay_lines(read.records, read.record, source=str(saved),
                                                          trust=[TINY_EDITION])))
     capsys.readouterr()
+
+
+# --- what a changed record is blamed on (issue 38) -----------------------------------------------------------
+
+def test_an_action_a_changed_seed_cannot_replay_says_the_seed_may_be_the_cause(played, tmp_path: Path, capsys):
+    path = record_file(tmp_path, played, seed=12)
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"samurai: error: {path} [actions[16]]: action 16 [0, 14] cannot be replayed: there is no tile on c3 to flip; "
+        f"the seed or the actions do not match the record (the field seed decides every hidden draw)\n")
+
+
+@pytest.mark.parametrize("changes, said", [
+    ({"check": "nonsense"}, "[check]: a malformed check: it is 'sha256:' and 64 hexadecimal digits, not 'nonsense'"),
+    ({"check": 5}, "[check]: a malformed check: it is 'sha256:' and 64 hexadecimal digits, not int 5"),
+    ({"players": 0}, "[players]: edition 'daimyo' is for 2 players, not 0"),
+    ({"players": "two"}, "[players]: players must be a whole number, not str 'two'"),
+])
+def test_a_malformed_check_or_a_player_count_the_edition_is_not_for_is_said_as_such(played, tmp_path: Path, capsys,
+                                                                                   changes, said):
+    path = record_file(tmp_path, played, **changes)
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().err == f"samurai: error: {path} {said}\n"

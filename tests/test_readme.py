@@ -129,7 +129,7 @@ def test_bench_of_the_list_runs_on_a_smaller_budget(capsys):
 def test_the_bot_table_names_every_bot_and_what_each_level_plays():
     table = re.search(r"## Bots\n(.*?)\n## ", README, re.DOTALL).group(1)
     rows = {row.split("|")[1].strip(): row for row in table.splitlines() if row.startswith("| `")}
-    names = {name.replace("SIMULATIONS", "N").replace("SECONDSs", "Xs") for name in BOT_NAMES}
+    names = {name.replace("<simulations>", "N").replace("<seconds>s", "Xs") for name in BOT_NAMES}
     shown = {name.strip(" `") for row in rows for name in row.split(",")}
     assert shown == names
     for level, bot in LEVELS.items():

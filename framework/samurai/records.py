@@ -24,8 +24,12 @@ takes the game's own description of it (``GameState.describe``, e.g.
 actions of the position it is played in. ``check`` is a digest of every seat's
 view after the last action (``position_check_of``), so a changed seed or action
 that happens to stay legal is still caught. The seed is a whole number from 0
-to 2**63-1 (the engine's range) and the player count one from 1; a whole number
-out of its range is refused naming its field.
+to 2**63-1 (the engine's range) and the player count one of the edition's; a
+whole number out of its range is refused naming its field, and a ``check`` that
+is not a digest as one is written (``read_check``) naming ``check``. An action
+that cannot be replayed says the seed may be the cause: the seed decides every
+hidden draw, so a record whose seed was changed stops at the first action that
+needed what another seed did not deal.
 
 The trust rules are those of every data file (``samurai.catalog.trust``): the edition
 a record names must be installed, or its manifest vouched for; opening a
@@ -37,6 +41,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -47,7 +52,7 @@ from .catalog.editions import Edition, installed_games
 from .catalog.games import GameDefinition, GameMeasures, GameRecords, default_game, games_of
 from .catalog.trust import Trust, TrustLike
 from .errors import DataError
-from .files.reading import INT_HIGH, check_plain, read_data, whole_number
+from .files.reading import any_whole_number, check_plain, read_data, whole_number
 from .files.writing import write_atomically
 from .protocol import GameState, Move
 from .seeds import MAX_SEED
@@ -55,7 +60,7 @@ from .seeds import MAX_SEED
 __all__ = ["PlayRecord", "is_play_record", "play_record_of", "play_record_to_dict", "play_record_from_dict",
            "read_play_record", "write_play_record", "replay_play_record", "replayed", "position_check_of",
            "play_replay_lines", "PROTOCOL_RECORDS", "records_of", "record_of", "read_record_file", "RecordFile",
-           "replay_lines", "record_facts", "record_moves"]
+           "replay_lines", "record_facts", "record_moves", "read_check"]
 
 SCHEMA = 1
 _FIELDS = ("schema", "game", "edition", "edition_version", "players", "seed", "options", "actions", "check")
@@ -87,6 +92,20 @@ def position_check_of(state: GameState,
     views = [state.view(seat) for seat in range(state.players)]
     seen = [state.move_number, state.to_act, views if shown is None else [shown(view) for view in views]]
     return "sha256:" + hashlib.sha256(json.dumps(seen, sort_keys=True).encode()).hexdigest()
+
+
+_CHECK = re.compile(r"sha256:[0-9a-f]{64}")
+
+
+def read_check(value: Any, *, source: str) -> str | None:
+    """A record's ``check`` as it is written (``position_check_of``, Knizia's ``position_check``): None, or
+    ``sha256:`` and 64 lower-case hexadecimal digits; anything else is a malformed check (``DataError`` naming the
+    field ``check``), not a game that replays differently."""
+    if value is None or (isinstance(value, str) and _CHECK.fullmatch(value)):
+        return value
+    shown = repr(value) if isinstance(value, str) else f"{type(value).__name__} {value!r}"
+    raise DataError(f"a malformed check: it is 'sha256:' and 64 hexadecimal digits, not {shown:.80}", source=source,
+                    key="check")
 
 
 def _matches_check(check: str, final: GameState, edition: Edition) -> bool:
@@ -139,8 +158,8 @@ def play_record_from_dict(data: Any, *, source: str = "record") -> PlayRecord:
     for field in ("game", "edition", "edition_version"):
         if not isinstance(data[field], str) or not data[field]:
             raise DataError(f"must be a non-empty string, not {data[field]!r:.60}", source=source, key=field)
-    for field, low, high in (("players", 1, INT_HIGH), ("seed", 0, MAX_SEED)):  # the seed: the engine's range
-        whole_number(data[field], field, low, high, source=source)
+    any_whole_number(data["players"], "players", source=source)  # the edition's player counts: when replayed
+    whole_number(data["seed"], "seed", 0, MAX_SEED, source=source)  # the engine's range
     options = data["options"]
     if not isinstance(options, Mapping) or not all(
             isinstance(v, (bool, int, float, str)) for v in options.values()):
@@ -158,9 +177,7 @@ def play_record_from_dict(data: Any, *, source: str = "record") -> PlayRecord:
         else:
             raise DataError(f"an action is a list of whole numbers or the game's description of it (a table), not "
                             f"{action!r:.60}", source=source, key=f"actions[{index}]")
-    check = data.get("check")
-    if check is not None and not isinstance(check, str):
-        raise DataError(f"must be a string, not {check!r:.60}", source=source, key="check")
+    check = read_check(data.get("check"), source=source)
     return PlayRecord(game=data["game"], edition=data["edition"], edition_version=data["edition_version"],
                       players=data["players"], seed=data["seed"], options=dict(options), actions=tuple(read),
                       check=check)
@@ -198,14 +215,19 @@ def _action(state: GameState, written: Any, index: int, source: str) -> Move:
     if isinstance(written, tuple):
         reason = state.check(written)
         if reason is not None:
-            raise DataError(f"action {index} {list(written)} cannot be replayed: {reason}", source=source,
-                            key=f"actions[{index}]")
+            raise DataError(f"action {index} {list(written)} cannot be replayed: {reason}; {_SEED_OR_ACTIONS}",
+                            source=source, key=f"actions[{index}]")
         return written
     for action in state.legal_actions():
         if state.describe(action) == written:
             return action
-    raise DataError(f"action {index} {json.dumps(written, sort_keys=True):.100} is not a legal action of its position",
-                    source=source, key=f"actions[{index}]")
+    raise DataError(f"action {index} {json.dumps(written, sort_keys=True):.100} is not a legal action of its position; "
+                    f"{_SEED_OR_ACTIONS}", source=source, key=f"actions[{index}]")
+
+
+_SEED_OR_ACTIONS = "the seed or the actions do not match the record (the field seed decides every hidden draw)"
+"""What a record's action that cannot be replayed tells besides its reason: records are written by the engine, so
+the seed, or the actions, were changed since."""
 
 
 def replay_play_record(record: PlayRecord, *, source: str = "record", trust: TrustLike = (),

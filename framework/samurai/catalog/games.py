@@ -414,6 +414,9 @@ class GameCommands:
     edition_lines: Callable[[Edition], Iterable[str]] | None = None
     """``(edition) -> lines``: what ``samurai editions`` says of an edition beyond what every game has (Knizia's
     game: which engine plays it and, if the Python one, why)."""
+    engine_note: Callable[[], str] | None = None
+    """``() -> words``: what ``samurai --version`` says of the engine this game's games get, e.g. ``engine: native;
+    native engine built`` (Knizia's game); None: nothing (a game with one engine)."""
 
 
 @attrs.frozen

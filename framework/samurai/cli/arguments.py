@@ -49,8 +49,8 @@ def _executor_args(parser: argparse.ArgumentParser) -> None:
     """Where a run's batches are played: ``--workers``, ``--backend``, ``--scheduler`` (see
     ``samurai.runs.executors``)."""
     parser.add_argument("--workers", type=_whole(1, 256), default=None,
-                        help="worker processes (default: the machine's cores, at most 8; with --backend dask and no "
-                             "--scheduler, the local cluster's)")
+                        help="worker processes, 1 to 256 (default: the machine's cores, at most 8; with --backend dask "
+                             "and no --scheduler, the local cluster's)")
     parser.add_argument("--backend", default="local", metavar="NAME",
                         help="where the games are played: local worker processes (default), dask, or an executor a "
                              "plugin contributes; the results are the same on every backend")

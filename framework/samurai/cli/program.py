@@ -101,6 +101,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
 
 
+class _Version(argparse._VersionAction):
+    """``--version``: the package's version and, after it, what each installed game says of its engine
+    (``GameCommands.engine_note``), e.g. ``samurai 0.1.0 (engine: native; native engine built)``; the games are
+    asked only when ``--version`` is given."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        from ..catalog.editions import installed_games
+
+        notes = [game.commands.engine_note() for game in installed_games().values()
+                 if game.commands is not None and game.commands.engine_note is not None]
+        print(f"{self.version} ({'; '.join(notes)})" if notes else self.version)  # one line, never wrapped
+        parser.exit()
+
+
 def _build_parser() -> _Parser:
     """The parser of every command; each command's module adds its own."""
     from importlib.metadata import PackageNotFoundError, version
@@ -110,8 +125,8 @@ def _build_parser() -> _Parser:
     except PackageNotFoundError:  # run from a source tree that was never installed
         __version__ = "unknown (not installed)"
     parser = _Parser(prog="samurai", description="Reiner Knizia's Samurai: simulate, score and inspect editions.")
-    parser.add_argument("--version", action="version", version=f"samurai {__version__}",
-                        help="print the version of samurai-engine and exit")
+    parser.add_argument("--version", action=_Version, version=f"samurai {__version__}",
+                        help="print the version of samurai-engine and the engine in use, and exit")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     for module in (simulate, compare, sweep, balance, tournament, replay, analyse_game, render, play_scenario, score,
                    editions, new_edition, bench, serve):

@@ -24,7 +24,7 @@ from ..errors import DataError
 
 __all__ = ["MAX_FILE_BYTES", "MAX_DEPTH", "is_file", "read_text", "read_toml", "read_data", "parse_json", "parse_toml",
            "check_plain", "table_line", "field_line", "key_line", "check_keys", "require", "whole_number",
-           "INT_LOW", "INT_HIGH"]
+           "any_whole_number", "INT_LOW", "INT_HIGH"]
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 """The largest file read: a long game's record is tens of kilobytes, a big map a few."""
@@ -267,6 +267,16 @@ def whole_number(value: Any, field: str, low: int, high: int, *, source: str, te
     line = field_line(text, field) if text else None
     raise DataError(f"{field} must be a whole number from {_bound(low)} to {_bound(high)}, not {shown}",
                     source=source, line=line, key=field)
+
+
+def any_whole_number(value: Any, field: str, *, source: str, text: str | None = None) -> int:
+    """``value`` when it is a whole number of 64 bits, whose range its reader checks where it knows it (a record's
+    player count against its edition's); else a ``DataError`` naming ``field``, which claims no range."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        line = field_line(text, field) if text else None
+        raise DataError(f"{field} must be a whole number, not {type(value).__name__} {value!r:.40}", source=source,
+                        line=line, key=field)
+    return whole_number(value, field, INT_LOW, INT_HIGH, source=source, text=text)
 
 
 def _bound(number: int) -> str:

@@ -17,7 +17,7 @@ from ..errors import DataError
 from .editions import knizia_edition
 
 __all__ = ["COMMANDS", "score_captured", "render_file", "bench_lines", "edition_lines", "try_end_of_game_hooks",
-           "play_scenario",
+           "play_scenario", "engine_note",
            "STARTER_PLUGIN"]
 
 
@@ -257,7 +257,15 @@ def samurai_public_captures(edition: EditionManifest, players: int, options: Map
 edition's rule, to change."""
 
 
+def engine_note() -> str:
+    """``samurai --version``: the engine this game's games get and whether the native one was built
+    (``samurai.knizia.engines.engine_note``)."""
+    from .engines import engine_note as note
+
+    return note()
+
+
 COMMANDS = GameCommands(score=score_captured, render_file=render_file, bench=bench_lines,
                         try_end_of_game_hooks=try_end_of_game_hooks, play_scenario=play_scenario,
-                        starter_plugin=STARTER_PLUGIN, edition_lines=edition_lines)
-"""Knizia's game's work behind ``samurai score``, ``render``, ``bench`` and ``editions``."""
+                        starter_plugin=STARTER_PLUGIN, edition_lines=edition_lines, engine_note=engine_note)
+"""Knizia's game's work behind ``samurai score``, ``render``, ``bench``, ``editions`` and ``--version``."""

@@ -36,7 +36,7 @@ from .special_tiles import MoveBehaviour, SwitchBehaviour
 from .state import OVER, State
 
 __all__ = ["ENGINE_VARIABLE", "ENGINE_CHOICES", "Engine", "PYTHON", "NATIVE", "engine_for", "engine_of",
-           "engine_report", "requested_engine", "native_module", "native_unsupported", "native_rules", "native_spec",
+           "engine_report", "engine_note", "requested_engine", "native_module", "native_unsupported", "native_rules", "native_spec",
            "NativeGame", "play_native_games", "play_native_run", "collector_paused"]
 
 ENGINE_VARIABLE = "SAMURAI_ENGINE"
@@ -297,6 +297,22 @@ def engine_report(rules: Rules, engine: str | None = None) -> tuple[str, str | N
         return "python", f"{ENGINE_VARIABLE}=python" if engine is None else "engine=python"
     why = native_unsupported(rules)
     return ("native", None) if why is None else ("python", why)
+
+
+def engine_note() -> str:
+    """The engine games get where nothing plugged in asks for Python, and whether the native one was built, in a
+    few words (``samurai --version``): ``engine: native; native engine built``. A ``SAMURAI_ENGINE`` that names
+    no engine is said, not raised: the version is always told."""
+    built = native_module() is not None
+    state = "native engine built" if built else "native engine not built"
+    try:
+        asked = requested_engine()
+    except DataError:
+        return f"engine: none ({ENGINE_VARIABLE}={os.environ.get(ENGINE_VARIABLE, '')!r:.40} names none of " \
+               f"{', '.join(ENGINE_CHOICES)}); {state}"
+    if asked == "native" and not built:
+        return f"engine: none ({ENGINE_VARIABLE}=native, which is not built); {state}"
+    return f"engine: {'native' if built and asked != 'python' else 'python'}; {state}"
 
 
 def native_rules(rules: Rules) -> Any:

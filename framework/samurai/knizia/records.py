@@ -10,8 +10,12 @@ half-applied game.
 
 Whole numbers are checked against their field's range, naming the field
 (``samurai.files.reading.whole_number``): the seed is from 0 to 2**63-1 (0 <= seed <
-2**63, the engine's range), the player count from 1, and any whole number in
-the file fits 64 bits.
+2**63, the engine's range), the player count one the edition is for (checked
+when the record is replayed), and any whole number in the file fits 64 bits.
+A ``check`` that is not a digest as one is written is refused as a malformed
+check (``samurai.records.read_check``). A tile played from a hand that does not
+hold it is blamed on the field ``seed``, which deals every hand: a record
+whose seed was changed stops there, not on a tile.
 
 Records are attrs classes converted with cattrs; JSON is read and written with
 the standard library, TOML read with ``tomllib`` and written with tomli-w.
@@ -33,8 +37,9 @@ import tomli_w
 from ..catalog.editions import Edition
 from ..catalog.trust import Trust, TrustLike, names_edition
 from ..errors import DataError, IllegalAction
-from ..files.reading import INT_HIGH, INT_LOW, check_plain, read_data, whole_number
+from ..files.reading import INT_HIGH, INT_LOW, any_whole_number, check_plain, read_data, whole_number
 from ..files.writing import write_atomically
+from ..records import read_check
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
 from .editions import knizia_edition
 from .game import MAX_SEED, Game, action_of, check_seed, new_game
@@ -125,9 +130,21 @@ def replay(record: GameRecord, *, edition: Edition | None = None, source: str = 
         try:
             game.apply(action)
         except IllegalAction as exc:
-            raise DataError(f"action {index} ({_describe(action)}) cannot be replayed: {exc}", source=source,
-                            key=f"actions[{index}]") from None
+            raise _not_replayed(game, record, index, action, exc, source) from None
         yield game
+
+
+def _not_replayed(game: Game, record: GameRecord, index: int, action: Action, refusal: IllegalAction,
+                  source: str) -> DataError:
+    """Why action ``index`` of ``record`` cannot be replayed: a tile played from a hand that does not hold it was
+    dealt by another seed (the field ``seed``; or the actions were changed), any other refusal the action's own."""
+    tile, seat = getattr(action, "tile", None), game.current_player
+    if game.phase == "play" and isinstance(tile, str) and seat is not None and tile not in game.view(seat)["hand"]:
+        return DataError(f"the seed or the actions do not match the record: action {index} ({_describe(action)}) "
+                         f"plays a {tile} tile that seat {seat} does not hold as seed {record.seed} deals the tiles",
+                         source=source, key="seed")
+    return DataError(f"action {index} ({_describe(action)}) cannot be replayed: {refusal}", source=source,
+                     key=f"actions[{index}]")
 
 
 def from_record(record: GameRecord, *, edition: Edition | None = None, source: str = "record",
@@ -281,9 +298,12 @@ def record_from_dict(data: Any, *, source: str = "record",
         raise DataError(f"a record of the game {data['game']!r:.40}, not of Knizia's: samurai.records reads it "
                         f"(samurai replay and render do)", source=source, key="game")
     data = _migrated(dict(data), source)
-    for field, low, high in _WHOLE_NUMBERS:
-        if field in data:
-            whole_number(data[field], field, low, high, source=source)
+    if "players" in data:  # its range is the edition's, checked when the record is replayed
+        any_whole_number(data["players"], "players", source=source)
+    if "seed" in data:
+        whole_number(data["seed"], "seed", 0, MAX_SEED, source=source)  # the engine's range
+    if "check" in data:
+        read_check(data["check"], source=source)
     types = dict(action_types or {t.__name__: t for t in _all_action_types()})
     actions = data.get("actions")
     named = {a["action"] for a in actions if isinstance(a, Mapping) and isinstance(a.get("action"), str)} \
@@ -299,10 +319,6 @@ def record_from_dict(data: Any, *, source: str = "record",
         message, _, where = first.rpartition(" @ ")
         key = where.removeprefix("record").lstrip(".") or None
         raise DataError(message or first, source=source, key=key) from None
-
-
-_WHOLE_NUMBERS = (("players", 1, INT_HIGH), ("seed", 0, MAX_SEED))
-"""A record's whole-number fields and their ranges (a seed is the engine's: 0 to 2**63-1)."""
 
 
 def _explain(exc: BaseException, _: Any) -> str:

@@ -122,9 +122,9 @@ of them, which puts it between ``greedy`` and ``medium`` (the figures: docs/bots
 simulations, more common worlds, another exploration constant and a second round of replies had not been
 stronger (docs/strength.md "A level above hard: expert")."""
 
-BUDGETED_NAMES = ("mcts:SIMULATIONS", "mcts:SECONDSs", "mcts-replies:SIMULATIONS", "mcts-replies:SECONDSs",
-                  "mcts-finish:SIMULATIONS", "mcts-finish:SECONDSs", "mcts-rollouts:SIMULATIONS",
-                  "mcts-rollouts:SECONDSs")
+BUDGETED_NAMES = ("mcts:<simulations>", "mcts:<seconds>s", "mcts-replies:<simulations>", "mcts-replies:<seconds>s",
+                  "mcts-finish:<simulations>", "mcts-finish:<seconds>s", "mcts-rollouts:<simulations>",
+                  "mcts-rollouts:<seconds>s")
 """The MCTS bots' names with a budget, as shown in help and error messages."""
 
 
