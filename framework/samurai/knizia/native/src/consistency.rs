@@ -156,7 +156,7 @@ impl State {
 
     /// What keeps this position from going on, if anything: the setup still to come cannot be carried out, or the
     /// seat to act has nothing to do. Asked of a whole position (a game's, a template), not of a seat's knowledge.
-    pub(crate) fn stuck(&self, r: &Rules) -> Option<String> {
+    pub fn stuck(&self, r: &Rules) -> Option<String> {
         let hands_to_come = self.phase == HANDS || self.setup_queue.contains(&HANDS);
         // Hands dealt at random, or chosen in a phase still queued, are dealt from nothing yet held.
         let dealt_whole =
