@@ -161,7 +161,7 @@ def write(folder: Path, name: str, text: str) -> Path:
     ("plugins = ['missing.py']\n", r"plugin file missing.py not found in the manifest's folder"),
     ("plugins = ['nonesuch']\n", r"no installed plugin is named 'nonesuch'"),
     ("plugins = 3\n", r"plugins must be a list of plugin names or .py files, not 3"),
-    ("[options.removed_to_end]\ndefault = 0\n", r"option removed_to_end must be a whole number from 1, not 0"),
+    ("[options.removed_to_end]\ndefault = 0\n", r"option removed_to_end must be a whole number from 1 to 999, not 0"),
     ("[options.first_player]\ndefault = 'first'\n",
      r"samurai_setup_procedure failed for options .*ValueError: invalid literal for int"),
 ])

@@ -224,6 +224,9 @@ def test_a_scenario_is_played_only_under_the_edition_it_names(capsys):
 
 MANIFEST_CORPUS = {
     "extends-a-manifest-path.toml": ("which is not an installed edition", "extends"),
+    "figures-per-caste-huge.toml": ("4294967296 is out of range (1 to 99)", "players.2.figures_per_caste"),
+    "hand-size-huge.toml": ("1000000 is out of range (1 to 20)", "hand_size"),
+    "influence-past-32-bits.toml": ("2147483647 is out of range (0 to 99)", "tiles.buddha.influence"),
     "map-in-parent-folder.toml": ("must lie in the manifest's folder", "map"),
     "map-missing.toml": ("map file nowhere.toml not found in the manifest's folder", "map"),
     "nested-deeply.toml": ("nested deeper than 32 levels", None),
@@ -231,6 +234,7 @@ MANIFEST_CORPUS = {
     "pieces-twice.toml": ("names a piece twice", "players.2.pieces"),
     "plugin-absolute-path.toml": ("must lie in the manifest's folder", "plugins"),
     "plugin-in-parent-folder.toml": ("must lie in the manifest's folder", "plugins"),
+    "tiles-of-a-kind-too-many.toml": ("100 tiles is out of range (1 to 99)", "tiles.rice.influence"),
     "players-key-not-ascii.toml": ("the key must be a player count from 2 to 8", "players.²"),
     "unknown-piece.toml": ("has no piece 'atlantis'", "players.2.pieces"),
 }

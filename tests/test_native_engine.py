@@ -18,6 +18,7 @@ many of every kind, for a long run before a release::
 
 from __future__ import annotations
 
+import copy
 import random
 import threading
 import time
@@ -57,9 +58,10 @@ from helpers import TINY_CORE_EDITION, TINY_EDITION, TINY_ORIGINAL_EDITION
 native = require_native()
 
 SHIPPED = shipped_knizia_editions()
-TINY = [TINY_EDITION, TINY_ORIGINAL_EDITION, TINY_CORE_EDITION, str(DATA / "tiny-few-tiles.toml")]
+TINY = [TINY_EDITION, TINY_ORIGINAL_EDITION, TINY_CORE_EDITION, str(DATA / "tiny-few-tiles.toml"),
+        str(DATA / "tiny-bounds.toml")]
 """Test editions on the tiny map: the three setups of scoring (leader tokens, majorities, most figures) and one
-whose seats own six tiles each, so games end when nobody can play."""
+whose seats own six tiles each, so games end when nobody can play, and one at every bound a manifest allows."""
 
 CASES = [(name, players) for name in SHIPPED for players in (2, 3, 4)]
 TINY_CASES = [(name, players) for name in TINY for players in edition(name).manifest.players]
@@ -732,3 +734,27 @@ def test_three_seats_tied_at_the_top_of_every_caste_share_the_win_natively():
         expected = rules.score(table)
         assert len(expected.winners) == 3
         assert q.native_decision() == (list(expected.winners), expected.reason)
+
+
+# --- one arithmetic (issue 38, point 2) ------------------------------------------------------
+
+def test_influence_past_32_bits_in_sum_captures_alike():
+    """Tables that bypass the manifest's bounds (a hook's) with influence at the 32-bit limit: summed, it would
+    wrap in 32 bits and hand the figure to the wrong seat; both engines play the same games."""
+    rules = copy.copy(edition("ffg2015").rules(2))  # not the cached rules other tests play
+    rules.tile_value = tuple(2**31 - 1 if value else 0 for value in rules.tile_value)
+    rules.native = None
+    for seed in _seeds("huge-influence", scaled(10)):
+        p, q = _new_pair(rules, seed, trace=True)
+        play_pair(rules, p, q, _random_picker(rules, seed + 1, native_twister=True), where=f"seed {seed}")
+        assert any(event[0] == "capture" and max(event[4]) > 2**31 for event in p.events)
+
+
+def test_native_scoring_decisions_do_not_wrap():
+    most = 2**63 - 1
+    for name in SHIPPED[:2] + [TINY_CORE_EDITION]:
+        rules = rules_of(name, 2)
+        for captured in ([most, most, most, most, 0, 0], [most, 2, most, 1, most, most], [most] * 6):
+            expected = rules.score(captured)
+            scoring = native_rules(rules).scoring
+            assert native.native_scoring_decision(scoring, captured, 2) == (list(expected.winners), expected.reason)

@@ -215,3 +215,151 @@ def test_the_largest_numbers_an_action_can_hold_are_refused_unchanged():
         with pytest.raises(IllegalAction):
             q.apply(action)
         assert_same_position(p, q)
+
+
+# --- inconsistent positions and templates (issue 38, point 3) ---------------------------------
+
+def _in_play(name: str = "ffg2015", players: int = 2, seed: int = 3) -> tuple[Any, State]:
+    """Rules and a Python position in the play phase, a few tiles down."""
+    rules, p, _ = _position(name, players, seed, 0)
+    rng = random.Random(seed)
+    while p.phase != OVER and p.tiles_played < 4:
+        PYTHON.apply(rules, p, PYTHON.sample_action(rules, p, rng))
+    assert p.phase != OVER
+    return rules, p
+
+
+def _refused(rules: Any, bad: State, words: str) -> None:
+    """The native engine refuses ``bad`` in one line naming ``words``."""
+    with pytest.raises(DataError, match=words) as refused:
+        NATIVE.of_state(rules, bad)
+    assert "\n" not in str(refused.value)
+
+
+def _drop_empty_land(st: State) -> None:
+    """The last empty land hex left out of ``empty_land``, its position list kept in step with the list."""
+    h = st.empty_land.pop()
+    st.empty_land_pos[h] = -1
+
+
+def _seat_without_tiles(st: State) -> None:
+    """The seat to act holds nothing at the start of its turn."""
+    st.hands[st.current] = []
+    st.played, st.normal_played = 0, False
+
+
+INCONSISTENT = {
+    "an empty land hex missing from empty_land": (_drop_empty_land, "empty_land lists"),
+    "a hand of 30": (lambda st: st.hands[0].extend([st.hands[0][0]] * 30), "in hand, more than the hand size"),
+    "empty_around at 0": (lambda st: st.empty_around.__setitem__(0, 0), r"empty_around\[0\]"),
+    "on_board at 0": (lambda st: st.on_board.__setitem__(1, 0), r"on_board\[1\]"),
+    "a seat to act with an empty hand": (_seat_without_tiles, "nothing to do"),
+    "a movable count off by one": (lambda st: st.movable_count.__setitem__(0, st.movable_count[0] + 1),
+                                   r"movable_count\[0\]"),
+    "more tiles of a kind than owned": (lambda st: st.stacks[1].extend([0] * 40), "more .* tiles than it owns"),
+    "a settlement pending that is not surrounded": (lambda st: st.pending.append(0), "pending names"),
+    "a setup phase queued in play": (lambda st: st.setup_queue.append(0), "setup queue is not empty"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(INCONSISTENT))
+def test_an_inconsistent_position_is_refused_in_one_line(case):
+    corrupt, words = INCONSISTENT[case]
+    rules, p = _in_play()
+    bad = p.copy()
+    corrupt(bad)
+    _refused(rules, bad, words)
+    NATIVE.of_state(rules, p)  # the position it was made from is taken
+
+
+def _template_with(rules: Any, change: Any) -> State:
+    template = rules.template.copy()
+    template.rng = random.Random(0)
+    change(template)
+    return template
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda t: t.setup_queue.insert(0, t.phase), "comes twice"),
+    (lambda t: t.supply.__setitem__(0, 10**6), "does not fit the free slots"),
+    (lambda t: t.pools.__setitem__(0, t.pools[0][:2]), "tiles to choose a hand"),
+], ids=["a repeated hands phase", "a supply larger than the free slots", "too few tiles for a hand"])
+def test_a_template_that_cannot_be_set_up_is_refused_before_any_game(change, words):
+    from samurai.knizia.engines import native_spec
+
+    module = require_native()
+    rules = rules_of("ffg2015-beginner", 2)
+    with pytest.raises(ValueError, match=words) as refused:
+        module.NativeRules(native_spec(rules), _template_with(rules, change))
+    assert "\n" not in str(refused.value) and "cannot be set up" in str(refused.value)
+
+
+def test_a_search_refuses_sizes_whose_sum_wraps():
+    from samurai.knizia.engines import native_rules
+    from samurai.knizia.position import start
+
+    state = start("ffg2015", 2, 1, engine="native")
+    knowledge = state.knowledge(state.to_act)
+    hand_sizes, pool_sizes, _ = knowledge._sizes
+    huge = [2**64 - 1] * 2
+    with pytest.raises(ValueError, match="unseen"):
+        require_native().search_decision(
+            native_rules(state.rules), knowledge._pos, knowledge.seat, knowledge._hidden_tiles(), huge, [1, 1],
+            random.Random(1), simulations=5, seconds=None, exploration=0.35, playout=0, replies=False, worlds=None)
+
+
+class _NoSetState(random.Random):
+    """A generator that gives its state but cannot take one back."""
+
+    def setstate(self, state: Any) -> None:
+        raise RuntimeError("this generator cannot be set")
+
+
+def test_play_random_that_cannot_write_back_a_generator_changes_nothing():
+    rules, p = _in_play()
+    q = NATIVE.of_state(rules, p)
+    before = q.fingerprint()
+    rngs = [random.Random(5), _NoSetState(6)]
+    states = [rng.getstate() for rng in rngs]
+    with pytest.raises(RuntimeError, match="cannot be set"):
+        q.play_random(rngs, False)
+    assert q.fingerprint() == before
+    assert [rng.getstate() for rng in rngs] == states
+
+
+# Corruptions that keep every number in range and the lists' lengths: only the position's consistency is wrong.
+SUBTLE = st.sampled_from(["drop_empty_land", "empty_around", "on_board", "movable_count", "hand", "current",
+                          "pending", "setup_queue", "cut", "supply"])
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(POSITIONS, SUBTLE, st.integers(0, 40), st.integers(0, 2**32))
+def test_an_inconsistent_position_is_refused_or_played_alike_never_a_panic(position, corruption, value, seed):
+    rules, p, _ = _position(*position)
+    bad = p.copy()
+    bad.events = None
+    settlements = len(bad.figures)
+    if corruption == "drop_empty_land" and bad.empty_land:
+        _drop_empty_land(bad)
+    elif corruption in ("empty_around", "movable_count", "on_board", "supply", "cut"):
+        row = getattr(bad, corruption)
+        row[value % len(row)] = value
+    elif corruption == "hand":
+        bad.hands[value % rules.players].extend(list(rules.player_tiles[:1]) * value)
+    elif corruption == "current" and bad.phase != OVER:
+        bad.current = value % rules.players
+    elif corruption == "pending":
+        bad.pending.append(value % settlements)
+    elif corruption == "setup_queue":
+        bad.setup_queue.append(value % 2)
+    try:
+        q = NATIVE.of_state(rules, bad)
+    except DataError as exc:
+        assert "\n" not in str(exc) and "position" in exc.message
+        return
+    # Accepted: the position is one the Python engine plays too, and both play it alike to the end.
+    assert_same_position(bad, q)
+    if bad.phase != OVER:
+        PYTHON.play_random(rules, bad, [random.Random(seed + k) for k in range(rules.players)])
+        NATIVE.play_random(rules, q, [random.Random(seed + k) for k in range(rules.players)])
+    assert_same_position(bad, q)

@@ -203,3 +203,47 @@ def test_the_native_search_gives_the_python_search_root_statistics(case):
                 assert best.visits == stats.of(stats.chosen).visits
                 compared += 1
     assert compared >= 20
+
+
+LONG_SEARCH = '''
+import random, sys
+from samurai.knizia.engines import native_module, native_rules
+from samurai.knizia.position import start
+
+state = start("ffg2015", 2, 1, engine="native")
+knowledge = state.knowledge(state.to_act)
+hand_sizes, pool_sizes, _ = knowledge._sizes
+print("searching", flush=True)
+try:
+    native_module().search_decision(native_rules(state.rules), knowledge._pos, knowledge.seat,
+                                    knowledge._hidden_tiles(), hand_sizes, pool_sizes, random.Random(1),
+                                    simulations=10**12, seconds=None, exploration=0.35, playout=0, replies=False,
+                                    worlds=None)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(130)
+print("finished", flush=True)
+'''
+
+
+def test_ctrl_c_ends_a_long_native_search():
+    """A native search with a budget of hours ends at SIGINT with KeyboardInterrupt, as the Python search does."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    child = subprocess.Popen([sys.executable, "-c", LONG_SEARCH], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "searching"
+        time.sleep(1.0)  # well into the search
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait(timeout=30)
+    assert child.returncode == 130, err
+    assert out.strip() == "interrupted"

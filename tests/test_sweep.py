@@ -130,7 +130,7 @@ def test_a_daimyo_sweep_finds_what_its_optional_rule_changes(capsys, tmp_path):
     (["ffg2015", "--option", "removed_to_end=3,four"], "option 'removed_to_end' takes a whole number like its default "
                                                        "4, not 'four'"),
     (["ffg2015", "--option", "removed_to_end=3,0"], "--option [options.removed_to_end]: removed_to_end=0: option "
-                                                    "removed_to_end must be a whole number from 1, not 0"),
+                                                    "removed_to_end must be a whole number from 1 to 999, not 0"),
     (["ffg2015", "--option", "starting_hands=choose,dealt"], "option 'starting_hands' must be one of 'choose', "
                                                              "'random', not 'dealt'"),
     (["ffg2015", "--option", "first_player=0,3", "--players", "2,4"], "first_player=3 with 2 players: option "

@@ -34,6 +34,11 @@ MANIFEST_KEYS = frozenset({"hand_size", "players", "tiles"})
 _PLAYER_KEYS = {"pieces", "figures_per_caste"}
 _TILE_KEYS = {"influence", "counts_for", "fast", "on", "special"}
 
+BOUNDS = {"hand_size": (1, 20), "figures_per_caste": (1, 99), "influence": (0, 99), "tiles_of_a_kind": (1, 99)}
+"""The range of every number of a manifest that reaches an engine: far beyond any printed edition (hands of 5,
+7 figures a caste, influence up to 4, 5 tiles of a kind) yet small enough that no sum an engine makes can wrap
+in the native engine's fixed-width integers, so both engines play any accepted edition alike."""
+
 
 @attrs.frozen
 class PlayerCount:
@@ -58,9 +63,7 @@ def read_manifest(common: EditionManifest, data: Mapping[str, Any], text: str) -
     ``DataError`` naming the file, line and field of a wrong one."""
     path, where = common.path, "the edition manifest"
     hand_size = require(data, "hand_size", int, source=path, where=where, text=text, default=5)
-    if hand_size < 1:
-        raise DataError("hand_size must be at least 1", source=path, line=key_line(text, "hand_size"),
-                        key="hand_size")
+    _check_bound(hand_size, "hand_size", path, key_line(text, "hand_size"), "hand_size")
     return KniziaManifest(
         **{field.name: getattr(common, field.name) for field in attrs.fields(EditionManifest)},
         hand_size=hand_size,
@@ -81,6 +84,13 @@ def check_extends(child: Mapping[str, Any], parent: Mapping[str, Any], path: str
                             source=path, line=table_line(text, f"tiles.{kind}"), key=f"tiles.{kind}")
 
 
+def _check_bound(value: int, bound: str, path: str, line: int | None, key: str, unit: str = "") -> None:
+    """``DataError`` naming ``key`` and the allowed range when ``value`` is outside ``BOUNDS[bound]``."""
+    low, high = BOUNDS[bound]
+    if not low <= value <= high:
+        raise DataError(f"{value}{unit} is out of range ({low} to {high})", source=path, line=line, key=key)
+
+
 def _parse_players(table: Mapping[str, Any], path: str, text: str) -> dict[int, PlayerCount]:
     players: dict[int, PlayerCount] = {}
     for key, entry in table.items():
@@ -98,9 +108,7 @@ def _parse_players(table: Mapping[str, Any], path: str, text: str) -> dict[int, 
         if len(set(pieces)) != len(pieces):
             raise DataError(f"{where}.pieces names a piece twice", source=path, key=f"{where}.pieces")
         figures = require(entry, "figures_per_caste", int, source=path, where=where, text=text)
-        if figures < 1:
-            raise DataError(f"{where}.figures_per_caste must be at least 1", source=path,
-                            key=f"{where}.figures_per_caste")
+        _check_bound(figures, "figures_per_caste", path, table_line(text, where), f"{where}.figures_per_caste")
         players[int(key)] = PlayerCount(tuple(pieces), figures)
     if not players:
         raise DataError("[players] must describe at least one player count", source=path, key="players")
@@ -118,6 +126,10 @@ def _parse_tiles(table: Mapping[str, Any], path: str, text: str) -> tuple[TileSp
         if not influence or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in influence):
             raise DataError(f"{where}.influence must list one whole number >= 0 per tile", source=path,
                             key=f"{where}.influence")
+        _check_bound(len(influence), "tiles_of_a_kind", path, table_line(text, where), f"{where}.influence",
+                     " tiles")
+        for value in influence:
+            _check_bound(value, "influence", path, table_line(text, where), f"{where}.influence")
         counts_for = require(entry, "counts_for", list, source=path, where=where, text=text, default=[])
         for caste in counts_for:
             if caste not in CASTES:

@@ -147,8 +147,10 @@ def compile_rules(manifest: KniziaManifest, hook: Any, game_map: GameMap, player
     rules.end_immediate = _ask(manifest, hook, "samurai_end_check_timing", options=rules.options) == "immediate"
     rules.pass_when_unable = _ask(manifest, hook, "samurai_cannot_play", options=rules.options) == "pass"
     rules.removed_limit = rules.options.get("removed_to_end", 4)
-    if isinstance(rules.removed_limit, bool) or not isinstance(rules.removed_limit, int) or rules.removed_limit < 1:
-        raise DataError(f"option removed_to_end must be a whole number from 1, not {rules.removed_limit!r}",
+    # Bounded like a manifest's numbers (samurai.knizia.manifests.BOUNDS): the native engine holds it in 64 bits.
+    if (isinstance(rules.removed_limit, bool) or not isinstance(rules.removed_limit, int)
+            or not 1 <= rules.removed_limit <= 999):
+        raise DataError(f"option removed_to_end must be a whole number from 1 to 999, not {rules.removed_limit!r}",
                         source=manifest.path, key="options.removed_to_end")
     rules.public_captures = _ask(manifest, hook, "samurai_public_captures", players=players, options=rules.options)
     rules.settlement_neighbours = tuple(board.neighbours[h] for h in board.settlement_hex)

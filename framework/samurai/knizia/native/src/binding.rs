@@ -324,7 +324,17 @@ impl NativeRules {
         template: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
         let rules = rules_of(spec)?;
-        let template = state_of(&rules, template)?;
+        // Every game starts from the template: one that cannot be set up is refused here, before any game's loop.
+        let unusable = |why: String| {
+            PyValueError::new_err(format!(
+                "native rules: the starting position cannot be set up: {why}"
+            ))
+        };
+        let template =
+            state_of(&rules, template).map_err(|err| unusable(err.value(py).to_string()))?;
+        if let Some(why) = template.stuck(&rules) {
+            return Err(unusable(why));
+        }
         let tuples = ActionTuples::new(py, &rules)?;
         Ok(NativeRules {
             rules: Arc::new(rules),
@@ -563,6 +573,9 @@ impl NativeState {
     #[staticmethod]
     fn of_state(rules: &NativeRules, state: &Bound<'_, PyAny>) -> PyResult<Self> {
         let st = state_of(&rules.rules, state)?;
+        if let Some(why) = st.stuck(&rules.rules) {
+            return Err(PyValueError::new_err(format!("position: {why}")));
+        }
         let result = field(state, "result")?;
         let result = if result.is_none() {
             None
@@ -883,22 +896,31 @@ impl NativeState {
             .iter()
             .map(|&i| twister_of(&rngs[i]))
             .collect::<PyResult<_>>()?;
-        let mut actions = Vec::new();
-        let outcome = engine::play_random(
-            &self.rules,
-            &mut self.st,
-            &mut twisters,
-            &of_seat,
-            |action| {
-                if keep {
-                    actions.push(action);
-                }
-            },
-        );
+        // A call that raises changes nothing: each generator is first written back as it is (a generator that
+        // cannot take its state back fails here, before any play), the game is played on a copy, and the copy
+        // and the generators are committed only when everything has worked.
+        let before = twisters.clone();
         for (k, &i) in distinct.iter().enumerate() {
-            write_back(&rngs[i], &twisters[k])?;
+            write_back(&rngs[i], &before[k])?;
         }
-        let played = outcome.map_err(refusal_error)?;
+        let mut st = self.st.clone();
+        let mut actions = Vec::new();
+        let played = engine::play_random(&self.rules, &mut st, &mut twisters, &of_seat, |action| {
+            if keep {
+                actions.push(action);
+            }
+        })
+        .map_err(refusal_error)?;
+        for (k, &i) in distinct.iter().enumerate() {
+            if let Err(err) = write_back(&rngs[i], &twisters[k]) {
+                // Put back the generators already advanced (they took their state a moment ago).
+                for (j, &earlier) in distinct.iter().enumerate().take(k) {
+                    write_back(&rngs[earlier], &before[j]).ok();
+                }
+                return Err(err);
+            }
+        }
+        self.st = st;
         let kept = if keep {
             let tuples: Vec<Bound<'py, PyTuple>> = actions
                 .iter()
@@ -1348,10 +1370,24 @@ fn search_decision<'py>(
         finish,
     };
     let mut twister = twister_of(rng)?;
-    // The search touches no Python object: other threads (a server's requests) run while it thinks.
-    let found = py
-        .detach(|| search::decide(&rules.rules, &knowledge, &mut twister, options))
-        .map_err(refusal_error)?;
+    // The search touches no Python object: other threads (a server's requests) run while it thinks. Every few
+    // simulations it takes the GIL for a moment to hear a signal, so Ctrl-C ends a long search as it ends the
+    // Python one (KeyboardInterrupt, the generator left as it was).
+    let mut interruption: Option<PyErr> = None;
+    let found = py.detach(|| {
+        let mut stop = || match Python::attach(|py| py.check_signals()) {
+            Ok(()) => false,
+            Err(err) => {
+                interruption = Some(err);
+                true
+            }
+        };
+        search::decide(&rules.rules, &knowledge, &mut twister, options, &mut stop)
+    });
+    if let Some(err) = interruption {
+        return Err(err);
+    }
+    let found = found.map_err(refusal_error)?;
     write_back(rng, &twister)?;
     let root = if statistics {
         let rows = found

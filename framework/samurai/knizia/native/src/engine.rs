@@ -118,7 +118,7 @@ fn castes_in(mask: u8) -> &'static [usize] {
 
 /// `CUT_CONTRIBUTION[open][present][subset]`: how many figures of the castes `subset` a settlement with `open`
 /// free slots and castes `present` can still take.
-fn cut_contribution(open: usize, present: u8, subset: usize) -> i64 {
+pub(crate) fn cut_contribution(open: usize, present: u8, subset: usize) -> i64 {
     open.min(POPCOUNT[subset & !(present as usize) & 7]) as i64
 }
 
@@ -293,9 +293,12 @@ pub fn run_automatic_setup(r: &Rules, st: &mut State) {
             // The generator is drawn from beside the position it reads: held apart for the whole phase.
             let mut rng = st.rng.clone();
             while figures_to_place(r, st) {
-                if let Action::Figure(c, s) = sample_figure(r, st, &mut rng) {
-                    place_figure(r, st, c, s);
-                }
+                // A position whose supply no slot can take has no figure to sample (the boundary refuses such
+                // positions and templates, `crate::consistency`): stop rather than draw for ever.
+                let Action::Figure(c, s) = sample_figure(r, st, &mut rng) else {
+                    break;
+                };
+                place_figure(r, st, c, s);
             }
             st.rng = rng;
             leave_setup_phase(r, st);
@@ -340,7 +343,7 @@ fn unchecked_figure_placements(st: &State) -> Vec<(usize, usize)> {
     out
 }
 
-fn figure_placements(r: &Rules, st: &State) -> Vec<(usize, usize)> {
+pub(crate) fn figure_placements(r: &Rules, st: &State) -> Vec<(usize, usize)> {
     if r.figures_must_fit {
         legal_figure_placements(r, st)
     } else {
@@ -539,7 +542,7 @@ impl Legal {
     }
 }
 
-fn popcount(mask: u8) -> usize {
+pub(crate) fn popcount(mask: u8) -> usize {
     POPCOUNT[(mask & 7) as usize]
 }
 
@@ -783,15 +786,16 @@ fn after_tile(r: &Rules, st: &mut State, tile: usize) {
 
 /// `_resolve_pending`: every surrounded settlement, each figure separately, in caste order.
 fn resolve_pending(r: &Rules, st: &mut State) {
-    // Influence per seat on the stack (no allocation per figure) for up to this many seats.
+    // Influence per seat on the stack (no allocation per figure) for up to this many seats. Summed in 64 bits:
+    // the tables hold 32-bit values, so no board's sum can wrap and the seat that captures is Python's.
     const SEATS_ON_STACK: usize = 8;
-    let mut stack = [0i32; SEATS_ON_STACK];
+    let mut stack = [0i64; SEATS_ON_STACK];
     let mut heap = Vec::new();
     for k in 0..st.pending.len() {
         let s = st.pending[k];
         let mut mask = st.figures[s];
         for &caste in castes_in(mask) {
-            let influence: &mut [i32] = if r.players <= SEATS_ON_STACK {
+            let influence: &mut [i64] = if r.players <= SEATS_ON_STACK {
                 &mut stack[..r.players]
             } else {
                 heap.resize(r.players, 0);
@@ -801,7 +805,8 @@ fn resolve_pending(r: &Rules, st: &mut State) {
             for &h in &r.settlement_neighbours[s] {
                 let owner = st.tile_owner[h];
                 if owner >= 0 {
-                    influence[owner as usize] += r.tile_value[st.tile_type[h] as usize * 3 + caste];
+                    influence[owner as usize] +=
+                        i64::from(r.tile_value[st.tile_type[h] as usize * 3 + caste]);
                 }
             }
             let best = influence.iter().copied().max().unwrap_or(0);

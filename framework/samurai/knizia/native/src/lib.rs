@@ -6,6 +6,7 @@
 //! from. The Python binding is the `python` feature, so the pure-Rust parts are tested by `cargo test` without
 //! Python (docs/native.md).
 
+pub mod consistency;
 pub mod engine;
 pub mod evaluation;
 pub mod greedy;

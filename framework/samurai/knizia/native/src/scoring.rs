@@ -23,8 +23,10 @@ pub fn decide(scoring: Scoring, captured: &[i64], players: usize) -> Option<Deci
     }
 }
 
-fn total(row: &[i64; 3]) -> i64 {
-    row[0] + row[1] + row[2]
+/// A seat's figures in all: summed in 128 bits, so that no counts handed over from Python can wrap (Python's
+/// integers do not) and the decision is Python's for any 64-bit counts.
+fn total(row: &[i64; 3]) -> i128 {
+    row.iter().copied().map(i128::from).sum()
 }
 
 /// `plugins/ffg2015.py`'s `_leader_token_winners`.
@@ -65,8 +67,8 @@ fn leader_tokens(rows: &[[i64; 3]]) -> Decision {
             reason: "most_leader_tokens",
         };
     }
-    let mut best_other = -1;
-    let mut contenders: Vec<(usize, i64)> = Vec::new();
+    let mut best_other: i128 = -1;
+    let mut contenders: Vec<(usize, i128)> = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         if held[i] != most {
             continue;
@@ -75,7 +77,7 @@ fn leader_tokens(rows: &[[i64; 3]]) -> Decision {
         let mut other = all;
         for (caste, &holder) in holders.iter().enumerate() {
             if holder == i as i64 {
-                other -= row[caste];
+                other -= i128::from(row[caste]);
             }
         }
         if other > best_other || contenders.is_empty() {
@@ -131,7 +133,7 @@ fn majorities(rows: &[[i64; 3]]) -> Decision {
             "no_majority_shared",
         );
     }
-    let other = |s: usize| total(&rows[s]) - rows[s][majorities[s][0]];
+    let other = |s: usize| total(&rows[s]) - i128::from(rows[s][majorities[s][0]]);
     let best = holders.iter().map(|&s| other(s)).max().unwrap_or(0);
     let leading: Vec<usize> = holders
         .iter()
@@ -199,5 +201,26 @@ mod tests {
         let d = decide(Scoring::MostFigures, &[1, 2, 0, 3, 0, 0], 2).unwrap();
         assert_eq!((d.winners, d.reason), (vec![0, 1], "shared_most_figures"));
         assert_eq!(decide(Scoring::Python, &[0; 6], 2), None);
+    }
+
+    #[test]
+    fn the_largest_counts_do_not_wrap() {
+        // Seat 0's total is 3 * i64::MAX: in 64 bits it would wrap below seat 1's.
+        let d = decide(
+            Scoring::MostFigures,
+            &[i64::MAX, i64::MAX, i64::MAX, i64::MAX, 0, 0],
+            2,
+        )
+        .unwrap();
+        assert_eq!((d.winners, d.reason), (vec![0], "most_figures"));
+        let d = decide(
+            Scoring::LeaderTokens,
+            &[i64::MAX, 2, i64::MAX, 1, i64::MAX, i64::MAX],
+            2,
+        )
+        .unwrap();
+        assert_eq!((d.winners, d.reason), (vec![0], "other_castes"));
+        let d = decide(Scoring::Majorities, &[i64::MAX; 6], 2).unwrap();
+        assert_eq!((d.winners, d.reason), (vec![0, 1], "no_majority_shared"));
     }
 }

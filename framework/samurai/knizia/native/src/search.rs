@@ -26,6 +26,12 @@ use crate::state::{State, OVER};
 /// With a time budget, the clock is read every this many simulations (`_TIME_CHECK_EVERY`).
 const TIME_CHECK_EVERY: u64 = 16;
 
+/// The caller is asked whether to stop (Ctrl-C) every this many simulations: a few milliseconds apart.
+const STOP_CHECK_EVERY: u64 = 64;
+
+/// What `decide` refuses with when its caller asked it to stop.
+pub const INTERRUPTED: &str = "the search was interrupted";
+
 /// In a node's list of child indices, an action with no child yet.
 const UNEXPANDED: u32 = u32::MAX;
 
@@ -64,10 +70,13 @@ impl Knowledge {
             ));
         }
         for seat in 0..n {
-            if self.hand_sizes[seat] + self.pool_sizes[seat] > self.hidden[seat].len() {
+            // Sizes from Python may be anything up to usize::MAX: added without wrapping.
+            let held = self.hand_sizes[seat].checked_add(self.pool_sizes[seat]);
+            if !matches!(held, Some(held) if held <= self.hidden[seat].len()) {
                 return Some(format!(
-                    "seat {seat} holds {} tiles in hand and unchosen but {} unseen",
-                    self.hand_sizes[seat] + self.pool_sizes[seat],
+                    "seat {seat} holds {} tiles in hand and {} unchosen but {} unseen",
+                    self.hand_sizes[seat],
+                    self.pool_sizes[seat],
                     self.hidden[seat].len()
                 ));
             }
@@ -250,6 +259,7 @@ pub fn decide(
     knowledge: &Knowledge,
     rng: &mut Twister,
     options: Options,
+    stop: &mut dyn FnMut() -> bool,
 ) -> Result<Found, Refusal> {
     let public = &knowledge.public;
     if public.phase == OVER || public.current != knowledge.seat as i64 {
@@ -299,7 +309,7 @@ pub fn decide(
         estimate: Estimate::default(),
         estimated: Vec::new(),
     };
-    let simulations = search.run(&legal, rng)?;
+    let simulations = search.run(&legal, rng, stop)?;
     let mut best = (legal[0], (-1i64, -1.0f64));
     let mut root = Vec::with_capacity(search.root_children.len());
     // In the legal order, so ties break the same way every time.
@@ -327,14 +337,29 @@ pub fn decide(
 
 impl Search<'_> {
     /// The budget's simulations (`MCTSBot.search`); how many ran.
-    fn run(&mut self, legal: &[Action], rng: &mut Twister) -> Result<u64, Refusal> {
+    /// `stop` is asked every `STOP_CHECK_EVERY` simulations; when it says so the search ends, refused with
+    /// [`INTERRUPTED`].
+    fn run(
+        &mut self,
+        legal: &[Action],
+        rng: &mut Twister,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Result<u64, Refusal> {
         // The seat's own legal actions are the same in every drawn position, so the root's untried ones are drawn
         // from one shuffled list.
         let mut untried = legal.to_vec();
         rng.shuffle(&mut untried);
         let mut scratch = self.knowledge.public.clone();
+        let mut asked = |done: u64| {
+            if done % STOP_CHECK_EVERY == 0 && stop() {
+                Err(Refusal::NoAction(INTERRUPTED))
+            } else {
+                Ok(())
+            }
+        };
         if let Some(simulations) = self.options.simulations {
-            for _ in 0..simulations {
+            for done in 0..simulations {
+                asked(done + 1)?;
                 self.simulate(&mut untried, rng, &mut scratch)?;
             }
             return Ok(simulations);
@@ -347,6 +372,7 @@ impl Search<'_> {
                 self.simulate(&mut untried, rng, &mut scratch)?;
             }
             done += TIME_CHECK_EVERY;
+            asked(done)?;
             if Instant::now() >= deadline {
                 return Ok(done);
             }

@@ -51,13 +51,13 @@ pub enum Event {
         settlement: usize,
         caste: usize,
         seat: usize,
-        influence: Vec<i32>,
+        influence: Vec<i64>,
     },
     /// `("remove", settlement, caste, influence)`.
     Remove {
         settlement: usize,
         caste: usize,
-        influence: Vec<i32>,
+        influence: Vec<i64>,
     },
     /// `("refill", seat, drawn)`.
     Refill { seat: usize, drawn: usize },
@@ -153,7 +153,8 @@ const COUNT_LIMIT: i64 = 1 << 40;
 
 impl State {
     /// What is wrong with this position under `r`, if anything: lists of the right lengths, every number the
-    /// engine indexes by in range, the empty-hex lists and their positions agreeing. A position handed over from
+    /// engine indexes by in range, the empty-hex lists and their positions agreeing, then every field the engine
+    /// keeps beside the board equal to what the board says (`State::inconsistency`). A position handed over from
     /// Python is checked before the engine touches it, so no position can make it read past a table.
     pub fn problem(&self, r: &crate::rules::Rules) -> Option<String> {
         use crate::rules::{LAND, SEA};
@@ -279,6 +280,6 @@ impl State {
                 return Some(format!("a count of {count} is out of any game's range"));
             }
         }
-        None
+        self.inconsistency(r)
     }
 }
