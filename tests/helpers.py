@@ -12,6 +12,7 @@ API only, so the rule tests pin whichever engine plays the game.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -219,3 +220,11 @@ def write_plugin_edition(folder: Path, plugin: str, extra: str = "", *, key: str
     manifest.write_text(f'id = "{key}"\nname = "{name}"\nversion = "1.0.0"\nextends = "ffg2015"\n'
                         f'plugins = ["{key}.py"]\n' + extra)
     return manifest
+
+
+def rules_anchors(text: str) -> list[str]:
+    """The anchors of a rules page (``docs/rules``), in order, repeats kept: its explicit ``<a id="...">`` and the
+    ids a Markdown renderer gives its headings (GitHub's: lower case, punctuation dropped, spaces to -)."""
+    explicit = re.findall(r'<a id="([\w-]+)"></a>', text)
+    headings = re.findall(r"^#+ (.+)$", text, re.MULTILINE)
+    return explicit + [re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings]
