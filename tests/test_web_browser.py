@@ -230,7 +230,7 @@ def test_the_new_game_form_offers_the_editions_options_and_sends_the_changed_one
             page.set_viewport_size({"width": 1400, "height": 900})
             assert page.input_value("#option-removed_to_end") == "4"
             page.click(".option:has(#option-removed_to_end) a.option-rules")
-            page.wait_for_selector("#rules-panel[open] #rules-the-end")
+            page.wait_for_selector("#rules-panel[open] #rules-end", state="attached")  # an anchor: a place, no size
             page.keyboard.press("Escape")
             page.fill("#option-removed_to_end", "3")
             page.select_option("#players", "2")
