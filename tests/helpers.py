@@ -47,7 +47,8 @@ def setup_tiny(tiny: samurai.Edition, hands: Mapping[int, Sequence[str]] | None 
     """A tiny-map game in the play phase with the given starting hands and figures."""
     game = samurai.new_game(tiny, players=players, seed=seed, options=options)
     hands = hands or {}
-    # The edition decides the order of the phases (RULES.md "setup order": the original places figures first).
+    # The edition decides the order of the phases (docs/rules/samurai.md#setup-order: the original places figures
+    # first).
     while game.phase != "play":
         if game.phase == "choose_hands":
             for seat in range(players):

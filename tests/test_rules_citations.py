@@ -10,12 +10,15 @@ import re
 import subprocess
 from collections import Counter
 from collections.abc import Mapping
+from pathlib import Path
 
 import pytest
 
 from helpers import ROOT, rules_anchors
 
 RULES_FOLDER = "docs/rules"
+THIS_FILE = Path(__file__).resolve().relative_to(ROOT).as_posix()
+"""This test, whose examples of what is wrong are not citations."""
 
 CITATION = re.compile(r"docs/rules/([\w-]+\.md)(?:#([\w-]+))?")
 """A citation written from the top of the repository, the one form code, tests and manifests use."""
@@ -82,7 +85,8 @@ def test_every_citation_of_the_rules_names_a_section_that_exists_and_none_points
     texts = tracked_texts()
     pages = rules_pages(texts)
     assert set(pages) >= {f"{RULES_FOLDER}/samurai.md", f"{RULES_FOLDER}/daimyo.md"}
-    problems = [problem for name, text in sorted(texts.items()) for problem in citation_problems(name, text, pages)]
+    problems = [problem for name, text in sorted(texts.items()) if name != THIS_FILE
+                for problem in citation_problems(name, text, pages)]
     assert problems == []
     cited = sum(len(CITATION.findall(text)) for text in texts.values())
     assert cited > 150, "the code, tests and manifests cite their rules"
