@@ -223,9 +223,10 @@ def write_plugin_edition(folder: Path, plugin: str, extra: str = "", *, key: str
     return manifest
 
 
-def rules_anchors(text: str) -> list[str]:
-    """The anchors of a rules page (``docs/rules``), in order, repeats kept: its explicit ``<a id="...">`` and the
-    ids a Markdown renderer gives its headings (GitHub's: lower case, punctuation dropped, spaces to -)."""
+def markdown_anchors(text: str) -> list[str]:
+    """The anchors of a Markdown document (a rules page in ``docs/rules``, a guide), in order, repeats kept: its
+    explicit ``<a id="...">`` and the ids a Markdown renderer gives its headings (GitHub's: lower case, punctuation
+    dropped, spaces to -)."""
     explicit = re.findall(r'<a id="([\w-]+)"></a>', text)
     headings = re.findall(r"^#+ (.+)$", text, re.MULTILINE)
     return explicit + [re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, rules_anchors
+from helpers import ROOT, markdown_anchors
 
 RULES_FOLDER = "docs/rules"
 THIS_FILE = Path(__file__).resolve().relative_to(ROOT).as_posix()
@@ -52,7 +52,7 @@ def tracked_texts() -> dict[str, str]:
 
 def rules_pages(texts: Mapping[str, str]) -> dict[str, list[str]]:
     """The rules pages among ``texts`` with their anchors, by path."""
-    return {name: rules_anchors(text) for name, text in texts.items()
+    return {name: markdown_anchors(text) for name, text in texts.items()
             if posixpath.dirname(name) == RULES_FOLDER and name.endswith(".md")}
 
 
@@ -95,7 +95,7 @@ def test_every_citation_of_the_rules_names_a_section_that_exists_and_none_points
 @pytest.mark.parametrize("page", ["samurai.md", "daimyo.md"])
 def test_a_rules_pages_anchors_are_unique(page):
     """One place per anchor: an explicit anchor never repeats, nor takes a heading's id."""
-    anchors = Counter(rules_anchors((ROOT / RULES_FOLDER / page).read_text()))
+    anchors = Counter(markdown_anchors((ROOT / RULES_FOLDER / page).read_text()))
     assert [anchor for anchor, count in anchors.items() if count > 1] == []
 
 

@@ -13,7 +13,7 @@ import pytest
 from samurai.catalog.editions import available_editions, load_edition
 from samurai.cli import main
 
-from helpers import rules_anchors
+from helpers import markdown_anchors
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules"
@@ -28,7 +28,7 @@ def test_a_rules_page_marks_its_rulings_and_links_only_what_exists(page):
     for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
         assert (RULES / target).exists(), target
     for anchor in re.findall(r"\]\(#([^)]+)\)", text):
-        assert anchor in rules_anchors(text), anchor
+        assert anchor in markdown_anchors(text), anchor
 
 
 @pytest.mark.parametrize("page", sorted(PAGES))
@@ -49,7 +49,7 @@ def test_the_pictures_are_the_renderers_drawings_of_shipped_records(page, tmp_pa
 
 @pytest.mark.parametrize("page", sorted(PAGES))
 def test_every_option_description_points_at_a_section_of_its_rules(page):
-    anchors = rules_anchors((RULES / f"{page}.md").read_text())
+    anchors = markdown_anchors((RULES / f"{page}.md").read_text())
     for ident in PAGES[page]:
         assert ident in available_editions()
         for option in load_edition(ident).manifest.options.values():
