@@ -1,13 +1,14 @@
-"""The FFG 2015 edition of Samurai: the reference edition (seed 000; RULES.md FFG 2015 column).
+"""The FFG 2015 edition of Samurai: the reference edition (docs/rules/samurai.md#edition-differences).
 
-- Setup (seed 000 §1): each seat secretly chooses its five starting tiles,
+- Setup (docs/rules/samurai.md#setting-up): each seat secretly chooses its five starting tiles,
   the other fifteen become its stack; Edo gets one figure of each caste; then
   from seat 0 players in turn place one figure at a time, all cities first
   (two different castes each), then villages.
-- Surrounds resolve at the end of the turn, after all of its tiles (§5).
-- The end is checked after the whole turn: placement, capture, refill (§7).
-- Captured figures stay hidden behind screens (§7).
-- Scoring with Leader tokens (§8-9), below.
+- Surrounds resolve at the end of the turn, after all of its tiles (docs/rules/samurai.md#resolution-timing).
+- The end is checked after the whole turn: placement, capture, refill
+  (docs/rules/samurai.md#end-check).
+- Captured figures stay hidden behind screens (docs/rules/samurai.md#hidden-information).
+- Scoring with Leader tokens (docs/rules/samurai.md#ffg2015-scoring), below.
 """
 
 from __future__ import annotations
@@ -26,16 +27,16 @@ from samurai.knizia.tiles import CASTES
 __all__ = ["score_leader_tokens", "FIGURE_STAGES"]
 
 FIGURE_STAGES = (("city",), ("village",))
-"""Cities are filled before villages (seed 000 §1)."""
+"""Cities are filled before villages (docs/rules/samurai.md#figure-setup)."""
 
 
 @hookimpl
 def samurai_setup_procedure(edition: EditionManifest, players: int, options: Mapping[str, Any]) -> SetupProcedure:
-    """Hands first, then figures: Edo prefilled, cities, then villages (seed 000 §1).
+    """Hands first, then figures: Edo prefilled, cities, then villages (docs/rules/samurai.md#setup-order).
 
     Options ``starting_hands`` and ``figure_distribution`` ("choose" or
     "random") select the beginner setup: "Random hands and distribution are
-    a separate beginner setup" (seed 000 §1; editions/ffg2015-beginner.toml).
+    a separate beginner setup" (docs/rules/samurai.md#beginner-setup; editions/ffg2015-beginner.toml).
     """
     return SetupProcedure(order=("hands", "figures"), hands=str(options.get("starting_hands", "choose")),
                           figures=str(options.get("figure_distribution", "choose")),
@@ -45,19 +46,19 @@ def samurai_setup_procedure(edition: EditionManifest, players: int, options: Map
 
 @hookimpl
 def samurai_resolution_timing(edition: EditionManifest, options: Mapping[str, Any]) -> str:
-    """At the end of a turn, after all of its tiles (seed 000 §5)."""
+    """At the end of a turn, after all of its tiles (docs/rules/samurai.md#resolution-timing)."""
     return "end_of_turn"
 
 
 @hookimpl
 def samurai_end_check_timing(edition: EditionManifest, options: Mapping[str, Any]) -> str:
-    """After placement, capture and refill; no extra round (seed 000 §7)."""
+    """After placement, capture and refill; no extra round (docs/rules/samurai.md#end-check)."""
     return "end_of_turn"
 
 
 @hookimpl
 def samurai_public_captures(edition: EditionManifest, players: int, options: Mapping[str, Any]) -> bool:
-    """Captured figures go behind each player's screen (seed 000 §7)."""
+    """Captured figures go behind each player's screen (docs/rules/samurai.md#hidden-information)."""
     return False
 
 
@@ -65,12 +66,12 @@ def samurai_public_captures(edition: EditionManifest, players: int, options: Map
 @native_scoring("leader_tokens")
 def samurai_score(edition: EditionManifest, captured: Mapping[int, Mapping[str, int]],
                   options: Mapping[str, Any]) -> Result:
-    """Leader-token scoring (seed 000 §8-9)."""
+    """Leader-token scoring (docs/rules/samurai.md#ffg2015-scoring)."""
     return score_leader_tokens(captured)
 
 
 def score_leader_tokens(captured: Mapping[int, Mapping[str, int]]) -> Result:
-    """Decide the winner with Leader tokens (seed 000 §8-9; RULES.md "FFG 2015 scoring").
+    """Decide the winner with Leader tokens (docs/rules/samurai.md#ffg2015-scoring).
 
     1. For each caste the unique highest count earns its Leader token; a tie gives none.
     2. More tokens than every opponent wins.

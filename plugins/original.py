@@ -1,13 +1,13 @@
-"""The original (1998) edition of Samurai (seeds 001 and 002; RULES.md "Original" column).
+"""The original (1998) edition of Samurai (the original column of docs/rules/samurai.md#edition-differences).
 
 - Board: islands by player count (Honshu; then Kyushu and Shikoku; then Hokkaido).
 - Setup: Edo gets one figure of each caste; players in turn place one figure
   at a time in any city or village; after all the figures are placed, each
-  seat secretly chooses its five starting tiles (seed 002; ext).
-- Surrounds resolve immediately after each tile (seed 002 "immediately").
-- Play stops the moment the end is triggered (seed 001 "s'arrête net").
-- Captured figures are hidden, except in a 2-player game (seed 001).
-- Scoring by majorities and "other" figures (seed 002), below.
+  seat secretly chooses its five starting tiles (docs/rules/samurai.md#setup-order).
+- Surrounds resolve immediately after each tile (docs/rules/samurai.md#resolution-timing).
+- Play stops the moment the end is triggered (docs/rules/samurai.md#end-check).
+- Captured figures are hidden, except in a 2-player game (docs/rules/samurai.md#hidden-information).
+- Scoring by majorities and "other" figures (docs/rules/samurai.md#original-scoring), below.
 """
 
 from __future__ import annotations
@@ -25,16 +25,16 @@ from samurai.knizia.tiles import CASTES
 __all__ = ["score_majorities", "FIGURE_STAGES", "PUBLIC_CAPTURES_PLAYERS"]
 
 FIGURE_STAGES = (("city", "village"),)
-"""Cities and villages fill in any order (seed 002)."""
+"""Cities and villages fill in any order (docs/rules/samurai.md#figure-setup)."""
 
 PUBLIC_CAPTURES_PLAYERS = 2
-"""The player count whose captured figures stay in view (seed 001)."""
+"""The player count whose captured figures stay in view (docs/rules/samurai.md#hidden-information)."""
 
 
 @hookimpl
 def samurai_setup_procedure(edition: EditionManifest, players: int, options: Mapping[str, Any]) -> SetupProcedure:
     """Figures first, one at a time in any city or village (Edo prefilled), then chosen hands: "after all
-    the figures are placed, each player takes five tiles" (seed 002; RULES.md "setup order")."""
+    the figures are placed, each player takes five tiles" (docs/rules/samurai.md#setup-order)."""
     return SetupProcedure(order=("figures", "hands"), hands="choose", figures="choose",
                           figure_stages=FIGURE_STAGES, prefilled=("capital",),
                           first_player=int(options.get("first_player", 0)))
@@ -42,19 +42,19 @@ def samurai_setup_procedure(edition: EditionManifest, players: int, options: Map
 
 @hookimpl
 def samurai_resolution_timing(edition: EditionManifest, options: Mapping[str, Any]) -> str:
-    """Immediately after each tile (seed 002)."""
+    """Immediately after each tile (docs/rules/samurai.md#resolution-timing)."""
     return "each_tile"
 
 
 @hookimpl
 def samurai_end_check_timing(edition: EditionManifest, options: Mapping[str, Any]) -> str:
-    """Play stops the moment the end is triggered (seed 001)."""
+    """Play stops the moment the end is triggered (docs/rules/samurai.md#end-check)."""
     return "immediate"
 
 
 @hookimpl
 def samurai_public_captures(edition: EditionManifest, players: int, options: Mapping[str, Any]) -> bool:
-    """Hidden, except in a 2-player game (seed 001)."""
+    """Hidden, except in a 2-player game (docs/rules/samurai.md#hidden-information)."""
     return players == PUBLIC_CAPTURES_PLAYERS
 
 
@@ -62,12 +62,12 @@ def samurai_public_captures(edition: EditionManifest, players: int, options: Map
 @native_scoring("majorities")
 def samurai_score(edition: EditionManifest, captured: Mapping[int, Mapping[str, int]],
                   options: Mapping[str, Any]) -> Result:
-    """Majorities and "other" figures (seed 002)."""
+    """Majorities and "other" figures (docs/rules/samurai.md#original-scoring)."""
     return score_majorities(captured)
 
 
 def score_majorities(captured: Mapping[int, Mapping[str, int]]) -> Result:
-    """Decide the winner by majorities (seed 002; RULES.md "Original scoring").
+    """Decide the winner by majorities (docs/rules/samurai.md#original-scoring).
 
     1. A caste's majority belongs to the player with strictly the most of it.
     2. A player holding the majority in at least two castes wins.

@@ -12,6 +12,7 @@ API only, so the rule tests pin whichever engine plays the game.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -46,7 +47,8 @@ def setup_tiny(tiny: samurai.Edition, hands: Mapping[int, Sequence[str]] | None 
     """A tiny-map game in the play phase with the given starting hands and figures."""
     game = samurai.new_game(tiny, players=players, seed=seed, options=options)
     hands = hands or {}
-    # The edition decides the order of the phases (RULES.md "setup order": the original places figures first).
+    # The edition decides the order of the phases (docs/rules/samurai.md#setup-order: the original places figures
+    # first).
     while game.phase != "play":
         if game.phase == "choose_hands":
             for seat in range(players):
@@ -219,3 +221,12 @@ def write_plugin_edition(folder: Path, plugin: str, extra: str = "", *, key: str
     manifest.write_text(f'id = "{key}"\nname = "{name}"\nversion = "1.0.0"\nextends = "ffg2015"\n'
                         f'plugins = ["{key}.py"]\n' + extra)
     return manifest
+
+
+def markdown_anchors(text: str) -> list[str]:
+    """The anchors of a Markdown document (a rules page in ``docs/rules``, a guide), in order, repeats kept: its
+    explicit ``<a id="...">`` and the ids a Markdown renderer gives its headings (GitHub's: lower case, punctuation
+    dropped, spaces to -)."""
+    explicit = re.findall(r'<a id="([\w-]+)"></a>', text)
+    headings = re.findall(r"^#+ (.+)$", text, re.MULTILINE)
+    return explicit + [re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings]

@@ -1,5 +1,5 @@
-"""The FFG 2015 beginner setup: random hands and random figure distribution (seed 000 §1;
-RULES.md "Beginner variant"), written as a manifest that only sets option defaults."""
+"""The FFG 2015 beginner setup: random hands and random figure distribution
+(docs/rules/samurai.md#beginner-setup), written as a manifest that only sets option defaults."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Samurai: Daimyo and Shinobi (seed 004): one test per rule and ruling of RULES-DAIMYO.md, on hand-made positions.
+"""Samurai: Daimyo and Shinobi: one test per rule and ruling of docs/rules/daimyo.md, on hand-made positions.
 
-Each test names the rule it checks and cites its section of RULES-DAIMYO.md.
+Each test names the rule it checks and cites its section of docs/rules/daimyo.md.
 Positions come from diagrams (tests/daimyo_helpers.py): rank 7 on top, ``wD``
 a White Daimyo, ``bA`` a Black Ashigaru, ``he``/``ki`` landscape tiles, ``Nr``
 the red Kibatai army tile, ``..`` an empty square.
@@ -40,7 +40,7 @@ def _all(names: str) -> set[str]:
 # --- Components ------------------------------------------------------------------------------------
 
 def test_components_38_tiles_24_army_tiles_in_identical_pairs_8_heiya_6_ki() -> None:
-    """RULES-DAIMYO.md "Components": 3 kinds x 4 kamon x 2 army tiles, 8 Heiya, 6 Ki."""
+    """docs/rules/daimyo.md#components: 3 kinds x 4 kamon x 2 army tiles, 8 Heiya, 6 Ki."""
     counts = Counter(d.TILE_SET)
     assert len(d.TILE_SET) == 38
     assert counts[d.HEIYA] == 8 and counts[d.KI] == 6
@@ -51,7 +51,7 @@ def test_components_38_tiles_24_army_tiles_in_identical_pairs_8_heiya_6_ki() -> 
 
 
 def test_ruling_board_6_files_by_7_ranks_42_squares_white_on_rank_1() -> None:
-    """RULES-DAIMYO.md "Components", Ruling (board): a-f by 1-7, 42 squares = 4 pieces + 38 tiles."""
+    """docs/rules/daimyo.md#ruling-board: a-f by 1-7, 42 squares = 4 pieces + 38 tiles."""
     state = d.new_state(1)
     board = state.view(WHITE)["board"]
     assert [entry["square"] for entry in board] == [f"{f}{r}" for r in "1234567" for f in "abcdef"]
@@ -62,7 +62,7 @@ def test_ruling_board_6_files_by_7_ranks_42_squares_white_on_rank_1() -> None:
 
 
 def test_ruling_start_daimyo_b1_shinobi_e1_black_across_tiles_face_down_white_starts() -> None:
-    """RULES-DAIMYO.md "Components", Ruling (start)."""
+    """docs/rules/daimyo.md#ruling-start."""
     state = d.new_state(7)
     assert piece_at(state, "b1") == (WHITE, "daimyo") and piece_at(state, "e1") == (WHITE, "shinobi")
     assert piece_at(state, "b7") == (BLACK, "daimyo") and piece_at(state, "e7") == (BLACK, "shinobi")
@@ -75,7 +75,7 @@ def test_ruling_start_daimyo_b1_shinobi_e1_black_across_tiles_face_down_white_st
 
 
 def test_ruling_start_the_tiles_are_shuffled_by_the_seed() -> None:
-    """RULES-DAIMYO.md "Components", Ruling (start): "the 38 tiles are shuffled"; the same seed, the same layout."""
+    """docs/rules/daimyo.md#ruling-start: "The tiles are shuffled face down"; the same seed, the same layout."""
     assert d.new_state(3).tile == d.new_state(3).tile
     assert len({tuple(d.new_state(seed).tile) for seed in range(5)}) == 5
 
@@ -83,7 +83,7 @@ def test_ruling_start_the_tiles_are_shuffled_by_the_seed() -> None:
 # --- A turn: 1. Flip two tiles -----------------------------------------------------------------------
 
 def test_flip_a_heiya_is_removed_and_another_tile_is_flipped_in_its_place() -> None:
-    """RULES-DAIMYO.md "A turn" 1: a Heiya is removed and another tile flipped, until a non-Heiya is up."""
+    """docs/rules/daimyo.md#flip: a Heiya is removed and another tile flipped, until a non-Heiya is up."""
     state = position(FIELD)
     flip(state, "a5")
     assert state.tile[sq("a5")] == d.EMPTY and state.to_act == WHITE
@@ -96,7 +96,7 @@ def test_flip_a_heiya_is_removed_and_another_tile_is_flipped_in_its_place() -> N
 
 
 def test_flip_the_second_tile_is_flipped_the_same_way_heiya_removed() -> None:
-    """RULES-DAIMYO.md "A turn" 1: "Then the second tile is flipped the same way"."""
+    """docs/rules/daimyo.md#flip: "Then do the same for your second tile"."""
     state = position(FIELD)
     removed = state.view(WHITE)["tiles"]["heiya_removed"]
     flip(state, "c5", "f5")  # a Heiya as the second tile: removed, flip again
@@ -107,7 +107,7 @@ def test_flip_the_second_tile_is_flipped_the_same_way_heiya_removed() -> None:
 
 
 def test_engun_two_identical_army_tiles_are_removed_and_the_piece_stands_on_the_tile_flipped_last() -> None:
-    """RULES-DAIMYO.md "A turn" 1, Engun: same kind and same kamon; the piece on the square flipped last."""
+    """docs/rules/daimyo.md#engun: same kind and same kamon; the piece on the square flipped last."""
     state = position(FIELD)
     gained = state.view(WHITE)["tiles"]["engun_tiles"]
     flip(state, "c5", "a2")
@@ -120,7 +120,7 @@ def test_engun_two_identical_army_tiles_are_removed_and_the_piece_stands_on_the_
 
 
 def test_engun_needs_the_same_kind_and_the_same_kamon() -> None:
-    """RULES-DAIMYO.md "A turn" 1: Engun is two identical tiles, same kind AND same kamon."""
+    """docs/rules/daimyo.md#engun: Engun is two identical tiles, same kind AND same kamon."""
     same_kind = position(FIELD)
     flip(same_kind, "c5", "a4")  # red and yellow Kibatai
     same_kamon = position(FIELD)
@@ -132,7 +132,7 @@ def test_engun_needs_the_same_kind_and_the_same_kamon() -> None:
 
 
 def test_different_tiles_are_turned_face_down_again_and_the_turn_ends() -> None:
-    """RULES-DAIMYO.md "A turn" 1: otherwise both are turned face down again; the turn ends either way."""
+    """docs/rules/daimyo.md#flip: otherwise both are turned face down again; the turn ends either way."""
     state = position(FIELD)
     flip(state, "c5", "d5")
     assert state.to_act == BLACK and state.shown == [] and state.turn == 2
@@ -142,7 +142,7 @@ def test_different_tiles_are_turned_face_down_again_and_the_turn_ends() -> None:
 
 
 def test_ki_are_never_removed() -> None:
-    """RULES-DAIMYO.md "A turn" 1: any Ki turns both back; "Ki are never removed"."""
+    """docs/rules/daimyo.md#flip: any Ki turns both back; "Trees are never taken off"."""
     state = position(FIELD)
     removed, ki_gone = state.view(WHITE)["tiles"]["heiya_removed"], state.gone.count(d.KI)
     flip(state, "c6", "d6")  # two Ki
@@ -153,7 +153,7 @@ def test_ki_are_never_removed() -> None:
 
 
 def test_ruling_face_down_tiles_run_out_mid_flip_the_turn_ends_with_what_was_flipped() -> None:
-    """RULES-DAIMYO.md "A turn" 1, Ruling: face-down tiles running out mid-flip end the turn."""
+    """docs/rules/daimyo.md#ruling-tiles-run-out: face-down tiles running out mid-flip end the turn."""
     state = position("""
         .. bD .. .. .. ..
         .. .. .. .. .. ..
@@ -181,7 +181,7 @@ def test_ruling_face_down_tiles_run_out_mid_flip_the_turn_ends_with_what_was_fli
 
 
 def test_ruling_with_no_face_down_tile_flipping_is_not_a_possible_turn() -> None:
-    """RULES-DAIMYO.md "A turn" 1, Ruling: no face-down tile at all, no flip."""
+    """docs/rules/daimyo.md#ruling-tiles-run-out: no face-down tile at all, no flip."""
     state = position("""
         .. bD .. .. .. ..
         .. .. .. .. .. ..
@@ -199,7 +199,7 @@ def test_ruling_with_no_face_down_tile_flipping_is_not_a_possible_turn() -> None
 # --- A turn: 2. Move a piece --------------------------------------------------------------------------
 
 def test_daimyo_moves_one_square_in_any_of_8_directions() -> None:
-    """RULES-DAIMYO.md "A turn" 2: Daimyo, one square in any of 8 directions (not onto a tile)."""
+    """docs/rules/daimyo.md#piece-moves: Daimyo, one square in any of 8 directions (not onto a tile)."""
     state = position("""
         .. .. .. .. .. bD
         .. .. .. .. .. ..
@@ -213,7 +213,7 @@ def test_daimyo_moves_one_square_in_any_of_8_directions() -> None:
 
 
 def test_shinobi_moves_any_distance_in_8_directions() -> None:
-    """RULES-DAIMYO.md "A turn" 2: Shinobi, any distance in 8 directions."""
+    """docs/rules/daimyo.md#piece-moves: Shinobi, any distance in 8 directions."""
     state = position("""
         .. .. .. .. .. bD
         .. .. .. .. .. ..
@@ -227,7 +227,7 @@ def test_shinobi_moves_any_distance_in_8_directions() -> None:
 
 
 def test_ashigaru_moves_any_distance_horizontally_or_vertically() -> None:
-    """RULES-DAIMYO.md "A turn" 2: Ashigaru, any distance horizontally or vertically."""
+    """docs/rules/daimyo.md#piece-moves: Ashigaru, any distance horizontally or vertically."""
     state = position("""
         .. .. .. .. .. bD
         .. .. .. .. .. ..
@@ -241,7 +241,7 @@ def test_ashigaru_moves_any_distance_horizontally_or_vertically() -> None:
 
 
 def test_kihei_moves_any_distance_diagonally() -> None:
-    """RULES-DAIMYO.md "A turn" 2: Kihei, any distance diagonally."""
+    """docs/rules/daimyo.md#piece-moves: Kihei, any distance diagonally."""
     state = position("""
         .. .. .. .. .. bD
         .. .. .. .. .. ..
@@ -255,7 +255,7 @@ def test_kihei_moves_any_distance_diagonally() -> None:
 
 
 def test_kibatai_leaps_like_a_knight_over_tiles_and_pieces() -> None:
-    """RULES-DAIMYO.md "A turn" 2: Kibatai, one square straight then one diagonally outward; it jumps."""
+    """docs/rules/daimyo.md#piece-moves: Kibatai, one square straight then one diagonally outward; it jumps."""
     state = position("""
         .. .. .. .. .. bD
         .. .. .. .. .. ..
@@ -269,7 +269,7 @@ def test_kibatai_leaps_like_a_knight_over_tiles_and_pieces() -> None:
 
 
 def test_kibatai_may_not_land_on_a_tile_or_a_friendly_piece_but_captures() -> None:
-    """RULES-DAIMYO.md "A turn" 2: the Kibatai "may not land on a tile or a friendly piece"."""
+    """docs/rules/daimyo.md#move: the Kibatai "may not land on a tile or on a piece of its own side"."""
     state = position("""
         .. .. .. .. .. bD
         .. .. .. .. .. ..
@@ -285,7 +285,7 @@ def test_kibatai_may_not_land_on_a_tile_or_a_friendly_piece_but_captures() -> No
 
 
 def test_sliding_pieces_are_blocked_by_tiles_and_pieces() -> None:
-    """RULES-DAIMYO.md "A turn" 2: pieces never move onto or across a tile or another piece."""
+    """docs/rules/daimyo.md#move: pieces never move onto or across a tile or another piece."""
     state = position("""
         .. .. .. .. .. bD
         .. .. .. .. .. ..
@@ -299,7 +299,7 @@ def test_sliding_pieces_are_blocked_by_tiles_and_pieces() -> None:
 
 
 def test_capture_removes_the_opponents_piece_and_the_capturing_piece_stops_there() -> None:
-    """RULES-DAIMYO.md "A turn" 2: the captured piece leaves the game; the capturing piece stops there."""
+    """docs/rules/daimyo.md#move: the captured piece leaves the game; the capturing piece stops there."""
     state = position("""
         .. .. .. .. .. bD
         .. .. .. .. .. ..
@@ -317,7 +317,7 @@ def test_capture_removes_the_opponents_piece_and_the_capturing_piece_stops_there
 
 
 def test_a_move_ends_the_turn() -> None:
-    """RULES-DAIMYO.md "A turn": one of two things; after moving, the other player's turn."""
+    """docs/rules/daimyo.md#turn: one of two things; after moving, the other player's turn."""
     state = position(FIELD)
     move(state, "b1", "c2")
     assert state.to_act == BLACK and state.turn == 2 and piece_at(state, "c2") == (WHITE, "daimyo")
@@ -326,7 +326,7 @@ def test_a_move_ends_the_turn() -> None:
 # --- Danger to the Daimyo -----------------------------------------------------------------------------
 
 def test_kyousei_a_threatened_daimyo_must_be_saved_by_a_move_and_flipping_is_not_allowed() -> None:
-    """RULES-DAIMYO.md "Danger to the Daimyo", Kyousei: a move that ends the threat; no flipping."""
+    """docs/rules/daimyo.md#kyousei: a move that ends the threat; no flipping."""
     state = position("""
         .. .. .. .. .. bD
         .. .. .. .. .. ..
@@ -350,7 +350,7 @@ def test_kyousei_a_threatened_daimyo_must_be_saved_by_a_move_and_flipping_is_not
 
 
 def test_ruling_a_move_may_never_leave_ones_own_daimyo_open_to_capture() -> None:
-    """RULES-DAIMYO.md "Danger to the Daimyo", Ruling: a pinned piece stays on the line; no step into danger."""
+    """docs/rules/daimyo.md#ruling-no-self-exposure: a pinned piece stays on the line; no step into danger."""
     state = position("""
         .. .. .. .. .. bD
         .. bA .. .. .. ..
@@ -367,7 +367,7 @@ def test_ruling_a_move_may_never_leave_ones_own_daimyo_open_to_capture() -> None
 
 
 def test_ruling_a_flip_may_open_a_line_then_the_opponent_may_capture_the_daimyo_and_wins() -> None:
-    """RULES-DAIMYO.md "Danger to the Daimyo", Ruling: a removed Heiya can open a line; capture wins."""
+    """docs/rules/daimyo.md#ruling-no-self-exposure: a removed Heiya can open a line; capture wins."""
     state = position("""
         .. .. .. .. .. bD
         .. bA .. .. .. ..
@@ -387,7 +387,7 @@ def test_ruling_a_flip_may_open_a_line_then_the_opponent_may_capture_the_daimyo_
 
 
 def test_haisen_a_player_forced_to_move_with_no_move_that_saves_the_daimyo_loses() -> None:
-    """RULES-DAIMYO.md "Danger to the Daimyo", Haisen; "End": that player loses."""
+    """docs/rules/daimyo.md#haisen, docs/rules/daimyo.md#end: that player loses."""
     state = position("""
         .. .. .. .. .. bD
         .. bA .. .. .. ..
@@ -405,7 +405,7 @@ def test_haisen_a_player_forced_to_move_with_no_move_that_saves_the_daimyo_loses
 # --- End ------------------------------------------------------------------------------------------------
 
 def test_end_a_captured_daimyos_owner_loses() -> None:
-    """RULES-DAIMYO.md "End": a captured Daimyo, its owner loses (here White captures Black's)."""
+    """docs/rules/daimyo.md#end: a captured Daimyo, its owner loses (here White captures Black's)."""
     state = position("""
         .. bD .. .. .. ..
         .. .. .. .. .. ..
@@ -432,7 +432,7 @@ ki ki Ag Nr Ay ..
 
 
 def test_yonhon_no_ki_two_ki_on_two_of_ones_own_turns_in_a_row_loses() -> None:
-    """RULES-DAIMYO.md "End", Yonhon no ki, with seed 004's example: the opponent's flips between do not count."""
+    """docs/rules/daimyo.md#yonhon-no-ki, with the rules' example: the opponent's flips between do not count."""
     state = position(KI_FIELD)
     flip(state, "a5", "b5")  # Richard flips two trees
     flip(state, "c5", "d5")  # Rob flips two tiles, no Engun
@@ -442,7 +442,7 @@ def test_yonhon_no_ki_two_ki_on_two_of_ones_own_turns_in_a_row_loses() -> None:
 
 
 def test_yonhon_no_ki_a_move_in_between_resets_the_count() -> None:
-    """RULES-DAIMYO.md "End", Yonhon no ki: the two Ki turns must follow each other; a move breaks the run."""
+    """docs/rules/daimyo.md#ruling-yonhon-no-ki-run: the two Ki turns must follow each other; a move breaks the run."""
     state = position(KI_FIELD)
     flip(state, "a5", "b5")
     move(state, "b7", "a7")
@@ -456,7 +456,7 @@ def test_yonhon_no_ki_a_move_in_between_resets_the_count() -> None:
 
 
 def test_yonhon_no_ki_another_flip_in_between_resets_the_count() -> None:
-    """RULES-DAIMYO.md "End", Yonhon no ki: a flip that is not two Ki breaks the run too."""
+    """docs/rules/daimyo.md#ruling-yonhon-no-ki-run: a flip that is not two Ki breaks the run too."""
     state = position(KI_FIELD)
     flip(state, "a5", "b5")
     flip(state, "c5", "d5")
@@ -470,7 +470,8 @@ def test_yonhon_no_ki_another_flip_in_between_resets_the_count() -> None:
 
 
 def test_yonhon_no_ki_a_turn_cut_short_by_the_tiles_running_out_breaks_the_run() -> None:
-    """RULES-DAIMYO.md "End", Yonhon no ki, with the ruling on tiles running out: one Ki up is not two."""
+    """docs/rules/daimyo.md#ruling-yonhon-no-ki-run, with docs/rules/daimyo.md#ruling-tiles-run-out: one Ki up is
+    not two."""
     state = position("""
         .. bD .. .. .. ..
         .. .. .. .. .. ..
@@ -493,7 +494,8 @@ def test_yonhon_no_ki_a_turn_cut_short_by_the_tiles_running_out_breaks_the_run()
 
 
 def test_yonhon_no_ki_a_shinobi_wo_tsukau_turn_breaks_the_run() -> None:
-    """RULES-DAIMYO.md "End", Yonhon no ki, and "Variants", Shinobi wo tsukau: two Heiya are not two Ki."""
+    """docs/rules/daimyo.md#ruling-yonhon-no-ki-run and docs/rules/daimyo.md#shinobi-wo-tsukau: two Heiya are not
+    two Ki."""
     state = position("""
         .. bD .. .. .. ..
         .. .. .. .. .. ..
@@ -513,7 +515,7 @@ def test_yonhon_no_ki_a_shinobi_wo_tsukau_turn_breaks_the_run() -> None:
 
 
 def test_ruling_stalemate_no_legal_turn_and_the_daimyo_not_threatened_is_a_draw() -> None:
-    """RULES-DAIMYO.md "End", Ruling (stalemate); the option "loss" makes it a loss for the stuck seat."""
+    """docs/rules/daimyo.md#ruling-stalemate; the option "loss" makes it a loss for the stuck seat."""
     diagram = """
         .. bA .. .. .. ..
         .. .. .. .. .. bD
@@ -533,7 +535,7 @@ def test_ruling_stalemate_no_legal_turn_and_the_daimyo_not_threatened_is_a_draw(
 
 
 def test_ruling_no_progress_100_turns_without_removal_gain_or_capture_is_a_draw() -> None:
-    """RULES-DAIMYO.md "End", Ruling (no progress)."""
+    """docs/rules/daimyo.md#ruling-no-progress."""
     state = position(FIELD)
     for turn in range(100):
         assert not state.is_over and state.quiet == turn
@@ -547,7 +549,7 @@ def test_ruling_no_progress_100_turns_without_removal_gain_or_capture_is_a_draw(
 
 
 def test_ruling_no_progress_counter_restarts_on_a_removed_tile_a_gained_piece_or_a_capture() -> None:
-    """RULES-DAIMYO.md "End", Ruling (no progress): "no tile removed, no piece gained and no capture"."""
+    """docs/rules/daimyo.md#ruling-no-progress: "without a tile taken off, a piece gained or a capture"."""
     state = position(FIELD)
     state.quiet = 99
     flip(state, "a5", "c5", "d5")  # a Heiya removed
@@ -563,7 +565,7 @@ def test_ruling_no_progress_counter_restarts_on_a_removed_tile_a_gained_piece_or
 # --- Hidden information --------------------------------------------------------------------------------
 
 def test_hidden_a_face_down_tile_is_unknown_to_both_players() -> None:
-    """RULES-DAIMYO.md "Hidden information": a face-down tile is unknown to both players."""
+    """docs/rules/daimyo.md#hidden-information: a face-down tile is unknown to both players."""
     state = d.new_state(11)
     views = [json.dumps(state.view(seat)) for seat in (WHITE, BLACK)]
     for face in d.FACES:
@@ -571,7 +573,7 @@ def test_hidden_a_face_down_tile_is_unknown_to_both_players() -> None:
 
 
 def test_hidden_everything_flipped_is_seen_by_both_and_remembered_where_it_lies() -> None:
-    """RULES-DAIMYO.md "Hidden information": each seat's knowledge includes every flipped tile and its square."""
+    """docs/rules/daimyo.md#hidden-information: each seat's knowledge includes every flipped tile and its square."""
     state = position(FIELD)
     flip(state, "a5", "c5")
     for seat in (WHITE, BLACK):  # mid-turn: the face-up tile shows, the removed Heiya is gone
@@ -587,7 +589,7 @@ def test_hidden_everything_flipped_is_seen_by_both_and_remembered_where_it_lies(
 
 
 def test_hidden_a_view_shows_the_turns_flips_as_events() -> None:
-    """RULES-DAIMYO.md "Hidden information": "the turn's flips as events"."""
+    """docs/rules/daimyo.md#hidden-information: each turn's flips "are told as events"."""
     state = position(FIELD)
     flip(state, "a5", "c5", "d5")
     events = state.view(BLACK)["events"]
@@ -599,7 +601,7 @@ def test_hidden_a_view_shows_the_turns_flips_as_events() -> None:
 # --- Variants -------------------------------------------------------------------------------------------
 
 def test_shinobi_wo_tsukau_two_heiya_first_gain_a_shinobi_on_the_second_and_the_turn_ends() -> None:
-    """RULES-DAIMYO.md "Variants", Shinobi wo tsukau, and its ruling: the turn then ends."""
+    """docs/rules/daimyo.md#shinobi-wo-tsukau and docs/rules/daimyo.md#ruling-shinobi-turn: the turn then ends."""
     state = position(FIELD, shinobi_wo_tsukau=True)
     state.quiet = 7
     flip(state, "a5", "b5")
@@ -608,7 +610,7 @@ def test_shinobi_wo_tsukau_two_heiya_first_gain_a_shinobi_on_the_second_and_the_
 
 
 def test_shinobi_wo_tsukau_only_when_the_first_two_tiles_are_heiya() -> None:
-    """RULES-DAIMYO.md "Variants", Shinobi wo tsukau: a Heiya third (after an army tile) gains nothing."""
+    """docs/rules/daimyo.md#shinobi-wo-tsukau: a Heiya third (after an army tile) gains nothing."""
     state = position(FIELD, shinobi_wo_tsukau=True)
     flip(state, "c5", "a5", "b5")
     assert state.to_act == WHITE and piece_at(state, "b5") is None
@@ -617,7 +619,7 @@ def test_shinobi_wo_tsukau_only_when_the_first_two_tiles_are_heiya() -> None:
 
 
 def test_shinobi_wo_tsukau_is_off_in_the_base_game() -> None:
-    """RULES-DAIMYO.md "Variants": optional rules; the base game keeps flipping after two Heiya."""
+    """docs/rules/daimyo.md#optional-rules: optional rules; the base game keeps flipping after two Heiya."""
     assert d.DEFAULT_OPTIONS["shinobi_wo_tsukau"] is False and d.DEFAULT_OPTIONS["nobori"] is False
     state = position(FIELD)
     flip(state, "a5", "b5")
@@ -625,7 +627,7 @@ def test_shinobi_wo_tsukau_is_off_in_the_base_game() -> None:
 
 
 def test_nobori_flags_go_on_the_two_tiles_turned_back_which_cannot_be_flipped() -> None:
-    """RULES-DAIMYO.md "Variants", Nobori: flags on the tiles turned back, unflippable while flagged."""
+    """docs/rules/daimyo.md#nobori: flags on the tiles turned back, unflippable while flagged."""
     state = position(FIELD, nobori=True)
     flip(state, "c5", "d5")
     assert set(state.flags) == {sq("c5"), sq("d5")}
@@ -637,7 +639,7 @@ def test_nobori_flags_go_on_the_two_tiles_turned_back_which_cannot_be_flipped() 
 
 
 def test_nobori_flags_come_off_after_a_turn_in_which_no_tile_was_turned_back() -> None:
-    """RULES-DAIMYO.md "Variants", Nobori: a move, a capture, Engun or Shinobi wo tsukau take the flags off."""
+    """docs/rules/daimyo.md#nobori: a move, a capture, Engun or Shinobi wo tsukau take the flags off."""
     by_move = position(FIELD, nobori=True)
     flip(by_move, "c5", "d5")
     move(by_move, "b7", "c7")
@@ -653,7 +655,7 @@ def test_nobori_flags_come_off_after_a_turn_in_which_no_tile_was_turned_back() -
 
 
 def test_nobori_is_off_in_the_base_game() -> None:
-    """RULES-DAIMYO.md "Variants": without Nobori nothing stops a tile turned back from being flipped again."""
+    """docs/rules/daimyo.md#nobori: without Nobori nothing stops a tile turned back from being flipped again."""
     state = position(FIELD)
     flip(state, "c5", "d5")
     assert state.flags == () and (d.FLIP, sq("c5")) in state.legal_actions()
@@ -670,14 +672,14 @@ def test_nobori_is_off_in_the_base_game() -> None:
     ({"black_shinobi": "b1"}, "black_shinobi"),
 ])
 def test_options_a_variant_cannot_use_are_refused_naming_the_option(options: dict[str, object], key: str) -> None:
-    """Every ruling is an option (RULES-DAIMYO.md intro); a bad one is refused with its name."""
+    """Every ruling is an option (docs/rules/daimyo.md#rulings); a bad one is refused with its name."""
     with pytest.raises(DataError) as caught:
         d.new_state(1, options)
     assert caught.value.key == key and key in str(caught.value)
 
 
 def test_options_move_the_starting_pieces() -> None:
-    """RULES-DAIMYO.md "Components", Ruling (start) is an option a variant can overrule."""
+    """docs/rules/daimyo.md#ruling-start is an option a variant can overrule."""
     state = d.new_state(1, {"white_daimyo": "a1", "black_daimyo": "f7"})
     assert piece_at(state, "a1") == (WHITE, "daimyo") and piece_at(state, "f7") == (BLACK, "daimyo")
     assert piece_at(state, "b1") is None and state.tile[sq("b1")] != d.EMPTY

@@ -1,6 +1,6 @@
 """Daimyo and Shinobi: invariants over random games with every combination of the variants, and what a seat knows.
 
-RULES-DAIMYO.md: tiles are conserved (face-down + face-up + removed Heiya +
+docs/rules/daimyo.md#components: tiles are conserved (face-down + face-up + removed Heiya +
 tiles gained by Engun = 38), one piece a square and never a piece on a tile,
 the game ends; ``check`` accepts exactly the legal actions and a refused
 action changes nothing. "Hidden information": a seat's knowledge is every
@@ -56,7 +56,8 @@ def every_action(state: d.DaimyoState) -> list[tuple[int, ...]]:
 @given(seed=SEEDS, options=OPTIONS, rollout=SEEDS)
 def test_random_games_conserve_tiles_keep_pieces_off_tiles_and_end(seed: int, options: dict[str, Any],
                                                                    rollout: int) -> None:
-    """RULES-DAIMYO.md "Components", "A turn", "End": invariants of every position of a random game."""
+    """docs/rules/daimyo.md#components, docs/rules/daimyo.md#turn, docs/rules/daimyo.md#end: invariants of every
+    position of a random game."""
     for state in random_game(seed, options, rollout):
         tiles = state.view(state.current)["tiles"]
         assert tiles["face_down"] + tiles["face_up"] + tiles["heiya_removed"] + tiles["engun_tiles"] == 38
@@ -104,7 +105,7 @@ def test_check_accepts_exactly_the_legal_actions_and_a_refused_action_changes_no
 @given(seed=SEEDS, options=OPTIONS, rollout=SEEDS, draw=SEEDS)
 def test_a_determinized_position_agrees_with_everything_a_seat_knows(seed: int, options: dict[str, Any],
                                                                      rollout: int, draw: int) -> None:
-    """RULES-DAIMYO.md "Hidden information": seen tiles stay where they were seen; the rest from unseen tiles."""
+    """docs/rules/daimyo.md#hidden-information: seen tiles stay where they were seen; the rest from unseen tiles."""
     rng = random.Random(draw)
     for state in random_game(seed, options, rollout):
         if state.move_number % 23 != 3:
@@ -125,7 +126,7 @@ def test_a_determinized_position_agrees_with_everything_a_seat_knows(seed: int, 
 
 
 def test_determinize_does_not_favour_the_true_hidden_faces() -> None:
-    """RULES-DAIMYO.md "Hidden information": a drawn face matches the true one no more often than chance."""
+    """docs/rules/daimyo.md#hidden-information: a drawn face matches the true one no more often than chance."""
     state = d.new_state(21)
     rng = random.Random(4)
     while len(unseen_squares(state)) > 30 or state.shown:  # some tiles seen, some removed
@@ -149,7 +150,7 @@ def test_determinize_does_not_favour_the_true_hidden_faces() -> None:
 
 
 def test_knowledge_is_a_value_that_holds_no_unseen_face() -> None:
-    """RULES-DAIMYO.md "Hidden information": what a seat knows does not depend on faces nobody has seen."""
+    """docs/rules/daimyo.md#hidden-information: what a seat knows does not depend on faces nobody has seen."""
     state = d.new_state(8, {"nobori": True})
     rng = random.Random(2)
     for _ in range(30):
@@ -202,7 +203,7 @@ def test_the_same_seeds_play_the_same_game(seed: int, options: dict[str, Any], r
 
 
 def reference_reach(state: d.DaimyoState, frm: int) -> set[int]:
-    """Where the piece on ``frm`` could go, written again from RULES-DAIMYO.md "A turn" 2 by geometry."""
+    """Where the piece on ``frm`` could go, written again from docs/rules/daimyo.md#piece-moves by geometry."""
     owner, kind = divmod(state.piece[frm], 5)
     from_rank, from_file = divmod(frm, d.FILES)
     reach = set()
@@ -234,7 +235,8 @@ def reference_threatened(state: d.DaimyoState, seat: int) -> bool:
 
 
 def reference_turn_start_actions(state: d.DaimyoState) -> set[tuple[int, ...]]:
-    """RULES-DAIMYO.md "A turn" and "Danger to the Daimyo", again: what a seat may do at the start of its turn."""
+    """docs/rules/daimyo.md#turn and docs/rules/daimyo.md#kyousei, again: what a seat may do at the start of its
+    turn."""
     seat = state.current
     moves: set[tuple[int, ...]] = set()
     for frm in range(d.SQUARES):
@@ -258,7 +260,8 @@ def reference_turn_start_actions(state: d.DaimyoState) -> set[tuple[int, ...]]:
 @given(seed=SEEDS, options=OPTIONS, rollout=SEEDS)
 def test_legal_turns_agree_with_the_rules_written_again_by_geometry(seed: int, options: dict[str, Any],
                                                                      rollout: int) -> None:
-    """RULES-DAIMYO.md "A turn" 2 and "Danger to the Daimyo": moves, leaps, blocking, Kyousei, no self-exposure."""
+    """docs/rules/daimyo.md#move and docs/rules/daimyo.md#ruling-no-self-exposure: moves, leaps, blocking, Kyousei, no
+    self-exposure."""
     for state in random_game(seed, options, rollout):
         if state.is_over or state.shown or state.turn_faces:
             continue

@@ -1,4 +1,4 @@
-"""Rules of RULES-DAIMYO.md that no other test pinned: each test names its rule and section, and fails when
+"""Rules of docs/rules/daimyo.md that no other test pinned: each test names its rule and section, and fails when
 the game breaks that one rule (issue 20, point 7). Positions come from diagrams (tests/daimyo_helpers.py):
 rank 7 on top, ``wD`` a White Daimyo, ``he``/``ki`` landscape tiles, ``Kr`` the red Kihei army tile.
 """
@@ -23,7 +23,7 @@ he ki ki Ag Nr Ay
 
 
 def test_yonhon_no_ki_two_ki_count_although_a_heiya_was_removed_before_them() -> None:
-    """RULES-DAIMYO.md "End", Yonhon no ki: "a player whose two flipped tiles are both Ki": the two tiles a
+    """docs/rules/daimyo.md#yonhon-no-ki: "both tiles you flip are Ki": the two tiles a
     turn leaves up count, whatever Heiya were removed on the way ("A turn" 1: flipped in its place)."""
     state = position(HEIYA_BEFORE_KI)
     flip(state, "a5", "b5", "c5")  # the Heiya on a5 is removed; the two tiles up are both Ki
@@ -45,7 +45,7 @@ ki ki Ag Nr Ay ..
 
 
 def test_yonhon_no_ki_an_engun_turn_in_between_breaks_the_run() -> None:
-    """RULES-DAIMYO.md "End", Yonhon no ki: the two Ki turns must be two of one's own turns in a row; an
+    """docs/rules/daimyo.md#yonhon-no-ki: the two Ki turns must be two of one's own turns in a row; an
     Engun turn between them ("A turn" 1) is not two Ki, so the next two Ki start a new run."""
     state = position(ENGUN_BETWEEN)
     flip(state, "a5", "b5")  # White: two Ki
@@ -61,7 +61,8 @@ def test_yonhon_no_ki_an_engun_turn_in_between_breaks_the_run() -> None:
 
 
 def test_yonhon_no_ki_a_capture_in_between_breaks_the_run() -> None:
-    """RULES-DAIMYO.md "End", Yonhon no ki: a turn that captures ("A turn" 2) is not two Ki either."""
+    """docs/rules/daimyo.md#ruling-yonhon-no-ki-run: a turn that captures (docs/rules/daimyo.md#move) is not two Ki
+    either."""
     state = position("""
         .. bD .. .. .. ..
         .. .. .. .. .. ..

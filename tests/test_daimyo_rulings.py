@@ -1,6 +1,6 @@
 """Daimyo and Shinobi: the rulings a variant can overrule (issue 20), each default against its alternative.
 
-RULES-DAIMYO.md says every ruling is an option or hook. These tests pin the four that were fixed before:
+docs/rules/daimyo.md#rulings says every ruling is an option or hook. These tests pin the four that were fixed before:
 the board's size (now the board file's), the tiles running out mid-flip (``tiles_run_out``), a move that
 leaves one's own Daimyo open (``self_check``) and the Shinobi turn's end (``shinobi_turn``); the order of
 the end checks (``END_CHECK_ORDER``: Haisen and stalemate before the no-progress draw); and the view's

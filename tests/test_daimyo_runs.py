@@ -136,8 +136,8 @@ def test_analyse_refuses_a_folder_whose_sides_are_two_different_games(tmp_path):
 
 
 def test_the_daimyo_watch_counts_flips_heiya_engun_ki_pairs_and_moves_of_a_game():
-    """RULES-DAIMYO.md: a Heiya is removed and another tile flipped; two identical army tiles are Engun; two Ki
-    on two turns in a row lose the game (Yonhon no ki). The watch counts each from the game's public log."""
+    """docs/rules/daimyo.md#flip: a Heiya is removed and another tile flipped; two identical army tiles are Engun;
+    two Ki on two turns in a row lose the game (Yonhon no ki). The watch counts each from the game's public log."""
     state = position("""
         bD .. .. .. .. ..
         .. .. .. .. .. ..

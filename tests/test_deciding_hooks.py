@@ -1,6 +1,6 @@
-"""Deciding hooks decided by a plugin registered after ffg2015: the timings (RULES.md "What
-differs by edition"; the original edition's rules are tested in test_original.py) and dealing
-hands and figures at random (the beginner setup, seed 000 §1).
+"""Deciding hooks decided by a plugin registered after ffg2015: the timings
+(docs/rules/samurai.md#edition-differences; the original edition's rules are tested in test_original.py) and dealing
+hands and figures at random (the beginner setup, docs/rules/samurai.md#beginner-setup).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The end of the game (RULES.md "End (all editions)"; seed 000 §7).
+"""The end of the game (docs/rules/samurai.md#end, docs/rules/samurai.md#end-check).
 
 The ruling "it also ends when no player can play a tile", and "a player who
 cannot play passes", start from scenarios (``helpers.tiny_scenario``) whose hands
@@ -27,7 +27,7 @@ from helpers import tiny_scenario
 pytestmark = pytest.mark.usefixtures("each_engine")
 
 NORMAL_PREFIXES = ("castle-", "buddha-", "rice-", "samurai-")
-"""The normal tiles a Move may take (RULES.md "Turn (all editions)": caste or Samurai tiles)."""
+"""The normal tiles a Move may take (docs/rules/samurai.md#move-tile: caste or Samurai tiles)."""
 
 
 def test_a_player_who_cannot_play_passes(tiny):
@@ -82,7 +82,8 @@ def test_the_game_ends_when_no_player_can_play(tiny):
 
 
 def could_play(view: dict[str, Any], land: Collection[tuple[int, int]], sea: Collection[tuple[int, int]]) -> bool:
-    """Whether the seat of ``view`` could start a turn now: some tile in its hand has a target (RULES.md "Turn").
+    """Whether the seat of ``view`` could start a turn now: some tile in its hand has a target
+    (docs/rules/samurai.md#passing).
 
     A land tile needs empty land and a ship empty sea; a Move needs empty land and one of the seat's normal
     tiles on the board (at the start of a turn every tile there was placed on an earlier turn); a Switch needs

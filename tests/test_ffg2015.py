@@ -1,4 +1,4 @@
-"""The FFG 2015 column of RULES.md: board, setup, timing and hidden captures (seed 000)."""
+"""The FFG 2015 column of docs/rules/samurai.md#edition-differences: board, setup, timing and hidden captures."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ FIGURES_PER_CASTE = {2: 7, 3: 10, 4: 13}
 SEA = {2: 44, 3: 64, 4: 84}
 
 
-# --- board (seed 000 §1; RULES.md "Board") ---------------------------------------------
+# --- board (docs/rules/samurai.md#players-and-islands) ------------------------
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_board_pieces_and_figures_by_player_count(ffg, players):
@@ -54,7 +54,7 @@ def test_each_player_has_the_same_twenty_tiles(ffg):
     assert fast == ["ronin", "ship-1", "ship-1", "ship-2", "switch"]
 
 
-# --- setup (seed 000 §1) ---------------------------------------------------------------
+# --- setup (docs/rules/samurai.md#setting-up) ----------------------------------------
 
 def test_edo_starts_with_one_figure_of_each_caste(ffg):
     game = samurai.new_game(ffg, players=4, seed=3)
@@ -136,7 +136,7 @@ def test_a_city_never_takes_a_second_figure_of_one_caste(tiny):
 
 
 def test_figure_placement_must_leave_the_rest_placeable(tiny_core):
-    # Ruling (RULES.md "What differs by edition"): with the engine's any-order setup, castle,
+    # Ruling (docs/rules/samurai.md#ruling-figures-fit): with the engine's any-order setup, castle,
     # castle and buddha in three villages leave buddha 1, rice 2 for one village and the city.
     # Buddha in the last village would leave rice, rice for the city: refused.
     game = samurai.new_game(tiny_core, players=2, seed=1)
@@ -157,7 +157,7 @@ def test_first_player_option_changes_who_starts(ffg):
     assert game.current_player == 2
 
 
-# --- timing (seed 000 §5, §7) ----------------------------------------------------------
+# --- timing (docs/rules/samurai.md#resolution-timing, docs/rules/samurai.md#end-check) ----
 
 def test_surrounds_resolve_at_the_end_of_the_turn_after_all_its_tiles(tiny):
     game = setup_tiny(tiny, hands=CLOSING_HANDS)
@@ -201,7 +201,7 @@ def test_by_default_the_fourth_removed_figure_ends_the_game(ffg):
     assert ffg.rules(3).removed_limit == 4
 
 
-# --- hidden information (seed 000 §7) --------------------------------------------------
+# --- hidden information (docs/rules/samurai.md#hidden-information) ---------------
 
 def test_captured_figures_are_hidden_from_the_other_seats_until_the_end(tiny):
     game = capture_kita(tiny)

@@ -1,4 +1,4 @@
-"""FFG 2015 scoring with Leader tokens (seed 000 §8-9; RULES.md "FFG 2015 scoring")."""
+"""FFG 2015 scoring with Leader tokens (docs/rules/samurai.md#ffg2015-scoring)."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def test_nothing_captured_at_all_is_a_shared_win_of_everyone():
 
 
 def test_known_final_result_j_wins():
-    # RULES.md "Known final results": J 3/5/3, C 3/1/4, H 3/4/3 (castle, buddha, rice).
+    # docs/rules/samurai.md#known-results: J 3/5/3, C 3/1/4, H 3/4/3 (castle, buddha, rice).
     j, c, h = 0, 1, 2
     result = samurai.score("ffg2015", {j: figures(castle=3, buddha=5, rice=3),
                                        c: figures(castle=3, buddha=1, rice=4),

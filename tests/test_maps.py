@@ -1,4 +1,4 @@
-"""Maps: the Japan map's counts (RULES.md "Board") and refusing malformed maps."""
+"""Maps: the Japan map's counts (docs/rules/samurai.md#board) and refusing malformed maps."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from samurai.knizia.maps import build_board, load_map
 from helpers import ROOT
 
 JAPAN = ROOT / "maps" / "japan.toml"
-ISLANDS = {  # land hexes incl. settlements, villages, cities, Edo (RULES.md "Board")
+ISLANDS = {  # land hexes incl. settlements, villages, cities, Edo (docs/rules/samurai.md#board)
     "honshu": (47, 14, 2, 1),
     "hokkaido": (21, 7, 1, 0),
     "kyushu": (12, 5, 0, 0),

@@ -425,7 +425,8 @@ def test_ffg_ends_at_the_fourth_removed_figure_only_at_the_end_of_the_turn():
                             figures=ENDGAME_FIGURES, removed={"buddha": 1, "rice": 2})
     # Kita tied 2 against 2, then a fast tile far from Kita.
     _script(rules, p, q, [_place(rules, "samurai-2", (2, 2)), _place(rules, "ronin", (3, 2))])
-    assert q.phase == PLAY and q.removed_total == 3  # resolved at the end of the turn (seed 000 §5)
+    # Resolved at the end of the turn (docs/rules/samurai.md#resolution-timing).
+    assert q.phase == PLAY and q.removed_total == 3
     _script(rules, p, q, [(END,)])
     assert q.phase == OVER and q.end_reason == "removed_by_ties" and q.removed_total == 4
     assert_same_result(p, q)

@@ -1,4 +1,5 @@
-"""The original edition's column of RULES.md: islands, setup, timing, visible captures (seeds 001, 002)."""
+"""The original edition's column of docs/rules/samurai.md#edition-differences: islands, setup, timing, visible
+captures."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ SEA = {2: 44, 3: 64, 4: 84}
 FIGURES_PER_CASTE = {2: 7, 3: 10, 4: 13}
 
 
-# --- board and tiles (RULES.md "Board", "Tiles") ----------------------------------------
+# --- board and tiles (docs/rules/samurai.md#players-and-islands, docs/rules/samurai.md#tiles) -
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_islands_by_player_count_honshu_then_kyushu_and_shikoku_then_hokkaido(original, players):
@@ -48,7 +49,7 @@ def test_the_original_tiles_are_the_same_twenty(original, ffg):
     assert names == sorted(ffg.rules(3).tile_name(t) for t in ffg.rules(3).player_tiles)
 
 
-# --- setup (seed 002; RULES.md "figure setup", "setup order") ---------------------------
+# --- setup (docs/rules/samurai.md#figure-setup, docs/rules/samurai.md#setup-order) -
 
 HAND = ("castle-2", "castle-3", "castle-4", "samurai-1", "samurai-2")
 
@@ -63,7 +64,7 @@ def _place_all_figures(game: samurai.Game) -> list[int]:
 
 
 def test_setup_order_figures_are_placed_first_then_each_seat_takes_its_five_tiles(original):
-    # RULES.md "setup order", seed 002: "after all the figures are placed, each player takes five tiles".
+    # docs/rules/samurai.md#setup-order: "each player takes their five tiles once every figure is placed".
     game = samurai.new_game(original, players=3, seed=4)
     assert game.phase == "place_figures" and game.current_player == 0
     view = game.view(1)
@@ -95,7 +96,7 @@ def _empty_land(game: samurai.Game) -> tuple[int, int]:
 
 
 def test_setup_order_ffg_2015_keeps_hands_first(ffg):
-    # RULES.md "setup order", seed 000 §1: hands first, then figures.
+    # docs/rules/samurai.md#setup-order: hands first, then figures.
     game = samurai.new_game(ffg, players=2, seed=4)
     assert game.phase == "choose_hands"
 
@@ -128,7 +129,7 @@ def test_edo_is_prefilled_and_figures_go_to_any_city_or_village_from_the_start(o
         assert len(s["figures"]) == len(set(s["figures"])) == {"village": 1, "city": 2, "capital": 3}[s["kind"]]
 
 
-# --- timing (seed 002 "immediately", seed 001 "s'arrête net") ----------------------------
+# --- timing (docs/rules/samurai.md#resolution-timing, docs/rules/samurai.md#end-check) ----
 
 def test_a_surround_resolves_immediately_after_the_tile(tiny_original):
     game = setup_tiny(tiny_original, hands=CLOSING_HANDS)
@@ -158,7 +159,7 @@ def test_play_stops_the_moment_the_end_is_triggered_without_refill(tiny_original
 
 
 def test_every_figure_the_ending_tile_surrounds_resolves_before_play_stops(tiny_original):
-    # Ruling (RULES.md "Ruling (resolution order)"): Machi's two figures are decided by the same four tiles, so
+    # Ruling (docs/rules/samurai.md#ruling-resolution-order): Machi's two figures are decided by the same four tiles, so
     # both resolve (two ties) although the first tie already reaches the limit of one.
     hands = {0: ("samurai-1", "samurai-2", "ship-2", "ronin", "move"),
              1: ("samurai-1", "samurai-2", "ship-2", "ronin", "move")}
@@ -173,7 +174,7 @@ def test_every_figure_the_ending_tile_surrounds_resolves_before_play_stops(tiny_
     assert game.view(0)["removed"] == {"buddha": 1, "rice": 1, "castle": 0}
 
 
-# --- information (seed 001) --------------------------------------------------------------
+# --- information (docs/rules/samurai.md#hidden-information) --------------------
 
 def test_captured_figures_stay_visible_in_a_two_player_game(tiny_original):
     game = capture_kita(tiny_original)

@@ -1,4 +1,4 @@
-"""Original scoring by majorities and "other" figures (seed 002; RULES.md "Original scoring")."""
+"""Original scoring by majorities and "other" figures (docs/rules/samurai.md#original-scoring)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def test_seed_002_worked_example_others_decide_although_a_has_more_in_total():
 
 
 def test_known_three_player_result_j_wins_on_others():
-    # RULES.md "Known final results": J 3/5/3, C 3/1/4, H 3/4/3 (castle, buddha, rice).
+    # docs/rules/samurai.md#known-results: J 3/5/3, C 3/1/4, H 3/4/3 (castle, buddha, rice).
     result = score_majorities({0: figures(castle=3, buddha=5, rice=3), 1: figures(castle=3, buddha=1, rice=4),
                                2: figures(castle=3, buddha=4, rice=3)})
     assert result.winners == (0,)
@@ -169,9 +169,10 @@ def test_more_hand_computed_positions(rows, winners):
 
 @given(captures)
 def test_majority_scoring_and_leader_tokens_always_pick_the_same_winners(rows):
-    # A finding, not a rule: as RULES.md words them, "majority in two castes" and "more tokens than
-    # every opponent" coincide with three castes, and both tie-breaks compare the same figures. The
-    # editions differ in how they tell it, so `samurai compare` reports a scoring disagreement of 0.
+    # A finding, not a rule: as docs/rules/samurai.md#original-scoring and docs/rules/samurai.md#ffg2015-scoring word
+    # them, "majority in two castes" and "more tokens than every opponent" coincide with three castes, and both
+    # tie-breaks compare the same figures. The editions differ in how they tell it, so `samurai compare` reports a
+    # scoring disagreement of 0.
     from samurai_plugins.ffg2015 import score_leader_tokens
 
     captured = {seat: figures(*row) for seat, row in enumerate(rows)}

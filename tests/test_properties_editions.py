@@ -1,7 +1,7 @@
 """The random-game invariants of test_properties.py for the original edition and for 4 players.
 
-The original edition resolves after each tile and stops at once (RULES.md "What differs by
-edition"); its setup places figures before hands. Its random games must keep the same
+The original edition resolves after each tile and stops at once
+(docs/rules/samurai.md#edition-differences); its setup places figures before hands. Its random games must keep the same
 conservation and bookkeeping invariants as FFG 2015's, and so must 4-player games of both.
 """
 
@@ -35,7 +35,7 @@ def _play_checking_invariants(edition, players, seed, bot_seed):
         position.apply(action)
         check_invariants(rules, position.state)
         if rules.resolve_each_tile:
-            assert not position.state.pending  # RULES.md original column: resolved immediately after each tile
+            assert not position.state.pending  # docs/rules/samurai.md#resolution-timing: immediately after each tile
     assert position.is_over
     s = position.state
     assert s.result is not None and s.result.winners and s.end_reason in samurai.END_REASONS
@@ -61,7 +61,7 @@ def test_random_four_player_games_end_and_conserve_figures_tiles_and_hand_size(e
 def test_original_apply_accepts_exactly_the_listed_actions_and_a_refusal_changes_nothing(original, players, seed,
                                                                                          bot_seed):
     game = samurai.new_game(original, players=players, seed=seed)
-    assert game.phase == "place_figures"  # RULES.md "setup order": figures first
+    assert game.phase == "place_figures"  # docs/rules/samurai.md#setup-order: figures first
     rng = random.Random(bot_seed)
     while not game.is_over:
         legal = game.legal_actions()

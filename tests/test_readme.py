@@ -14,7 +14,7 @@ from samurai.cli import main
 from samurai.knizia.seat_bots import BOT_NAMES
 from samurai.search.bots import LEVELS
 
-from helpers import ROOT
+from helpers import ROOT, markdown_anchors
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 SH_BLOCKS = re.findall(r"```sh\n(.*?)\n```", README, re.DOTALL)
@@ -149,10 +149,9 @@ def test_the_readme_links_every_guide():
 
 
 def anchors(document: Path) -> set[str]:
-    """The anchors GitHub gives a document's headings: lower case, punctuation dropped, spaces as hyphens."""
+    """The anchors of a document outside its code blocks: its headings' (as GitHub gives them) and its explicit ones."""
     text = re.sub(r"```.*?```", "", document.read_text(encoding="utf-8"), flags=re.DOTALL)
-    headings = re.findall(r"^#+ (.*)$", text, re.MULTILINE)
-    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+    return set(markdown_anchors(text))
 
 
 @pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)

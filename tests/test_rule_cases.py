@@ -1,8 +1,9 @@
 """Rule cases the other rule tests do not reach: Move and Switch under the original timing, a Move
 away from a settlement surrounded earlier in the turn, one tile surrounding two settlements, ties
 among three and four players under both scorings, every tile kind against every caste, FFG play
-after a mid-turn end trigger, and passing reached through legal play (RULES.md "Turn", "End",
-"What differs by edition", "FFG 2015 scoring", "Original scoring").
+after a mid-turn end trigger, and passing reached through legal play (docs/rules/samurai.md#turn,
+docs/rules/samurai.md#end, docs/rules/samurai.md#edition-differences, docs/rules/samurai.md#ffg2015-scoring,
+docs/rules/samurai.md#original-scoring).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ MOVE_HAND = ("castle-4", "samurai-1", "ship-2", "ronin", "move")
 SWITCH_HAND = ("castle-4", "samurai-1", "ship-2", "ronin", "switch")
 
 
-# --- Move and Switch under the original edition (RULES.md "Turn"; seed 002 "immediately") ----
+# --- Move and Switch under the original edition (docs/rules/samurai.md#resolution-timing) ----
 
 def test_original_a_move_that_surrounds_a_settlement_resolves_it_at_once(tiny_original):
     game = setup_tiny(tiny_original, hands={0: MOVE_HAND, 1: MOVE_HAND})
@@ -87,7 +88,7 @@ def test_original_switch_cannot_use_a_settlement_resolved_earlier_in_the_same_tu
     assert SwitchFigures(MACHI, "buddha", MINAMI, "castle") in game.legal_actions()
 
 
-# --- a Move away from a settlement surrounded earlier in the turn (RULES.md "Turn" 2, Move) ----
+# --- a Move away from a settlement surrounded earlier in the turn (docs/rules/samurai.md#move-tile) ----
 
 KITA_WITH_SHIP = {0: ("castle-4", "samurai-1", "ship-2", "ronin", "move"),
                   1: ("samurai-1", "ship-2", "ship-1", "ronin", "move")}
@@ -109,7 +110,8 @@ def _kita_closed_then_castle_moved_away(edition: samurai.Edition) -> samurai.Gam
 
 
 def test_ffg_a_move_away_from_a_settlement_surrounded_this_turn_counts_at_resolution(tiny):
-    # FFG 2015 resolves at the end of the turn (seed 000 §5): the castle-4 has left, 1 against 2.
+    # FFG 2015 resolves at the end of the turn (docs/rules/samurai.md#resolution-timing): the castle-4 has left,
+    # 1 against 2.
     game = _kita_closed_then_castle_moved_away(tiny)
     assert figures_at(game, KITA) == []
     assert captured(game, 1)["castle"] == 1 and captured(game, 0)["castle"] == 0
@@ -117,12 +119,13 @@ def test_ffg_a_move_away_from_a_settlement_surrounded_this_turn_counts_at_resolu
 
 
 def test_original_a_move_away_after_the_surround_changes_nothing(tiny_original):
-    # The original resolves immediately (seed 002): Kita went to seat 0, 5 against 2, before the Move.
+    # The original resolves immediately (docs/rules/samurai.md#resolution-timing): Kita went to seat 0, 5 against 2,
+    # before the Move.
     game = _kita_closed_then_castle_moved_away(tiny_original)
     assert captured(game, 0)["castle"] == 1 and captured(game, 1)["castle"] == 0
 
 
-# --- one tile surrounding two settlements (RULES.md "Turn" 2) ---------------------------------
+# --- one tile surrounding two settlements (docs/rules/samurai.md#surround) -------------------
 
 def _two_settlements_one_hex_apart() -> dict:
     """Miyako (capital) and Machi (city) each one empty land hex from surrounded: the same hex (4, 3)."""
@@ -167,7 +170,7 @@ def test_one_tile_surrounding_two_settlements_resolves_every_figure_of_both(requ
 
 
 def test_original_a_tile_closing_two_settlements_resolves_both_before_play_stops(tiny_original):
-    # Ruling (RULES.md "Ruling (resolution order)"): every figure the same tile surrounds resolves
+    # Ruling (docs/rules/samurai.md#ruling-resolution-order): every figure the same tile surrounds resolves
     # before the immediate end check, here in both settlements though Machi's tie ends the game.
     game = samurai.new_game(tiny_original, scenario=_two_settlements_one_hex_apart(), options={"removed_to_end": 1})
     game.apply(PlaceTile("samurai-2", (4, 3)))
@@ -175,7 +178,7 @@ def test_original_a_tile_closing_two_settlements_resolves_both_before_play_stops
     assert sorted(_resolutions(game), key=str) == sorted(EXPECTED_TWO, key=str)
 
 
-# --- ties among three or more players (RULES.md "FFG 2015 scoring", "Original scoring") -------
+# --- ties among three or more players (docs/rules/samurai.md#ffg2015-scoring, docs/rules/samurai.md#original-scoring) -
 
 def _captures(*rows: tuple[int, int, int]) -> dict[int, dict[str, int]]:
     """Rows of (castle, buddha, rice) by seat."""
@@ -209,9 +212,9 @@ def test_ties_among_three_or_more_players_a_tie_at_the_top_against_a_tie_below(e
     assert (result.winners, result.reason) == expected[edition]
 
 
-# --- every tile kind against every caste (RULES.md "Tiles") -----------------------------------
+# --- every tile kind against every caste (docs/rules/samurai.md#tiles) -------------------------
 
-INFLUENCE = {  # tile: (castle, buddha, rice), from the table in RULES.md "Tiles"
+INFLUENCE = {  # tile: (castle, buddha, rice), from the table in docs/rules/samurai.md#tiles
     "castle-2": (2, 0, 0), "castle-3": (3, 0, 0), "castle-4": (4, 0, 0),
     "buddha-2": (0, 2, 0), "buddha-3": (0, 3, 0), "buddha-4": (0, 4, 0),
     "rice-2": (0, 0, 2), "rice-3": (0, 0, 3), "rice-4": (0, 0, 4),
@@ -243,7 +246,7 @@ def _lone_figure(caste: str, tile: str, at: tuple[int, int]) -> dict:
 @pytest.mark.parametrize("caste", CASTES)
 @pytest.mark.parametrize("tile", sorted(set(INFLUENCE) - {"move", "switch"}))
 def test_a_placed_tile_of_every_kind_exerts_its_influence_on_every_caste(tiny, tile, caste):
-    # RULES.md "Turn" 2: each player's influence is the sum of its adjacent tiles counting for the caste.
+    # docs/rules/samurai.md#influence: each player's influence is the sum of its adjacent tiles counting for the caste.
     ship = tile.startswith("ship")
     game = samurai.new_game(tiny, scenario=_lone_figure(caste, tile, KITA_SEA[0] if ship else KITA_LAND[0]))
     game.apply(PlaceTile("samurai-1", KITA_LAND[1 if not ship else 0]))
@@ -269,7 +272,7 @@ def test_the_move_tile_left_on_the_board_exerts_no_influence_on_any_caste(tiny):
     assert event["influence"] == [0, 1] and event["seat"] == 1
 
 
-# --- FFG: the whole turn finishes after an end trigger (seed 000 §5, §7) ----------------------
+# --- FFG: the whole turn finishes after an end trigger (docs/rules/samurai.md#end-check) -----
 
 FFG_TRIGGER_HANDS = {0: ("samurai-1", "castle-2", "ship-2", "ronin", "move"),
                      1: ("samurai-1", "ship-2", "ship-1", "ronin", "move")}
@@ -308,7 +311,7 @@ def test_original_the_same_trigger_stops_play_at_once(tiny_original):
     assert game.is_over and game.result.end_reason == "removed_by_ties"
 
 
-# --- passing and "no player can play" through legal play (RULES.md "End", ruling) -------------
+# --- passing and "no player can play" through legal play (docs/rules/samurai.md#ruling-nobody-can-play) -
 
 @pytest.fixture(scope="module")
 def few_tiles() -> samurai.Edition:

@@ -13,16 +13,12 @@ import pytest
 from samurai.catalog.editions import available_editions, load_edition
 from samurai.cli import main
 
+from helpers import markdown_anchors
+
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules"
 PAGES = {"samurai": ("ffg2015", "original", "ffg2015-beginner"), "daimyo": ("daimyo", "daimyo-shinobi",
                                                                            "daimyo-nobori")}
-
-
-def _anchors(text: str) -> set[str]:
-    """The anchors a Markdown renderer gives the headings (GitHub's: lower case, punctuation dropped, spaces to -)."""
-    headings = re.findall(r"^#+ (.+)$", text, re.MULTILINE)
-    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
 
 
 @pytest.mark.parametrize("page", sorted(PAGES))
@@ -32,15 +28,16 @@ def test_a_rules_page_marks_its_rulings_and_links_only_what_exists(page):
     for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
         assert (RULES / target).exists(), target
     for anchor in re.findall(r"\]\(#([^)]+)\)", text):
-        assert anchor in _anchors(text), anchor
+        assert anchor in markdown_anchors(text), anchor
 
 
 @pytest.mark.parametrize("page", sorted(PAGES))
 def test_the_pictures_are_the_renderers_drawings_of_shipped_records(page, tmp_path, monkeypatch, capsys):
-    """Each picture's caption gives the command that draws it: run again, it draws the same picture."""
+    """Each picture's caption is followed by a note for designers giving the command that draws it: run again, it
+    draws the same picture."""
     text = (RULES / f"{page}.md").read_text()
-    pictures = re.findall(r"!\[[^\]]*\]\((pictures/[^)]+\.svg)\)\s*\n\s*\n\*[^*]*?Drawn by `(samurai\s+render\s[^`]+)`",
-                          text)
+    pictures = re.findall(r"!\[[^\]]*\]\((pictures/[^)]+\.svg)\)\s*\n\s*\n\*[^*]+\*\s*\n\s*\n"
+                          r"> \*\*Designers:\*\* drawn by `(samurai\s+render\s[^`]+)`", text)
     assert pictures, "a rules page shows the game as the renderer draws it"
     monkeypatch.chdir(ROOT)
     for number, (picture, command) in enumerate(pictures):
@@ -52,7 +49,7 @@ def test_the_pictures_are_the_renderers_drawings_of_shipped_records(page, tmp_pa
 
 @pytest.mark.parametrize("page", sorted(PAGES))
 def test_every_option_description_points_at_a_section_of_its_rules(page):
-    anchors = _anchors((RULES / f"{page}.md").read_text())
+    anchors = markdown_anchors((RULES / f"{page}.md").read_text())
     for ident in PAGES[page]:
         assert ident in available_editions()
         for option in load_edition(ident).manifest.options.values():

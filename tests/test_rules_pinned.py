@@ -1,4 +1,4 @@
-"""Rules of RULES.md that no other test pinned: each test names its rule and section, and fails when the
+"""Rules of docs/rules/samurai.md that no other test pinned: each test names its rule and section, and fails when the
 engine breaks that one rule (issue 20, point 7: the mutants that passed every other test).
 
 The positions are built through the public API only (``samurai.new_game`` with a scenario given as data,
@@ -69,10 +69,10 @@ def variant(tmp_path: Path, name: str, tiles: str) -> samurai.Edition:
     return samurai.load_edition(str(manifest))
 
 
-# --- Move (RULES.md "Turn (all editions)": "placed on an earlier turn"; "not Ronin, Ship or Move") ----------
+# --- Move (docs/rules/samurai.md#move-tile: "placed on an earlier turn"; not ronin, ship or move) ----
 
 def test_move_never_takes_a_tile_placed_this_same_turn(tmp_path: Path) -> None:
-    """RULES.md "Turn (all editions)", Move: only a normal tile "placed on an earlier turn" moves.
+    """docs/rules/samurai.md#move-tile: only a normal tile "placed on an earlier turn" moves.
 
     Under the published rules Move is the turn's one normal tile, so no other normal tile can have been
     placed before it; a variant in which Move is fast reaches the rule: a samurai placed this turn stays,
@@ -94,7 +94,7 @@ def test_move_never_takes_a_tile_placed_this_same_turn(tmp_path: Path) -> None:
 
 
 def test_a_fast_move_with_only_this_turns_tile_to_take_is_not_playable(tmp_path: Path) -> None:
-    """RULES.md "Turn (all editions)", Move: when the only tile Move could take was placed this turn, Move
+    """docs/rules/samurai.md#move-tile: when the only tile Move could take was placed this turn, Move
     has no target, so it is not offered, and random play (which samples without listing) never picks it."""
     fast_move = variant(tmp_path, "fast-move-alone", """\
         [tiles.move]
@@ -110,7 +110,7 @@ def test_a_fast_move_with_only_this_turns_tile_to_take_is_not_playable(tmp_path:
 
 
 def test_move_never_takes_a_tile_it_moved_this_same_turn(tmp_path: Path) -> None:
-    """RULES.md "Turn (all editions)", Move: the tile a Move put down this turn was not "placed on an
+    """docs/rules/samurai.md#move-tile: the tile a Move put down this turn was not "placed on an
     earlier turn", so a second (fast) Move tile of a variant cannot take it again."""
     two_moves = variant(tmp_path, "two-fast-moves", """\
         [tiles.move]
@@ -125,8 +125,8 @@ def test_move_never_takes_a_tile_it_moved_this_same_turn(tmp_path: Path) -> None
 
 
 def test_move_never_takes_a_move_tile(tmp_path: Path) -> None:
-    """RULES.md "Turn (all editions)", Move: "one of your own normal tiles (caste or Samurai; not Ronin,
-    Ship or Move)": a Move tile left on the board by an earlier turn is no source for another Move."""
+    """docs/rules/samurai.md#move-tile: "one of your own caste or samurai tiles"; "ronin, ships and move tiles
+    cannot be moved": a Move tile left on the board by an earlier turn is no source for another Move."""
     two_moves = variant(tmp_path, "two-moves", """\
         [tiles.move]
         influence = [0, 0]
@@ -143,7 +143,7 @@ def test_move_never_takes_a_move_tile(tmp_path: Path) -> None:
     assert_refused_unchanged(game, MoveTile((2, 1), (3, 2)), match="only normal")
 
 
-# --- ties among three or more players (RULES.md "Turn (all editions)" 2) -------------------------------------
+# --- ties among three or more players (docs/rules/samurai.md#capture) -----------------------------------
 
 TIES = {
     # name: (players, tiles around Kita before the last one, the seat closing Kita with samurai-2, influence)
@@ -159,8 +159,8 @@ TIES = {
 
 @pytest.mark.parametrize("case", sorted(TIES))
 def test_a_two_seat_tie_for_highest_influence_removes_the_figure_with_three_or_four_players(tiny, case):
-    """RULES.md "Turn (all editions)" 2: "a tie for highest ... removes it from play": with 3 or 4 players
-    a tie of two seats at the top removes the figure whichever seats tie, though a third seat is lower."""
+    """docs/rules/samurai.md#capture: "A tie for the highest ... takes it out of the game": with 3 or 4
+    players a tie of two seats at the top removes the figure whichever seats tie, though a third seat is lower."""
     players, tiles, closer, influence = TIES[case]
     game = scenario_game(tiny, players, closer, tiles)
     game.apply(PlaceTile("samurai-2", KITA_LAND[1]))
@@ -173,7 +173,8 @@ def test_a_two_seat_tie_for_highest_influence_removes_the_figure_with_three_or_f
 
 
 def test_the_unique_highest_of_three_seats_captures_although_the_others_tie_below(tiny):
-    """RULES.md "Turn (all editions)" 2: "Highest sum captures it": seat 2's 2 beats seats 0 and 1 at 1 each."""
+    """docs/rules/samurai.md#capture: "The highest influence takes the figure": seat 2's 2 beats seats 0 and 1 at 1
+    each."""
     game = scenario_game(tiny, 3, 2, [((2, 1), "samurai-1", 0), (KITA_SEA[0], "ship-1", 1)])
     game.apply(PlaceTile("samurai-2", KITA_LAND[1]))
     game.apply(EndTurn())
@@ -182,7 +183,7 @@ def test_the_unique_highest_of_three_seats_captures_although_the_others_tie_belo
     assert game.view(0)["removed"]["castle"] == 0
 
 
-# --- the end (RULES.md "End (all editions)"; "What differs by edition": when the end is checked) -----------
+# --- the end (docs/rules/samurai.md#end; when the end is checked: docs/rules/samurai.md#end-check) -----------
 
 def _three_ties_then_a_fourth(edition: samurai.Edition) -> samurai.Game:
     """Two figures already removed by ties; seat 1 closes Kita 1 against 1 (the third tie), ends its turn,
@@ -197,8 +198,8 @@ def _three_ties_then_a_fourth(edition: samurai.Edition) -> samurai.Game:
 
 
 def test_original_the_third_tie_does_not_end_the_game_the_fourth_ends_it_at_once(tiny_original):
-    """RULES.md "End (all editions)": the game ends "when the fourth figure has been removed by a tie",
-    not the third; the original edition stops at once (seed 001 "s'arrête net")."""
+    """docs/rules/samurai.md#end: the game ends "when the fourth figure has been removed by a tie",
+    not the third; the original edition stops at once (docs/rules/samurai.md#end-check)."""
     game = _three_ties_then_a_fourth(tiny_original)
     assert not game.is_over  # three removed: play goes on
     assert figures_at(game, KITA) == []
@@ -212,8 +213,8 @@ def test_original_the_third_tie_does_not_end_the_game_the_fourth_ends_it_at_once
 
 
 def test_ffg_the_third_tie_does_not_end_the_game_the_fourth_ends_it_after_the_turn(tiny):
-    """RULES.md "End (all editions)": the fourth figure removed by a tie ends the game, not the third; under
-    FFG 2015 the end comes after the whole turn (seed 000 §7)."""
+    """docs/rules/samurai.md#end: the fourth figure removed by a tie ends the game, not the third; under
+    FFG 2015 the end comes after the whole turn (docs/rules/samurai.md#end-check)."""
     game = _three_ties_then_a_fourth(tiny)
     game.apply(EndTurn())
     assert not game.is_over and game.view(0)["removed"] == {"buddha": 1, "rice": 1, "castle": 1}
@@ -225,7 +226,7 @@ def test_ffg_the_third_tie_does_not_end_the_game_the_fourth_ends_it_after_the_tu
 
 
 def test_the_published_editions_end_at_the_fourth_tie_by_default():
-    """RULES.md "End (all editions)": "the fourth figure has been removed by a tie", for every player count."""
+    """docs/rules/samurai.md#end: "the fourth figure has been removed by a tie", for every player count."""
     for edition in ("ffg2015", "original"):
         for players in (2, 3, 4):
             assert samurai.load_edition(edition).rules(players).removed_limit == 4, (edition, players)
@@ -237,8 +238,8 @@ LAST_CASTLE_CAPTURES = {0: {"castle": 1, "buddha": 1, "rice": 1}, 1: {"castle": 
 
 
 def test_original_play_stops_at_once_when_a_caste_runs_out(tiny_original):
-    """RULES.md "End (all editions)": a caste with no figure left on the board ends the game; the original
-    stops at the tile that captures the last one (seed 001 "s'arrête net"): no further tile, no refill."""
+    """docs/rules/samurai.md#end: a caste with no figure left on the board ends the game; the original
+    stops at the tile that captures the last one (docs/rules/samurai.md#end-check): no further tile, no refill."""
     game = scenario_game(tiny_original, 2, 1, [((2, 1), "castle-4", 0)], figures=LAST_CASTLE,
                          captures=LAST_CASTLE_CAPTURES)
     game.apply(PlaceTile("samurai-1", KITA_LAND[1]))
@@ -249,7 +250,7 @@ def test_original_play_stops_at_once_when_a_caste_runs_out(tiny_original):
 
 
 def test_ffg_a_caste_running_out_mid_turn_ends_the_game_after_the_turn(tiny):
-    """RULES.md "End (all editions)" and "when the end is checked" (FFG 2015, seed 000 §7): the last castle
+    """docs/rules/samurai.md#end and docs/rules/samurai.md#end-check (FFG 2015): the last castle
     figure is decided at the end of the turn, and the game ends after placement, capture and refill."""
     game = scenario_game(tiny, 2, 1, [((2, 1), "castle-4", 0)], figures=LAST_CASTLE, captures=LAST_CASTLE_CAPTURES)
     game.apply(PlaceTile("samurai-1", KITA_LAND[1]))
@@ -260,11 +261,12 @@ def test_ffg_a_caste_running_out_mid_turn_ends_the_game_after_the_turn(tiny):
     assert captured(game, 0)["castle"] == 2 and len(hand(game, 1)) == 5
 
 
-# --- scoring (RULES.md "Original scoring", "FFG 2015 scoring") -------------------------------------------------
+# --- scoring (docs/rules/samurai.md#original-scoring, docs/rules/samurai.md#ffg2015-scoring) ---------------------
 
 def test_original_tied_holders_compare_totals_among_themselves_only():
-    """RULES.md "Original scoring": "most 'other' figures ... wins; tied: most figures in total": only the
-    holders tied on others compare totals; a holder with fewer others stays out however many it has.
+    """docs/rules/samurai.md#original-scoring: "the most 'other' figures ... wins; still tied, the most
+    figures in total": only the holders tied on others compare totals; a holder with fewer others stays out
+    however many it has.
 
     Seat 0 holds buddha (others 3, total 8), seat 1 rice (others 3, total 7), seat 2 castle (others 2,
     total 9): seats 0 and 1 tie on others and seat 0 wins on total; seat 2 is not in that comparison.
@@ -276,7 +278,7 @@ def test_original_tied_holders_compare_totals_among_themselves_only():
 
 
 def test_ffg_tied_leaders_compare_all_castes_among_themselves_only():
-    """RULES.md "FFG 2015 scoring": leaders still tied on the other castes compare "all three castes":
+    """docs/rules/samurai.md#ffg2015-scoring: leaders still tied on the other castes compare "all three castes":
     only those still tied; a leader with fewer other figures stays out however many it has in total."""
     result = samurai.score("ffg2015", {0: {"buddha": 5, "rice": 3, "castle": 0},
                                        1: {"buddha": 0, "rice": 4, "castle": 3},
@@ -284,10 +286,10 @@ def test_ffg_tied_leaders_compare_all_castes_among_themselves_only():
     assert (result.winners, result.reason) == ((0,), "all_castes")
 
 
-# --- information (RULES.md "What differs by edition": captured figures) ---------------------------------------
+# --- information (docs/rules/samurai.md#hidden-information: captured figures) --------------------------
 
 def test_original_captured_figures_are_hidden_with_four_players(tiny_original):
-    """RULES.md "What differs by edition", captured figures (original): "hidden, except in a 2-player game":
+    """docs/rules/samurai.md#hidden-information, captured figures (original): "except with two players":
     with four players a capture shows only to its owner."""
     game = scenario_game(tiny_original, 4, 1, [((2, 1), "castle-4", 0)])
     game.apply(PlaceTile("samurai-1", KITA_LAND[1]))  # resolves at once: castle 4 against 1

@@ -1,12 +1,12 @@
-"""Every ruling is overridable by an edition (RULES.md: "every ruling is a parameter or hook of an
-edition, so a designer can overrule it in a variant").
+"""Every ruling is overridable by an edition (docs/rules/samurai.md#rulings: "Every ruling is an option or a hook of an
+edition, so a variant can change it").
 
 - The ruling for every figure setup ("a placement is legal only if the figures still in the supply
   can still fill every open slot"): ``SetupProcedure.figures_must_fit`` from the
   ``samurai_setup_procedure`` hook, True by default.
-- The ruling of RULES.md "End" ("it also ends when no player can play a tile; a player who cannot
-  play passes"): the ``samurai_cannot_play`` hook, ``"pass"`` by default, ``"end"`` to end the game
-  as soon as the seat to act cannot play.
+- The rulings docs/rules/samurai.md#ruling-nobody-can-play and docs/rules/samurai.md#passing ("The game also ends
+  when no player can play a tile"; "A player who cannot play a tile ... passes"): the ``samurai_cannot_play``
+  hook, ``"pass"`` by default, ``"end"`` to end the game as soon as the seat to act cannot play.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def _choose_hands(game: samurai.Game) -> None:
             game.apply(ChooseTile(tile))
 
 
-# --- the figure setup ruling (RULES.md "Ruling for every figure setup") ----------------------
+# --- the figure setup ruling (docs/rules/samurai.md#ruling-figures-fit) --------------
 
 def test_by_default_a_placement_must_leave_figures_that_fill_every_slot(tiny_core):
     assert tiny_core.rules(2).setup.figures_must_fit
@@ -115,7 +115,7 @@ def test_figures_must_fit_must_be_a_bool(tiny_core):
         odd.rules(2)
 
 
-# --- who cannot play (RULES.md "End", ruling) ---------------------------------------------
+# --- who cannot play (docs/rules/samurai.md#passing) -------------------------------
 
 def _seat_1_has_nothing(edition: Edition) -> samurai.Game:
     """The default tiny position for three seats, seat 1 with an empty hand and an empty stack."""
@@ -178,7 +178,7 @@ def test_a_scenario_may_leave_figures_out_only_under_an_edition_without_the_fit_
     assert refused.value.key == "figures.Machi"
 
 
-# --- setup order with dealt or chosen phases (RULES.md "setup order") ---------------------------
+# --- setup order with dealt or chosen phases (docs/rules/samurai.md#setup-order) -----------
 
 @pytest.mark.parametrize("hands", ["choose", "random"])
 @pytest.mark.parametrize("figures", ["choose", "random"])

@@ -132,7 +132,8 @@ def test_the_documented_example_plays_out(tmp_path, capsys):
 
 BROKEN_SCENARIOS = {
     "already-over.toml": ("already over", "figures"),
-    # Positions that cannot arise in play (RULES.md "Turn", "End"; the edition's figure counts).
+    # Positions that cannot arise in play (docs/rules/samurai.md#turn, docs/rules/samurai.md#end; the edition's figure
+    # counts).
     "capital-half-full.toml": ("Edo is a capital of 3 figures and holds 2", "figures.Edo"),
     "fewer-figures-than-the-edition.toml": ("3 short of the 10 of the edition", "figures"),
     "figure-left-in-the-supply.toml": ("1 short of the 3 of the edition", "figures"),

@@ -1,4 +1,4 @@
-"""Move and Switch (RULES.md "Turn (all editions)"; seed 000 §3 and its Q&A)."""
+"""Move and Switch (docs/rules/samurai.md#move-tile, docs/rules/samurai.md#switch-tile)."""
 
 from __future__ import annotations
 

@@ -72,7 +72,7 @@ def test_a_scenario_in_which_no_seat_can_play_is_refused_as_already_over(tmp_pat
 def test_a_scenario_in_which_only_the_seat_to_act_cannot_play_still_starts(tmp_path):
     path = _scenario_copy(tmp_path, EMPTY_HANDS[1], EMPTY_HANDS[2])  # seat 1 (to act) holds nothing
     game = samurai.new_game(scenario=path, trust=[TINY_EDITION])
-    assert not game.is_over and game.current_player == 0  # seat 1 passes (RULES.md "End")
+    assert not game.is_over and game.current_player == 0  # seat 1 passes (docs/rules/samurai.md#passing)
 
 
 def test_where_the_edition_ends_the_game_when_the_seat_to_act_cannot_play_such_a_scenario_is_refused(tmp_path, tiny):

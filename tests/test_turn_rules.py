@@ -1,4 +1,4 @@
-"""The turn, common to every edition (RULES.md "Turn (all editions)"; seed 000 §2-6).
+"""The turn, common to every edition (docs/rules/samurai.md#turn).
 
 Positions are set up on the tiny map (maps/tiny.toml) through ordinary actions;
 see helpers.setup_tiny for the default hands and figures.
@@ -225,7 +225,7 @@ def _after_one_turn(tiny, seed):
     return game
 
 
-# --- influence reaches adjacent hexes only (seed 000 §4) ---------------------------------
+# --- influence reaches adjacent hexes only (docs/rules/samurai.md#influence) -----------
 
 def test_influence_does_not_reach_beyond_adjacent_hexes(tiny):
     # Seat 1's castle-4 two hexes from Kita counts for nothing there; seat 0's samurai-1 beside it wins.

@@ -1,4 +1,4 @@
-"""Player views (RULES.md "Standards": hidden information; issue "Player views").
+"""Player views (docs/rules/samurai.md#hidden-information; issue "Player views").
 
 A seat's view shows its own hand and stack count, every seat's hand and stack
 size, the board, the supply and removed figures, and the captured figures the

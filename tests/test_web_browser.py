@@ -182,8 +182,12 @@ def test_how_to_play_shows_the_rules_of_the_chosen_game_with_their_pictures(tmp_
             page.wait_for_load_state("networkidle")
             widths = page.eval_on_selector_all("#rules-text img", "images => images.map(i => i.naturalWidth)")
             assert len(widths) == 2 and all(width > 0 for width in widths), widths  # both pictures drawn
-            # two tables: the tiles, the editions
-            assert page.eval_on_selector_all("#rules-text table", "tables => tables.length") == 2
+            # three tables: the tiles, the islands, the editions
+            assert page.eval_on_selector_all("#rules-text table", "tables => tables.length") == 3
+            # The notes for designers (hooks, options, commands) are not shown to players; the anchors are places.
+            shown = page.inner_text("#rules-text")
+            assert "Designers" not in shown and "samurai_end_check_timing" not in shown and "<a id" not in shown
+            assert page.eval_on_selector("#rules-end-check", "anchor => anchor.className") == "rules-anchor"
             # A link to a section of the page moves the panel there.
             page.click("#rules-text a.rules-link >> text=The two editions")
             page.wait_for_timeout(300)
@@ -226,7 +230,7 @@ def test_the_new_game_form_offers_the_editions_options_and_sends_the_changed_one
             page.set_viewport_size({"width": 1400, "height": 900})
             assert page.input_value("#option-removed_to_end") == "4"
             page.click(".option:has(#option-removed_to_end) a.option-rules")
-            page.wait_for_selector("#rules-panel[open] #rules-the-end")
+            page.wait_for_selector("#rules-panel[open] #rules-end", state="attached")  # an anchor: a place, no size
             page.keyboard.press("Escape")
             page.fill("#option-removed_to_end", "3")
             page.select_option("#players", "2")

@@ -5,7 +5,7 @@ as tests/test_web_browser.py does for Knizia's game.
 A person starts a game of Daimyo against the random bot, clicks squares to flip tiles (a Heiya next to the
 Daimyo, which is removed, then two Ki) and to move the Daimyo into the square the Heiya left, sees the board
 change after each click, remembers where the Ki lie and flips them again on two turns in a row (Yonhon no ki,
-RULES-DAIMYO.md "End"), and replays the finished game with the slider; its record replays.
+docs/rules/daimyo.md#yonhon-no-ki), and replays the finished game with the slider; its record replays.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ PlaywrightError = playwright_api.Error
 
 WHITE_DAIMYO = "b1"
 NEIGHBOURS = ("a1", "c1", "a2", "b2", "c2")
-"""The squares next to White's Daimyo on b1 (RULES-DAIMYO.md, ruling (start))."""
+"""The squares next to White's Daimyo on b1 (docs/rules/daimyo.md#ruling-start)."""
 
 
 def a_deal() -> tuple[int, str, tuple[str, str]]:

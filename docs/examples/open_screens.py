@@ -1,7 +1,7 @@
 """Open screens: captured figures are visible to every player, whatever the player count.
 
-FFG 2015 hides them behind screens (seed 000 §7); the original edition shows
-them only with two players (seed 001). This variant always shows them, to
+FFG 2015 hides them behind screens; the original edition shows them only with
+two players (docs/rules/samurai.md#hidden-information). This variant always shows them, to
 measure how much the hidden information matters. It also contributes one
 metric to ``samurai compare``: how often the finish is close.
 """

@@ -1,7 +1,7 @@
-"""Samurai: Daimyo and Shinobi (seed 004), a second game behind the same game protocol.
+"""Samurai: Daimyo and Shinobi, a second game behind the same game protocol.
 
 Not Knizia's game: a two-player battlefield of face-down tiles, a memory element and chess-like moves
-(RULES-DAIMYO.md). The package is registered in the ``samurai`` entry-point group as ``daimyo``; its modules:
+(docs/rules/daimyo.md). The package is registered in the ``samurai`` entry-point group as ``daimyo``; its modules:
 
 - ``rules``: positions (``DaimyoState``), what a seat knows, new games, the rulings as options, what an action
   caused (``tell``);

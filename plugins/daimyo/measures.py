@@ -86,5 +86,5 @@ MEASURES = GameMeasures(
             ("Tiles and pieces (per game)", ("flips", "heiya_removed", "ki_pairs", "engun", "shinobi_gained",
                                              "captures", "tiles_left"))))
 """What ``samurai compare`` measures in Daimyo and Shinobi: who wins (White moves first), how games end (each
-ending rule of RULES-DAIMYO.md), their length, and what happens to the tiles and pieces."""
+ending rule of docs/rules/daimyo.md#end), their length, and what happens to the tiles and pieces."""
 

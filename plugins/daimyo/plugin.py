@@ -88,7 +88,7 @@ def _view_of_version_0_1(view: Mapping[str, Any]) -> Mapping[str, Any]:
 
 GAME = GameDefinition(
     name="daimyo",
-    title="Samurai: Daimyo and Shinobi (seed 004)",
+    title="Samurai: Daimyo and Shinobi",
     load_board=load_board,
     player_counts=lambda edition: (2,),
     start=_start,

@@ -1,4 +1,4 @@
-"""Drawing a Daimyo and Shinobi position (seed 004) as one SVG picture, from a seat's view.
+"""Drawing a Daimyo and Shinobi position as one SVG picture, from a seat's view.
 
 The picture is drawn from the view dict a seat receives (``DaimyoState.view``),
 never from the position, so a face nobody has seen cannot reach it: a
@@ -31,7 +31,7 @@ __all__ = ["draw_daimyo_view", "draw_daimyo_key", "square_centre", "board_size",
 
 FILE_LETTERS = "abcdefghijkl"
 DEFAULT_SIZE = (6, 7)
-"""Files and ranks of a view that does not give its ``size`` (the battlefield of RULES-DAIMYO.md)."""
+"""Files and ranks of a view that does not give its ``size`` (the battlefield of docs/rules/daimyo.md#ruling-board)."""
 SQUARE_SIZE = 64.0
 """The side of a square in picture units."""
 

@@ -1,9 +1,9 @@
-"""The rules of Daimyo and Shinobi (seed 004): positions, what a seat knows, new games, what an action caused.
+"""The rules of Daimyo and Shinobi: positions, what a seat knows, new games, what an action caused.
 
 Not Knizia's game: a two-player battlefield of face-down tiles, a memory
-element and chess-like moves. Rules: RULES-DAIMYO.md (and seed 004); every
-ruling there is an option below (``DEFAULT_OPTIONS``) or a property of the
-board file (``Battlefield``), so a variant can overrule it.
+element and chess-like moves. Rules: docs/rules/daimyo.md; every ruling there
+(docs/rules/daimyo.md#rulings) is an option below (``DEFAULT_OPTIONS``) or a
+property of the board file (``Battlefield``), so a variant can overrule it.
 
 The board is a board file's files by ranks, 6 (a-f) by 7 (1-7) by default;
 square ``rank * files + file`` (``a1`` is 0, White's side is rank 1). White
@@ -20,7 +20,8 @@ Actions are tuples of small ints, like every game's on the protocol:
 Everything flipped is seen by both seats, so the only hidden information is
 the identity of face-down tiles nobody has seen yet, hidden from both.
 
-Where RULES-DAIMYO.md is silent, this module chose:
+Where the rules are silent, this module chose (docs/rules/daimyo.md#ruling-yonhon-no-ki-run,
+docs/rules/daimyo.md#ruling-nobori-one-tile, docs/rules/daimyo.md#ruling-end-order):
 
 - Yonhon no ki counts a seat's turns that ended with two Ki face up; any other
   turn of that seat (a move, a pair that is not two Ki, Engun, Shinobi wo
@@ -75,7 +76,7 @@ PIECES = ("daimyo", "shinobi", "ashigaru", "kihei", "kibatai")
 
 KAMON = ("red", "yellow", "green", "blue")
 ARMY_KINDS = (KIBATAI, ASHIGARU, KIHEI)
-"""The pieces army tiles show (seed 004 "Army Tiles")."""
+"""The pieces army tiles show (docs/rules/daimyo.md#army-tiles)."""
 # Tile faces: army tiles 0..11 (kind index * 4 + kamon), then the two landscapes.
 HEIYA, KI = 12, 13
 FACES = tuple(f"{PIECES[kind]}-{kamon}" for kind in ARMY_KINDS for kamon in KAMON) + ("heiya", "ki")
@@ -89,7 +90,7 @@ def tile_set(kamon: int = 4, heiya: int = 8, ki: int = 6) -> tuple[int, ...]:
 
 
 TILE_SET = tile_set()
-"""The 38 tiles: each army tile twice, 8 Heiya, 6 Ki (RULES-DAIMYO.md "Components")."""
+"""The 38 tiles: each army tile twice, 8 Heiya, 6 Ki (docs/rules/daimyo.md#components)."""
 
 DEFAULT_OPTIONS: Mapping[str, Any] = {
     "shinobi_wo_tsukau": False,   # variant: two Heiya first in a turn gain a Shinobi
@@ -102,7 +103,7 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "white_daimyo": "b1", "white_shinobi": "e1",   # ruling (start)
     "black_daimyo": "b7", "black_shinobi": "e7",
 }
-"""The rulings of RULES-DAIMYO.md and the two optional rules, as options a variant can change."""
+"""The rulings of docs/rules/daimyo.md#rulings and the two optional rules, as options a variant can change."""
 
 OPTION_CHOICES: Mapping[str, tuple[str, ...]] = {
     "stalemate": ("draw", "loss"),
@@ -404,7 +405,7 @@ class DaimyoState:
             return {"action": "flip", "square": self.square_name(action[1])}
         return {"action": "move", "from": self.square_name(action[1]), "to": self.square_name(action[2])}
 
-    # --- flipping (RULES-DAIMYO.md "A turn" 1) --------------------------------------------------
+    # --- flipping (docs/rules/daimyo.md#flip) -------------------------------------------------
 
     def _flippable(self) -> list[int]:
         return [sq for sq in range(self.squares)
@@ -474,7 +475,7 @@ class DaimyoState:
         self.gained[self.current] += 1
         self.log.append({"event": how, "seat": self.current, "square": self.square_name(sq), "piece": PIECES[kind]})
 
-    # --- moving (RULES-DAIMYO.md "A turn" 2) ----------------------------------------------------
+    # --- moving (docs/rules/daimyo.md#move) ---------------------------------------------------
 
     def _targets(self, sq: int) -> list[int]:
         """Squares the piece on ``sq`` may move to or capture on, ignoring the Daimyo's safety."""
@@ -549,7 +550,7 @@ class DaimyoState:
         back = self.pending_back or ()  # a move after the tiles ran out mid-flip ends that turn of flipping
         self._end_turn(progress=taken != EMPTY or HEIYA in self.turn_faces, turned_back=back)
 
-    # --- the turn and the end (RULES-DAIMYO.md "End") -------------------------------------------
+    # --- the turn and the end (docs/rules/daimyo.md#end) ---------------------------------------
 
     def _end_turn(self, *, progress: bool, turned_back: tuple[int, ...]) -> None:
         """End the turn, then decide the end checks in the order of ``END_CHECK_ORDER``: Haisen, stalemate,
@@ -694,7 +695,8 @@ class Battlefield:
 
 DEFAULT_BOARD = Battlefield("Battlefield", "maps/battlefield.toml", FILES, RANKS,
                             {"white_daimyo": "b1", "white_shinobi": "e1", "black_daimyo": "b7", "black_shinobi": "e7"})
-"""The board of RULES-DAIMYO.md, ruling (board) and ruling (start), as ``maps/battlefield.toml`` gives it:
+"""The board of docs/rules/daimyo.md#ruling-board and
+docs/rules/daimyo.md#ruling-start, as ``maps/battlefield.toml`` gives it:
 what ``new_state`` plays on when no board is given."""
 
 END_WORDS = {"daimyo_captured": "a Daimyo was captured", "haisen": "Haisen: the Daimyo could not be saved",

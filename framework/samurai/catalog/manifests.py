@@ -111,7 +111,8 @@ class EditionManifest:
     version: str
     description: str
     source: str
-    """Where the rules come from (for readers), e.g. "seed 000"."""
+    """Where the rules come from (for readers), e.g. "the FFG 2015 rules of play" and a section of
+    ``docs/rules``."""
     path: str
     """The manifest file this was read from."""
     extends: str | None

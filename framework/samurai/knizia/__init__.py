@@ -1,4 +1,4 @@
-"""Reiner Knizia's Samurai, the hex tile-placement game (RULES.md), as a game package of the framework.
+"""Reiner Knizia's Samurai, the hex tile-placement game (docs/rules/samurai.md), as a game package of the framework.
 
 Its editions (``editions/original.toml``, ``editions/ffg2015.toml``) are plugins of this game
 (``samurai_plugins.original``, ``samurai_plugins.ffg2015``). The modules, from the board up:

@@ -43,7 +43,7 @@ def samurai_end_check_timing(edition: EditionManifest, options: Mapping[str, Any
 
 @hookimpl(trylast=True)
 def samurai_cannot_play(edition: EditionManifest, options: Mapping[str, Any]) -> str:
-    """A seat that cannot play passes; the game ends when no seat can (RULES.md "End", ruling)."""
+    """A seat that cannot play passes; the game ends when no seat can (docs/rules/samurai.md#passing)."""
     return "pass"
 
 

@@ -2,8 +2,8 @@
 
 Actions on this fast path are tuples of small ints (see ``CHOOSE`` ...
 ``END``); ``samurai.knizia.game`` turns them into friendly ``Action`` values. The
-rules of a turn, surrounding, resolution, refill and the end (RULES.md "Turn"
-and "End") have their one home here; setup procedures live in
+rules of a turn, surrounding, resolution, refill and the end (docs/rules/samurai.md#turn
+and docs/rules/samurai.md#end) have their one home here; setup procedures live in
 ``samurai.knizia.setup_rules`` and special tiles in ``samurai.knizia.special_tiles``.
 """
 
@@ -107,7 +107,7 @@ def _figure_placements(rules: Rules, st: State) -> list[tuple[int, int]]:
 
 def _leave_setup_phase(rules: Rules, st: State) -> None:
     if st.phase == HANDS:
-        # The tiles not chosen become the personal stack, drawn from at random (seed 000 §1).
+        # The tiles not chosen become the personal stack, drawn from at random (docs/rules/samurai.md#starting-hands).
         st.stacks = st.pools
         st.pools = [[] for _ in st.stacks]
     st.current = rules.setup.first_player
@@ -134,7 +134,7 @@ def playable_tiles(rules: Rules, st: State, seat: int, normal_played: bool) -> l
 
     Normal tiles only until the turn's normal tile is down; land tiles need
     an empty land hex, ships an empty sea hex, special tiles a target their
-    behaviour accepts (RULES.md "Turn" 1).
+    behaviour accepts (docs/rules/samurai.md#playing-tiles).
     """
     playable = []
     fast, placement = rules.tile_fast, rules.tile_on
@@ -307,7 +307,7 @@ def put_tile(rules: Rules, st: State, seat: int, tile: int, h: int) -> None:
     """Put a tile on the empty hex ``h`` and count down the empty land around settlements.
 
     A settlement whose last empty land neighbour fills is surrounded
-    (RULES.md "Turn" 2: sea hexes never need a tile) and waits in
+    (docs/rules/samurai.md#surround: sea hexes never need a tile) and waits in
     ``st.pending`` for resolution.
     """
     st.tile_owner[h] = seat
@@ -353,14 +353,14 @@ def _after_tile(rules: Rules, st: State, tile: int) -> None:
 
 
 def _resolve_pending(rules: Rules, st: State) -> None:
-    """Resolve every surrounded settlement, each figure separately (RULES.md "Turn" 2).
+    """Resolve every surrounded settlement, each figure separately (docs/rules/samurai.md#influence).
 
     Each player's influence on a figure is the sum of that player's adjacent
     tiles counting for its caste; the unique highest captures it, a tie for
     highest (0 against 0 too) removes it. The active player's choice of order
     cannot change who gets what, so figures go in caste order.
 
-    Ruling (RULES.md "when the end is checked", original column): the figures
+    Ruling (docs/rules/samurai.md#ruling-resolution-order, the original edition): the figures
     one tile surrounds are decided by the same tiles, so they all resolve
     before an immediate end check; "play stops at once" then stops the turn
     (no more tiles, no refill), never half a settlement.
@@ -434,7 +434,7 @@ def _end_turn(rules: Rules, st: State) -> None:
 def _seek_player(rules: Rules, st: State, start: int) -> bool:
     """Make the first seat from ``start`` on that can play the current one; the others pass.
 
-    Ruling (RULES.md "End"): a player who cannot play passes, and when no
+    Ruling (docs/rules/samurai.md#passing): a player who cannot play passes, and when no
     player can, the game ends. An edition whose ``samurai_cannot_play`` hook
     answers ``"end"`` ends the game as soon as the seat to act cannot play.
     """
@@ -451,7 +451,7 @@ def _seek_player(rules: Rules, st: State, start: int) -> bool:
 
 
 def end_trigger(rules: Rules, st: State) -> str | None:
-    """The reason the game ends now, if it does (RULES.md "End"; key of ``result.END_REASONS``)."""
+    """The reason the game ends now, if it does (docs/rules/samurai.md#end; key of ``result.END_REASONS``)."""
     on_board = st.on_board
     if not on_board[0] or not on_board[1] or not on_board[2]:
         return "caste_exhausted"

@@ -4,7 +4,8 @@ Each seat's figures are those it has captured plus, for every figure still on
 the board, its chance of capturing it: a surrounded settlement's figures go to
 the unique highest influence (a tie to nobody); otherwise a soft maximum of
 the influences, sharper the fewer empty land hexes are left around it. Every scoring of
-the editions rewards leading castes (RULES.md "Scoring"), so a seat's points
+the editions rewards leading castes (docs/rules/samurai.md#ffg2015-scoring,
+docs/rules/samurai.md#original-scoring), so a seat's points
 are its chances of leading each caste (a soft majority), and its estimated
 return is a soft maximum of the points. Numbers, not rules: they only guide
 the MCTS bot (``samurai.search.mcts``).

@@ -71,7 +71,7 @@ def samurai_end_check_timing(edition: EditionManifest, options: Mapping[str, Any
 def samurai_cannot_play(edition: EditionManifest, options: Mapping[str, Any]) -> str | None:
     """Decide what happens when the seat to act cannot play a tile (empty hand,
     or only tiles without a legal target): ``"pass"`` (the engine's default,
-    the ruling of RULES.md "End": the seat passes, and the game ends when no
+    the ruling of docs/rules/samurai.md#passing: the seat passes, and the game ends when no
     player can play) or ``"end"`` (the game ends at once); nothing else. Either
     way the end reason is ``"no_tiles"``."""
 

@@ -14,7 +14,7 @@ END_REASONS = {
     "removed_by_ties": "enough figures were removed by tied influence",
     "no_tiles": "no player can play a tile",
 }
-"""Why a game ended (RULES.md "End"), keyed by the codes used in ``Result.end_reason``."""
+"""Why a game ended (docs/rules/samurai.md#end), keyed by the codes used in ``Result.end_reason``."""
 
 
 def _text(explanation: str | Callable[[], str]) -> str:

@@ -1,10 +1,10 @@
-"""Setup: choosing starting hands and distributing figures (RULES.md "What differs by edition").
+"""Setup: choosing starting hands and distributing figures (docs/rules/samurai.md#setting-up).
 
 The edition decides the procedure (hook ``samurai_setup_procedure``); this
 module carries it out. Figures are placed one at a time from a common supply;
 a placement is legal only if the figures left can still fill every open slot
-without two figures of one caste in a settlement (RULES.md ruling for every
-figure setup). That check is a max-flow cut condition over the eight subsets
+without two figures of one caste in a settlement (the ruling
+docs/rules/samurai.md#ruling-figures-fit). That check is a max-flow cut condition over the eight subsets
 of castes, kept up to date incrementally so it costs a few additions.
 """
 
@@ -37,7 +37,7 @@ class SetupProcedure:
       stage opens when every slot of the earlier ones is full.
     - ``prefilled``: settlement kinds that start with one figure of each caste.
     - ``first_player``: the seat that starts each phase and the first turn.
-    - ``figures_must_fit``: the ruling for every figure setup (RULES.md): a
+    - ``figures_must_fit``: the ruling for every figure setup (docs/rules/samurai.md#ruling-figures-fit): a
       placement is legal only if the figures still in the supply can still
       fill every open slot without two of one caste in a settlement. False
       lets any settlement with room take any caste it lacks; a stage whose

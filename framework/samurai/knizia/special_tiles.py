@@ -1,4 +1,4 @@
-"""Special tiles: Move and Switch (RULES.md "Turn", seed 000 §3).
+"""Special tiles: Move and Switch (docs/rules/samurai.md#move-tile, docs/rules/samurai.md#switch-tile).
 
 A special tile is played through a behaviour, contributed by a plugin with
 the ``samurai_tile_behaviours`` hook and named by the tile's ``special`` key in
@@ -98,7 +98,7 @@ def _hex(rules: Rules, coord: Coord, what: str) -> int:
 class MoveBehaviour:
     """Move: one of your normal tiles placed on an earlier turn goes to another
     empty land hex; the Move tile (influence 0, counts for nothing) takes its
-    place (RULES.md "Turn"; seed 000 §3: not an opponent's, fast or just-played tile)."""
+    place (docs/rules/samurai.md#move-tile: not an opponent's, fast or just-played tile)."""
 
     name = "move"
     action_type = MoveTile
@@ -162,7 +162,7 @@ class MoveBehaviour:
 class SwitchBehaviour:
     """Switch: exchange two figures of different castes standing in two different
     unresolved settlements; no settlement may then hold two figures of one caste
-    (Edo included). The tile then leaves the game (RULES.md "Turn"; seed 000 §3)."""
+    (Edo included). The tile then leaves the game (docs/rules/samurai.md#switch-tile)."""
 
     name = "switch"
     action_type = SwitchFigures

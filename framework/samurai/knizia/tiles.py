@@ -14,7 +14,7 @@ import attrs
 __all__ = ["CASTES", "PLACEMENTS", "TileSpec", "TileType"]
 
 CASTES: tuple[str, ...] = ("buddha", "rice", "castle")
-"""The three castes, in the order used everywhere (RULES.md "Components")."""
+"""The three castes, in the order used everywhere (docs/rules/samurai.md#tiles)."""
 
 PLACEMENTS = ("land", "sea", "none")
 
@@ -50,7 +50,7 @@ class TileType:
 
     @property
     def movable(self) -> bool:
-        """Whether the Move tile may pick it up: a normal, non-special tile (RULES.md "Turn")."""
+        """Whether the Move tile may pick it up: a normal, non-special tile (docs/rules/samurai.md#move-tile)."""
         return not self.fast and self.special is None and self.on == "land"
 
     def value_for(self, caste: str) -> int:

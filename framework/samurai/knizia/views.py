@@ -1,4 +1,4 @@
-"""What one seat may know: a JSON-ready view of a game (RULES.md "Standards": hidden information).
+"""What one seat may know: a JSON-ready view of a game (docs/rules/samurai.md#hidden-information).
 
 A seat sees its own hand (and, while choosing, its unchosen tiles), every
 seat's hand and stack size, the board (tiles are face up, figures stand in

@@ -12,7 +12,7 @@ every edition, and any other game behind the protocol too.
   (the tree's root); its children are keyed by action. An action legal in one
   drawn position may not be in another (an opponent's tiles differ), so a
   child counts how often it was *available* and the exploration term uses that
-  count in place of the parent's visits (Cowling et al. §4.2).
+  count in place of the parent's visits (Cowling et al., section 4.2).
 - Each node keeps the return of the seat that acted into it, so a node of an
   opponent's move is chosen for that opponent's good (multi-player, max^n
   style); returns are the protocol's (1 a sole win, 1/k a shared win, 0 a loss).

@@ -1,5 +1,6 @@
 """A deliberately unfair scoring for the tests of ``samurai balance``: seat 0 counts one more figure of every
-caste than it captured, then FFG 2015's Leader tokens decide (seed 000 §8-9)."""
+caste than it captured, then FFG 2015's Leader tokens decide
+(docs/rules/samurai.md#ffg2015-scoring)."""
 
 from __future__ import annotations
 

@@ -974,14 +974,20 @@ async function openRules(section) {
 const anchorOf = (text) => text.toLowerCase().replace(/[^\w\- ]/g, "").replace(/ /g, "-");
 
 // The Markdown the rules pages use, as DOM nodes (never as HTML text): headings, paragraphs, lists, tables,
-// pictures, emphasis, code and links. A link to another file of the repository stays plain text.
+// quotes, pictures, emphasis, code, links and section anchors. A link to another file of the repository stays
+// plain text. A quote that starts "**Designers:**" speaks to people writing variants, not to players: not shown.
+const DESIGNERS_NOTE = /^\s*>\s*\*\*Designers:\*\*/;
+
 function markdown(text, folder) {
   const nodes = [];
   const lines = text.split("\n");
   let paragraph = [];
   let list = null;
   const flush = () => {
-    if (paragraph.length) nodes.push(el("p", {}, ...inline(paragraph.join(" "), folder)));
+    const content = inline(paragraph.join(" "), folder);
+    // Anchors alone (before a list, a table or a heading) mark a place; they are no paragraph.
+    const anchorsOnly = content.every((node) => node instanceof Element && node.classList.contains("rules-anchor"));
+    nodes.push(...(anchorsOnly ? content : [el("p", {}, ...content)]));
     paragraph = [];
   };
   for (let i = 0; i < lines.length; i++) {
@@ -989,7 +995,13 @@ function markdown(text, folder) {
     const heading = /^(#{1,6}) (.*)$/.exec(line);
     const item = /^\s*(?:[-*]|(\d+)\.) (.*)$/.exec(line);
     if (!line.trim()) { flush(); continue; }
-    if (heading) {
+    if (/^\s*>/.test(line)) {
+      flush(); list = null;
+      const quoted = [];
+      while (i < lines.length && /^\s*>/.test(lines[i])) quoted.push(lines[i++].replace(/^\s*>\s?/, ""));
+      i--;
+      if (!DESIGNERS_NOTE.test(line)) nodes.push(el("blockquote", {}, ...inline(quoted.join(" "), folder)));
+    } else if (heading) {
       flush(); list = null;
       const level = Math.min(6, heading[1].length + 1);
       nodes.push(el(`h${level}`, { id: `rules-${anchorOf(heading[2])}` }, ...inline(heading[2], folder)));
@@ -1025,11 +1037,15 @@ function markdown(text, folder) {
   return nodes;
 }
 
+// Inline Markdown: a picture, a link, bold, emphasis, code, a section's explicit anchor (<a id="...">).
+const INLINE_MARKUP = new RegExp(`(${[
+  /!\[([^\]]*)\]\(([^)]+)\)/, /\[([^\]]+)\]\(([^)]+)\)/, /\*\*([^*]+)\*\*/, /\*([^*]+)\*/, /`([^`]+)`/, /<a id="([\w-]+)"><\/a>/,
+].map((part) => part.source).join("|")})`, "g");
+
 function inline(text, folder) {
   const out = [];
-  const pattern = /(!\[([^\]]*)\]\(([^)]+)\)|\[([^\]]+)\]\(([^)]+)\)|\*\*([^*]+)\*\*|\*([^*]+)\*|`([^`]+)`)/g;
   let at = 0;
-  for (const match of text.matchAll(pattern)) {
+  for (const match of text.matchAll(INLINE_MARKUP)) {
     if (match.index > at) out.push(text.slice(at, match.index));
     at = match.index + match[0].length;
     if (match[3] !== undefined) {
@@ -1044,7 +1060,8 @@ function inline(text, folder) {
       else out.push(match[4]);
     } else if (match[6] !== undefined) out.push(el("b", {}, match[6]));
     else if (match[7] !== undefined) out.push(el("em", {}, match[7]));
-    else out.push(el("code", {}, match[8]));
+    else if (match[8] !== undefined) out.push(el("code", {}, match[8]));
+    else out.push(el("span", { id: `rules-${match[9]}`, class: "rules-anchor" }));  // a section's explicit anchor
   }
   if (at < text.length) out.push(text.slice(at));
   return out;

@@ -3,7 +3,7 @@
 //! A line-for-line port of the Python engine (`samurai.knizia.engine`, `setup_rules` and `special_tiles`): the
 //! same lists in the same orders, the same draws from the same generators in the same order, so that both
 //! engines play the same game from the same seed and actions. Where a function here stands for a Python one,
-//! its doc names it; the rules themselves are explained there and in RULES.md.
+//! its doc names it; the rules themselves are explained there and in docs/rules/samurai.md.
 
 use crate::mt::MersenneTwister;
 use crate::rules::{Placement, Rules, Special, LAND, SEA};
