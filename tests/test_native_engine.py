@@ -578,7 +578,7 @@ def test_greedy_games_from_hands_of_special_tiles_are_the_same(position):
 
 # --- variants: fast Move tiles, and a game that ends when the seat to act cannot play -----------
 
-def test_fast_moves_come_after_before_and_after_each_other_alike():
+def test_fast_moves_in_every_order_of_a_turn_play_alike():
     """The fast-Move variant's random games, compared action by action (as every game of ``VARIANT_CASES``), play
     a Move after the turn's normal tile, a normal tile after a Move, and a second Move in one turn."""
     rules = rules_of(VARIANTS[0], 3)
