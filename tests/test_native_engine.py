@@ -4,12 +4,13 @@ For the same edition, options, seed and actions both engines list the same legal
 the same random actions from equal generators, reach the same position after every action (the game's generator
 included), log the same events and end with the same result (winners, reason, explanation, end reason). Compared:
 random games action by action and whole (``play_random``), greedy games, whole native games (``play_games``)
-against ``simulate.play_game``, every option of the shipped manifests, scenarios for what random games seldom reach,
-illegal actions, positions carried from one engine to the other, copies, and the native scorings against the
-editions' scoring hooks.
+against ``simulate.play_game``, every option of the shipped manifests, scenarios for what random games seldom reach
+(the greedy player's hands of special tiles among them), illegal actions, positions carried from one engine to the
+other, copies, and the native scorings against the editions' scoring hooks.
 
 Every shipped edition of Knizia's game (``editions/*.toml``) is played with 2, 3 and 4 players, and the tiny test
-editions (``tests/data``) too: on six settlements ends by exhausted castes, ties and passes come often. The default
+editions (``tests/data``) too: on six settlements ends by exhausted castes, ties and passes come often; and two
+test variants whose rules no shipped edition has (``VARIANTS``: fast Move tiles, no passing). The default
 run plays some 20,000 games in about a minute; ``SAMURAI_DIFF_SCALE=N`` (a whole number) plays N times as
 many of every kind, for a long run before a release::
 
@@ -63,8 +64,13 @@ TINY = [TINY_EDITION, TINY_ORIGINAL_EDITION, TINY_CORE_EDITION, str(DATA / "tiny
 """Test editions on the tiny map: the three setups of scoring (leader tokens, majorities, most figures) and one
 whose seats own six tiles each, so games end when nobody can play, and one at every bound a manifest allows."""
 
+VARIANTS = [str(DATA / "tiny-fast-move.toml"), str(DATA / "end-when-stuck" / "tiny-end-when-stuck.toml")]
+"""Test variants for rule paths no shipped edition takes (issue 38, point 4): fast Move tiles, two a seat; and a
+game that ends when the seat to act cannot play, where the others pass that seat (hook ``samurai_cannot_play``)."""
+
 CASES = [(name, players) for name in SHIPPED for players in (2, 3, 4)]
 TINY_CASES = [(name, players) for name in TINY for players in edition(name).manifest.players]
+VARIANT_CASES = [(name, players) for name in VARIANTS for players in edition(name).manifest.players]
 
 
 def _id(name: str) -> str:
@@ -100,7 +106,7 @@ def _random_picker(rules: Rules, seed: int, native_twister: bool) -> Any:
 
 # --- random games, position by position -------------------------------------------------------
 
-@pytest.mark.parametrize("case", CASES + TINY_CASES, ids=_case_id)
+@pytest.mark.parametrize("case", CASES + TINY_CASES + VARIANT_CASES, ids=_case_id)
 def test_random_games_are_the_same_position_by_position(case):
     name, players = case
     rules = rules_of(name, players)
@@ -136,7 +142,7 @@ def test_the_tiny_games_reach_every_end_and_passes():
 
 # --- whole random games ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("case", CASES + TINY_CASES, ids=_case_id)
+@pytest.mark.parametrize("case", CASES + TINY_CASES + VARIANT_CASES, ids=_case_id)
 def test_whole_random_games_end_the_same(case):
     name, players = case
     rules = rules_of(name, players)
@@ -171,28 +177,36 @@ def test_whole_random_games_end_the_same(case):
 
 # --- greedy games ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("case", CASES + TINY_CASES[:3], ids=_case_id)
+def _greedy_picker(rules: Rules, seed: int, greedy: list[bool]) -> Any:
+    """Each seat draws from a generator of its own seeded from ``seed``, equal on both engines: a greedy seat
+    (``greedy[seat]``) asks the Python greedy player (through ``position.decide`` on its seat's knowledge) and the
+    native one, any other seat samples a random action."""
+    seats = [random.Random(derive_seed(seed, k)) for k in range(rules.players)]
+    twins = [random.Random(derive_seed(seed, k)) for k in range(rules.players)]
+    left = LeftGame()
+
+    def pick(p: State, q: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        seat = p.current
+        if greedy[seat]:
+            return decide(GreedyPlayer(seats[seat]), rules, p, seat, left), NATIVE.greedy_action(rules, q, twins[seat])
+        return PYTHON.sample_action(rules, p, seats[seat]), NATIVE.sample_action(rules, q, twins[seat])
+
+    pick.generators = (seats, twins)  # type: ignore[attr-defined]
+    return pick
+
+
+@pytest.mark.parametrize("case", CASES + TINY_CASES[:3] + VARIANT_CASES, ids=_case_id)
 def test_greedy_games_make_the_same_decisions(case):
     """The greedy player (Python, through ``position.decide`` on its seat's knowledge) and the native greedy
     player pick the same action from equal generators; mixed with random seats too."""
     name, players = case
     rules = rules_of(name, players)
     for number, seed in enumerate(_seeds(f"greedy-{name}-{players}", scaled(60))):
-        seats = [random.Random(derive_seed(seed, k)) for k in range(players)]
-        twins = [random.Random(derive_seed(seed, k)) for k in range(players)]
         greedy = [number % 2 == 0 or k % 2 == 0 for k in range(players)]  # every other game: greedy and random
-        left = LeftGame()
-
-        def pick(p: State, q: Any, greedy: list[bool] = greedy, seats: list[random.Random] = seats,
-                 twins: list[random.Random] = twins, left: LeftGame = left) -> tuple[tuple[int, ...], tuple[int, ...]]:
-            seat = p.current
-            if greedy[seat]:
-                return (decide(GreedyPlayer(seats[seat]), rules, p, seat, left),
-                        NATIVE.greedy_action(rules, q, twins[seat]))
-            return PYTHON.sample_action(rules, p, seats[seat]), NATIVE.sample_action(rules, q, twins[seat])
-
+        pick = _greedy_picker(rules, seed, greedy)
         p, q = _new_pair(rules, seed)
         play_pair(rules, p, q, pick, where=f"{_id(name)} {players}p greedy seed {seed}", legal=number == 0)
+        seats, twins = pick.generators
         assert [g.getstate() for g in twins] == [g.getstate() for g in seats]
 
 
@@ -201,7 +215,7 @@ def test_greedy_games_make_the_same_decisions(case):
 BOT_LINEUPS = (["random"], ["greedy"], ["greedy", "random"], ["random", "random", "greedy"])
 
 
-@pytest.mark.parametrize("case", CASES + TINY_CASES[:3], ids=_case_id)
+@pytest.mark.parametrize("case", CASES + TINY_CASES[:3] + VARIANT_CASES, ids=_case_id)
 def test_native_whole_games_are_the_games_simulate_plays(case):
     """``play_games`` (a whole game per seed in Rust) gives what ``simulate.play_game`` on the Python engine gives
     for the same seed and bots: winners, reason, end reason, turns, tiles played, captures, removals, every action
@@ -521,6 +535,104 @@ def test_switch_edge_cases_are_judged_and_played_alike(name):
     _continue_randomly(rules, p, q)
 
 
+LOSING_MOVES = {
+    "a Move loses as much as a Switch": ((((4, 3), "samurai-1", 0),), ["move", "switch"], {"move", "switch"}),
+    "every Move loses more than a Switch": ((((4, 3), "samurai-1", 0), ((4, 4), "samurai-1", 1)), ["move", "switch"],
+                                            {"switch"}),
+    "only Moves, each losing": ((((4, 3), "samurai-1", 0), ((4, 4), "samurai-1", 1)), ["move"], {"move"}),
+}
+"""Seat 0's hand of special tiles only (its stack empty), the tiles on the board, and the tiles among whose best
+actions the greedy player draws. Seat 0's samurai-1 at (4, 3) counts for Miyako's three figures and Machi's two:
+worth 5 there, it is worth less on any empty land hex (4 at (4, 4), by Minami, unless the opponent's tile stands
+there; 3 at most elsewhere). With every Move losing, the greedy player weighs every legal action, each Switch at -1
+(the native player leaves its one pass over the worths for that list; issue 38, point 4)."""
+
+
+def _losing_moves(position: str) -> tuple[Rules, State, Any]:
+    tiles, hand, _ = LOSING_MOVES[position]
+    return _scenario(TINY_EDITION, 2, tiles=tiles, hands={0: hand}, stacks={0: []})
+
+
+@pytest.mark.parametrize("position", LOSING_MOVES)
+def test_the_greedy_players_decide_alike_when_every_move_loses(position):
+    """Decision by decision on equal generators, and the ties drawn among are the rule's: a Move losing as much as
+    a Switch ties with every Switch, a Switch beats Moves that lose more, Moves that lose alike tie."""
+    rules, p, q = _losing_moves(position)
+    picked: set[tuple[int, ...]] = set()
+    for seed in range(60):
+        mine, theirs = random.Random(seed), random.Random(seed)
+        action = decide(GreedyPlayer(mine), rules, p, 0, LeftGame())
+        assert NATIVE.greedy_action(rules, q, theirs) == action, f"{position} seed {seed}"
+        assert theirs.getstate() == mine.getstate()
+        picked.add(action)
+    assert {rules.tile_types[action[1]].name for action in picked} == LOSING_MOVES[position][2]
+    assert len(picked) > 1 and all(action[0] == SPECIAL for action in picked)
+
+
+@pytest.mark.parametrize("position", LOSING_MOVES)
+def test_greedy_games_from_hands_of_special_tiles_are_the_same(position):
+    """Whole greedy games (and greedy against random) from those positions, compared action by action: seat 0
+    holds only special tiles for the rest of the game."""
+    rules, p, q = _losing_moves(position)
+    for seed in range(scaled(12)):
+        pick = _greedy_picker(rules, seed, [True, seed % 2 == 0])
+        play_pair(rules, p.copy(), q.copy(), pick, where=f"{position} seed {seed}", legal=seed < 2)
+
+
+# --- variants: fast Move tiles, and a game that ends when the seat to act cannot play -----------
+
+def test_fast_moves_in_every_order_of_a_turn_play_alike():
+    """The fast-Move variant's random games, compared action by action (as every game of ``VARIANT_CASES``), play
+    a Move after the turn's normal tile, a normal tile after a Move, and a second Move in one turn."""
+    rules = rules_of(VARIANTS[0], 3)
+    move = rules.tile_index["move"]
+    orders: Counter[str] = Counter()
+
+    def noting(pick: Any) -> Any:
+        def pick_and_note(p: State, q: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
+            a, b = pick(p, q)
+            # A Move played this turn left its tile on its source, placed this turn.
+            moved = any(p.tile_type[h] == move and p.tile_turn[h] == p.turn for h in rules.board.land_hexes)
+            if a[0] == SPECIAL and a[1] == move:
+                orders["a Move after the normal tile"] += p.normal_played
+                orders["a Move after a Move"] += moved
+            elif a[0] == PLACE and not rules.tile_fast[a[1]]:
+                orders["the normal tile after a Move"] += moved
+            return a, b
+        return pick_and_note
+
+    for seed in _seeds("fast-move-orders", scaled(30)):
+        play_pair(rules, *_new_pair(rules, seed), noting(_random_picker(rules, seed, seed % 2 == 0)),
+                  where=f"fast move seed {seed}")
+    assert len(+orders) == 3, orders
+
+
+@pytest.mark.parametrize("players", (2, 3))
+def test_where_a_seat_that_cannot_play_ends_the_game_nobody_passes(players):
+    """The variant's random games, compared action by action, end at once when the seat to act cannot play: never a
+    pass, and some end so while a seat still holds tiles (where the default would pass the seat and go on)."""
+    rules = rules_of(VARIANTS[1], players)
+    assert not rules.pass_when_unable
+    ended_holding = 0
+    for seed in _seeds(f"end-when-stuck-{players}", scaled(30)):
+        p, q = _new_pair(rules, seed, trace=True)
+        play_pair(rules, p, q, _random_picker(rules, seed, seed % 2 == 0), where=f"end when stuck seed {seed}")
+        assert not [event for event in q.events if event[0] == "pass"]
+        ended_holding += p.end_reason == "no_tiles" and any(p.hands)
+    assert ended_holding > 0
+
+
+@pytest.mark.parametrize("hand", [[], ["move"]], ids=["nothing", "a Move with nothing to take"])
+def test_a_seat_left_with_nothing_to_play_ends_the_game_at_once_alike(hand):
+    # Seat 1 holds nothing it can play (nothing, or a Move with none of its tiles on the board), its stack empty:
+    # where the default passes it, this variant ends the game when seat 0 ends its turn.
+    rules, p, q = _scenario(VARIANTS[1], 3, hands={0: ["samurai-2", "samurai-1"], 1: hand, 2: ["samurai-1"]},
+                            stacks={0: [], 1: [], 2: []})
+    _script(rules, p, q, [_place(rules, "samurai-2", (3, 2)), (END,)])
+    assert q.phase == OVER and q.end_reason == "no_tiles" and not [e for e in q.events if e[0] == "pass"]
+    assert_same_result(p, q)
+
+
 # --- illegal actions -------------------------------------------------------------------------
 
 def _bad_actions(rules: Rules, st: State) -> list[Any]:
@@ -555,7 +667,7 @@ def _bad_actions(rules: Rules, st: State) -> list[Any]:
     return corpus
 
 
-@pytest.mark.parametrize("case", CASES + TINY_CASES[:3], ids=_case_id)
+@pytest.mark.parametrize("case", CASES + TINY_CASES[:3] + VARIANT_CASES, ids=_case_id)
 def test_illegal_actions_are_refused_alike_and_change_nothing(case):
     name, players = case
     rules = rules_of(name, players)
