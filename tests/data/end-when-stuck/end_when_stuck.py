@@ -1,5 +1,5 @@
 """A test edition's ruling: the game ends as soon as the seat to act cannot play, where the engine's default
-passes that seat (hook ``samurai_cannot_play``; RULES.md "End")."""
+passes that seat (hook ``samurai_cannot_play``; docs/rules/samurai.md#ruling-nobody-can-play)."""
 
 from __future__ import annotations
 
