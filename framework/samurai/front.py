@@ -66,9 +66,10 @@ def new_game(edition: str | os.PathLike[str] | Edition | None = None, players: i
     players (default: 4 for Knizia's game, else the edition's first count), a seed (a whole number from 0) and
     options.
 
-    An edition of Knizia's game gives a ``Game`` (``samurai.knizia.game.new_game``: ``map``, ``scenario``,
-    ``trace``, ``trust`` and ``engine`` are its own); one of another game a ``ProtocolGame``, which takes none of
-    them (``DataError`` naming the one given).
+    An edition of Knizia's game gives a ``Game`` (``samurai.knizia.game.new_game``, whose own arguments ``map``,
+    ``scenario``, ``trace``, ``trust`` and ``engine`` are); one of another game a ``ProtocolGame``: ``map``,
+    ``scenario`` or ``engine`` given for it is a ``DataError`` naming the argument, ``trace`` and ``trust`` do not
+    apply to it.
     """
     loaded = load_edition(edition) if isinstance(edition, (str, os.PathLike)) else edition
     if loaded is None or isinstance(loaded, KniziaEdition) or not isinstance(loaded, Edition):
