@@ -20,10 +20,13 @@ def test_the_public_api_is_exported():
 
 def test_a_game_in_a_few_lines():
     game = samurai.new_game("ffg2015", players=3, seed=7)
-    assert game.current_player == 0 and not game.is_over and game.result is None
+    assert game.current_player == 0 and not game.is_over
+    with pytest.raises(samurai.SamuraiError, match="not over"):  # a result only once over: typed as never None
+        game.result  # noqa: B018
     while not game.is_over:
         game.apply(game.legal_actions()[0])
-    assert game.current_player is None
+    with pytest.raises(samurai.SamuraiError, match="the game is over"):
+        game.current_player  # noqa: B018
     assert set(game.result.to_dict()) == {"winners", "reason", "explanation", "end_reason"}
 
 

@@ -37,7 +37,7 @@ def test_the_toml_shown_is_in_the_repository_files():
 
 
 def test_the_definition_shown_sets_exactly_the_fields_the_plugin_sets():
-    shown = next(block for block in blocks("python") if block.startswith("GAME = GameDefinition("))
+    shown = next(block for block in blocks("python") if "\nGAME = GameDefinition(" in block)
     fields = set(re.findall(r"^    (\w+)=", shown, flags=re.M))
     defaults = GameDefinition(name="x", title="x", load_board=daimyo.GAME.load_board,
                               player_counts=daimyo.GAME.player_counts, start=daimyo.GAME.start,

@@ -11,7 +11,7 @@ EXAMPLES = re.findall(r"```python\n(.*?)```", GUIDE, re.DOTALL)
 
 
 def test_the_guide_has_the_complete_example_and_the_scenario_example():
-    assert len(EXAMPLES) == 3
+    assert len(EXAMPLES) == 4
     complete = EXAMPLES[0]
     for step in ("samurai.new_game", "samurai.play_bots", "samurai.save", "samurai.load", "replay_lines"):
         assert step in complete
@@ -28,15 +28,22 @@ def test_the_complete_example_runs(capsys, monkeypatch):
     assert out[-1].startswith("  removed by ties: ")
 
 
-def test_the_scenario_example_runs(capsys, monkeypatch):
+def test_the_bot_and_any_game_example_runs(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     exec(compile(EXAMPLES[1], "docs/embedding.md", "exec"), {})
+    knizia, daimyo = capsys.readouterr().out.splitlines()
+    assert knizia.startswith("ffg2015: (") and daimyo.startswith("daimyo: (")
+
+
+def test_the_scenario_example_runs(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    exec(compile(EXAMPLES[2], "docs/embedding.md", "exec"), {})
     assert capsys.readouterr().out.startswith("(")
 
 
 def test_the_trust_example_runs(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
-    exec(compile(EXAMPLES[2], "docs/embedding.md", "exec"), {})
+    exec(compile(EXAMPLES[3], "docs/embedding.md", "exec"), {})
     assert capsys.readouterr().out == "refused: edition\n"
 
 

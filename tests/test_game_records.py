@@ -198,10 +198,17 @@ def test_a_record_naming_an_unvouched_manifest_imports_nothing(played, tmp_path:
 
 
 def test_knizias_record_reader_points_a_daimyo_record_to_its_reader(played, tmp_path: Path):
-    import samurai
+    from samurai.knizia.records import load
 
     with pytest.raises(DataError, match=r"game.*a record of the game 'daimyo', not of Knizia's"):
-        samurai.load(record_file(tmp_path, played))
+        load(record_file(tmp_path, played))
+
+
+def test_the_front_doors_load_replays_a_daimyo_record(played, tmp_path: Path):
+    import samurai
+
+    game = samurai.load(record_file(tmp_path, played))
+    assert isinstance(game, samurai.ProtocolGame) and list(game.history) == played[2]
 
 
 def test_a_daimyo_record_in_toml_replays_too(played, tmp_path: Path, capsys: pytest.CaptureFixture[str]):

@@ -5,18 +5,21 @@ Embed a game in a few lines::
     import samurai
 
     game = samurai.new_game("ffg2015", players=3, seed=7)
+    bot = samurai.bot("medium", seed=1)
     while not game.is_over:
-        game.apply(game.legal_actions()[0])
+        game.apply(bot.choose(game))         # the seat to act's move, on its knowledge only
     print(game.result.winners, game.result.explanation)
     samurai.save(game, "game.json")          # a record: JSON or TOML
     again = samurai.load("game.json")        # replayed and checked
+
+Every installed game plays through the same door: ``samurai.new_game("daimyo")`` gives a ``ProtocolGame``.
 
 Everything listed in ``__all__`` is the stable public API (docs/embedding.md). The names are loaded when first
 used (PEP 562), so ``import samurai`` and ``import samurai.protocol`` load no game: the names of Knizia's game
 come from its package, ``samurai.knizia``.
 
-This module is the distribution's front door, and the one module of the framework allowed to name the reference
-game: it re-exports Knizia's public names. No framework package (``catalog``, ``hooks``, ``runs``, ...) names or
+This module and ``samurai.front`` are the distribution's front door, the framework's only modules allowed to name
+the reference game: it re-exports Knizia's public names, and ``samurai.front`` serves every installed game. No framework package (``catalog``, ``hooks``, ``runs``, ...) names or
 imports a game; Knizia's game plugs in through its entry point (``samurai.knizia.plugin``) as Daimyo does.
 """
 
@@ -29,20 +32,22 @@ if TYPE_CHECKING:  # what the lazy names below are, for type checkers and reader
     from .catalog.editions import Edition, available_editions, load_edition
     from .errors import DataError, IllegalAction, SamuraiError
     from .knizia.actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
+    from .front import BotPlayer, bot, load, new_game, save
     from .knizia.bots import play_bots
-    from .knizia.game import Game, new_game, score
+    from .knizia.game import Game, score
     from .knizia.hexgrid import Coord
-    from .knizia.records import GameRecord, from_record, load, save, to_record
+    from .knizia.records import GameRecord, from_record, to_record
     from .knizia.result import END_REASONS, Result
     from .knizia.special_tiles import MoveTile, SwitchFigures
     from .knizia.tiles import CASTES
+    from .playing import Outcome, ProtocolGame
 
 __version__ = "0.1.0"
 
 __all__ = [
     "new_game", "score", "load_edition", "available_editions",
-    "save", "load", "to_record", "from_record", "GameRecord", "play_bots",
-    "Game", "Edition", "Result", "END_REASONS", "CASTES", "Coord",
+    "save", "load", "to_record", "from_record", "GameRecord", "play_bots", "bot", "BotPlayer",
+    "Game", "ProtocolGame", "Outcome", "Edition", "Result", "END_REASONS", "CASTES", "Coord",
     "Action", "ChooseTile", "PlaceFigure", "PlaceTile", "MoveTile", "SwitchFigures", "EndTurn",
     "SamuraiError", "IllegalAction", "DataError", "__version__",
 ]
@@ -51,10 +56,12 @@ _HOMES = {
     **dict.fromkeys(("Action", "ChooseTile", "EndTurn", "PlaceFigure", "PlaceTile"), ".knizia.actions"),
     "play_bots": ".knizia.bots",
     **dict.fromkeys(("DataError", "IllegalAction", "SamuraiError"), ".errors"),
-    **dict.fromkeys(("Game", "new_game", "score"), ".knizia.game"),
+    **dict.fromkeys(("new_game", "load", "save", "bot", "BotPlayer"), ".front"),
+    **dict.fromkeys(("Game", "score"), ".knizia.game"),
     "Coord": ".knizia.hexgrid",
     **dict.fromkeys(("Edition", "available_editions", "load_edition"), ".catalog.editions"),
-    **dict.fromkeys(("GameRecord", "from_record", "load", "save", "to_record"), ".knizia.records"),
+    **dict.fromkeys(("GameRecord", "from_record", "to_record"), ".knizia.records"),
+    **dict.fromkeys(("Outcome", "ProtocolGame"), ".playing"),
     **dict.fromkeys(("END_REASONS", "Result"), ".knizia.result"),
     **dict.fromkeys(("MoveTile", "SwitchFigures"), ".knizia.special_tiles"),
     "CASTES": ".knizia.tiles",

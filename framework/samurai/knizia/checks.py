@@ -102,7 +102,7 @@ def check_games_end(edition: Edition, players: int, seed: int, games: int) -> No
             if not game.is_over:
                 raise broken_rule(rule, edition, players, f"not over after {MAX_ACTIONS} actions", game_seed, bots)
             result = game.result
-            if result is None or not result.winners or result.end_reason is None:
+            if not result.winners or result.end_reason is None:
                 raise broken_rule(rule, edition, players, f"the game ended without a full result: {result!r}",
                             game_seed, bots)
 

@@ -20,6 +20,7 @@ import attrs
 from ..catalog.editions import Edition, load_edition
 from ..catalog.trust import Trust, TrustLike, names_edition
 from ..errors import DataError, IllegalAction
+from ..playing import check_caller, not_over, still_on
 from ..seeds import MAX_SEED, check_seed
 from . import engine
 from .actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
@@ -78,9 +79,11 @@ class Game:
         return self.rules.players
 
     @property
-    def current_player(self) -> int | None:
-        """The seat to act (0..players-1), or None when the game is over."""
-        return None if self.state.current == EMPTY else self.state.current
+    def current_player(self) -> int:
+        """The seat to act (0..players-1); ``SamuraiError`` once the game is over (ask ``is_over`` first)."""
+        if self.state.phase == OVER or self.state.current == EMPTY:
+            raise still_on()
+        return self.state.current
 
     @property
     def phase(self) -> str:
@@ -93,9 +96,12 @@ class Game:
         return self.state.phase == OVER
 
     @property
-    def result(self) -> Result | None:
-        """None until the game is over; then who won, why, and how it ended."""
-        return self.state.result
+    def result(self) -> Result:
+        """Who won, why, and how the game ended, once it is over; ``SamuraiError`` before (ask ``is_over`` first)."""
+        result = self.state.result
+        if result is None:
+            raise not_over()
+        return result
 
     @property
     def history(self) -> tuple[Action, ...]:
@@ -156,21 +162,8 @@ class Game:
 
     def _check_caller(self, seat: Any, version: Any) -> None:
         """Refuse an action from a seat not to act, or chosen on another position (see ``apply``)."""
-        if version is not None:
-            if isinstance(version, bool) or not isinstance(version, int):
-                raise TypeError(f"version must be a whole number (Game.version), not {version!r}")
-            if version != self.version:
-                raise IllegalAction(f"the action was chosen at version {version}, but the game is at version "
-                                    f"{self.version}: look at the position again")
-        if seat is not None:
-            if isinstance(seat, bool) or not isinstance(seat, int):
-                raise TypeError(f"seat must be a whole number from 0 to {self.players - 1}, not {seat!r}")
-            if not 0 <= seat < self.players:
-                raise IllegalAction(f"seat {seat} is not a seat of this {self.players}-player game")
-            if self.state.phase == OVER:
-                raise IllegalAction("the game is over")
-            if seat != self.state.current:
-                raise IllegalAction(f"it is seat {self.state.current}'s turn, not seat {seat}'s")
+        to_act = None if self.state.phase == OVER else self.state.current
+        check_caller(seat, version, players=self.players, to_act=to_act, version_now=self.version)
 
     def view(self, seat: int) -> dict[str, Any]:
         """A JSON-ready dict of what ``seat`` may know, and nothing more (see ``samurai.knizia.views``)."""

@@ -51,7 +51,7 @@ def game_facts(record: GameRecord, *, edition: Edition | None = None, source: st
     for game in replay(record, edition=edition, source=source, trace=False):
         watch.see(game.state)
     assert game is not None
-    if game.result is None or game.result.end_reason is None:
+    if not game.is_over or game.result.end_reason is None:
         raise DataError(f"the game is not over after its {len(record.actions)} actions", source=source, key="actions")
     return watch.facts(game.state)
 

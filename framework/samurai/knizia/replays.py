@@ -82,9 +82,9 @@ def replay_lines(record: GameRecord, *, source: str = "record", to: int | None =
         if to is not None and number == to:
             yield from position_lines(game)
             return
-        actor = game.current_player  # the seat that plays the next action
+        actor = None if game.is_over else game.current_player  # the seat that plays the next action
     assert game is not None
-    if game.result is not None:
+    if game.is_over:
         winners = game.result.winners
         who = f"seat {winners[0]} wins" if len(winners) == 1 else f"seats {seats_text(winners)} share the win"
         yield f"Result: {who}. {game.result.explanation}"
@@ -97,7 +97,7 @@ def position_lines(game: Game) -> Iterator[str]:
     """The whole position: whose turn, the board's tiles and figures, every hand, stack and capture."""
     state = game.state
     yield f"Position after {len(game.history)} actions: phase {game.phase}, turn {game.turn}, " + (
-        f"seat {game.current_player} to act" if game.current_player is not None else "game over")
+        "game over" if game.is_over else f"seat {game.current_player} to act")
     view = game.view(0)
     for tile in view["board"]["tiles"]:
         yield f"  tile {tile['tile']} of seat {tile['owner']} on {_hex(tile['at'])}"
