@@ -65,6 +65,15 @@ def test_ci_runs_the_readme_test_command():
     assert SH_BLOCKS[1] in (ROOT / ".ci" / "run").read_text()
 
 
+def test_ci_runs_the_release_commands_of_the_native_guide():
+    guide = (ROOT / "docs" / "native.md").read_text(encoding="utf-8")
+    block = re.search(r"### A release\n.*?```sh\n(.*?)```", guide, re.DOTALL).group(1)
+    # Each command as one line; CI installs the release extra's tools alone, the project being installed already.
+    commands = [" ".join(line.split("#")[0].split()) for line in block.replace("\\\n", " ").splitlines()][1:]
+    ci = " ".join((ROOT / ".ci" / "run").read_text().replace("\\\n", " ").split())
+    assert commands and [command for command in commands if command not in ci] == []
+
+
 def test_the_set_up_command_simulates_the_default_edition(capsys):
     command = SH_BLOCKS[0].split(".venv/bin/samurai", 1)[1]
     # The same command on 20 games in this process: the last --games and --workers given win.
