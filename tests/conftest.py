@@ -13,7 +13,7 @@ import pytest
 from hypothesis import settings
 
 import samurai
-from samurai.knizia.engines import ENGINE_VARIABLE, native_module
+from samurai_plugins.knizia.engine.backends import ENGINE_VARIABLE, native_module
 
 from helpers import TINY_CORE_EDITION, TINY_EDITION, TINY_ORIGINAL_EDITION
 

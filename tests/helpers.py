@@ -20,9 +20,19 @@ import pytest
 
 import samurai
 from samurai import Action, ChooseTile, EndTurn, Game, IllegalAction, PlaceFigure, PlaceTile
-from samurai.knizia.position import HexGameState, start
+from samurai_plugins.knizia.adapters.game_state import HexGameState, start
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def packages_view(folder: Path) -> Path:
+    """A folder where the source packages stand under their import names (``samurai``, ``samurai_plugins``), for
+    mypy, which names a module by its folders and cannot follow pyproject's mapping of ``plugins/`` nor an editable
+    install's import hook. Put it on ``MYPYPATH``, or run mypy in it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, source in (("samurai", ROOT / "framework" / "samurai"), ("samurai_plugins", ROOT / "plugins")):
+        (folder / name).symlink_to(source, target_is_directory=True)
+    return folder
 DATA = Path(__file__).resolve().parent / "data"
 TINY_EDITION = str(DATA / "tiny-ffg2015.toml")
 TINY_CORE_EDITION = str(DATA / "tiny-core.toml")

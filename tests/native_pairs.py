@@ -20,10 +20,10 @@ import pytest
 
 import samurai
 from samurai.errors import IllegalAction
-from samurai.knizia.editions import KniziaEdition
-from samurai.knizia.engines import NATIVE, PYTHON, native_module
-from samurai.knizia.rules import Rules
-from samurai.knizia.state import OVER, State
+from samurai_plugins.knizia.editions.edition import KniziaEdition
+from samurai_plugins.knizia.engine.backends import NATIVE, PYTHON, native_module
+from samurai_plugins.knizia.editions.rules import Rules
+from samurai_plugins.knizia.core.state import OVER, State
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).resolve().parent / "data"
@@ -40,9 +40,9 @@ def require_native() -> Any:
     module = native_module()
     if module is None:
         if shutil.which("cargo") is not None:
-            raise AssertionError("samurai.knizia._native is not built although cargo is on the PATH: "
+            raise AssertionError("samurai_plugins.knizia.engine._native is not built although cargo is on the PATH: "
                                  "reinstall with `pip install -e .`")
-        pytest.skip("samurai.knizia._native is not built: this machine has no Rust toolchain (cargo)",
+        pytest.skip("samurai_plugins.knizia.engine._native is not built: this machine has no Rust toolchain (cargo)",
                     allow_module_level=True)
     return module
 

@@ -2,7 +2,7 @@
 inside functions included), and what importing the framework loads (issue 21, point 3; docs/architecture.md).
 
 There is no import cycle anywhere; no framework module imports a game (the front door, ``samurai/__init__.py``,
-re-exports the reference game's names lazily and is the one exception); Knizia's game (``samurai.knizia``) and
+re-exports the reference game's names lazily and is the one exception); Knizia's game (``samurai_plugins.knizia``) and
 Daimyo (``samurai_plugins.daimyo``) import nothing of each other; ``import samurai``, ``import samurai.protocol``
 and ``import samurai_plugins.daimyo`` load no module of Knizia's game.
 """
@@ -77,14 +77,14 @@ def _reached(start: str) -> set[str]:
 
 
 def _is_game(module: str) -> bool:
-    return module.startswith(("samurai.knizia", "samurai_plugins"))
+    return module.startswith("samurai_plugins")
 
 
 def test_the_static_reading_sees_deferred_and_type_checking_imports():
     # conformance reads the match runner inside a function, and the game registry the protocol under TYPE_CHECKING.
     assert "samurai.runs.matches" in GRAPH["samurai.kit.conformance"]
     assert "samurai.protocol" in GRAPH["samurai.catalog.games"]
-    assert "samurai.knizia.engine" in GRAPH["samurai.knizia.game"]
+    assert "samurai_plugins.knizia.engine.reference" in GRAPH["samurai_plugins.knizia.play.game"]
 
 
 def test_the_framework_floor_reaches_no_game_module():
@@ -95,13 +95,13 @@ def test_the_framework_floor_reaches_no_game_module():
 
 
 def test_knizias_game_and_daimyo_import_nothing_of_each_other():
-    knizia = [m for m in MODULES if m.startswith("samurai.knizia")]
+    knizia = [m for m in MODULES if m.startswith("samurai_plugins.knizia")]
     daimyo = [m for m in MODULES if m.startswith("samurai_plugins.daimyo")]
     assert knizia and daimyo
     for module in knizia:
-        assert not [m for m in _reached(module) if m.startswith("samurai_plugins")], module
+        assert not [m for m in _reached(module) if m.startswith("samurai_plugins.daimyo")], module
     for module in daimyo:
-        assert not [m for m in GRAPH[module] if m.startswith("samurai.knizia")], module
+        assert not [m for m in GRAPH[module] if m.startswith("samurai_plugins.knizia")], module
 
 
 def _loaded_after(statement: str) -> list[str]:
@@ -119,7 +119,7 @@ def test_importing_the_protocol_loads_no_game_module():
 def test_importing_samurai_loads_no_game_module_and_its_names_come_when_used():
     assert not [m for m in _loaded_after("import samurai") if _is_game(m)]
     loaded = _loaded_after("import samurai\nsamurai.new_game")
-    assert "samurai.knizia.game" in loaded
+    assert "samurai_plugins.knizia.play.game" in loaded
 
 
 def test_every_public_name_of_samurai_resolves_to_its_module():
@@ -129,7 +129,7 @@ def test_every_public_name_of_samurai_resolves_to_its_module():
         value = getattr(samurai, name)
         assert value is not None, name
     assert samurai.load_edition.__module__ == "samurai.catalog.editions"
-    assert samurai.play_bots.__module__ == "samurai.knizia.bots"  # Knizia's Game only
+    assert samurai.play_bots.__module__ == "samurai_plugins.knizia.adapters.play_bots"  # Knizia's Game only
 
 
 FRONT_DOOR = ("samurai", "samurai.front")
@@ -185,4 +185,4 @@ def test_the_cycle_finder_finds_a_cycle():
 def test_daimyo_imports_without_knizias_game():
     loaded = _loaded_after("import samurai_plugins.daimyo")
     assert "samurai_plugins.daimyo.rules" in loaded
-    assert not [m for m in loaded if m.startswith("samurai.knizia")]
+    assert not [m for m in loaded if m.startswith("samurai_plugins.knizia")]

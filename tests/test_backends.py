@@ -20,7 +20,7 @@ import pytest
 
 import samurai
 from samurai.cli import main
-from samurai.knizia.simulate import GameSummary, cached_rules, play_game, simulate
+from samurai_plugins.knizia.adapters.runner import GameSummary, cached_rules, play_game, simulate
 from samurai.runs.compare import compare
 from samurai.runs.executors import make_executor
 from samurai.runs.folders import BATCHES, CHUNK, batches_of
@@ -30,7 +30,7 @@ from samurai.seeds import derive_seed
 from helpers import ROOT, TINY_EDITION
 
 BROKEN_PLUGIN = ("from samurai.hooks.specs import hookimpl\n"
-                 "from samurai.knizia.special_tiles import MoveBehaviour\n\n\n"
+                 "from samurai_plugins.knizia.engine.special_tiles import MoveBehaviour\n\n\n"
                  "class Broken(MoveBehaviour):\n    def can_play(self, rules, st, seat, tile):\n"
                  "        raise RuntimeError('no moves today')\n\n\n"
                  "@hookimpl\ndef samurai_tile_behaviours():\n    return [Broken()]\n")

@@ -7,7 +7,7 @@ import pytest
 
 import samurai
 from samurai import DataError
-from samurai.knizia.simulate import simulate
+from samurai_plugins.knizia.adapters.runner import simulate
 
 # Every rule here is pinned on both engines (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("each_engine")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from samurai import DataError
-from samurai.knizia import engine
-from samurai.knizia.seat_bots import GreedyBot, Observation
-from samurai.knizia.simulate import play_game, simulate
-from samurai.knizia.state import OVER
+from samurai_plugins.knizia.engine import reference as engine
+from samurai_plugins.knizia.adapters.search_bots import GreedyBot, Observation
+from samurai_plugins.knizia.adapters.runner import play_game, simulate
+from samurai_plugins.knizia.core.state import OVER
 from samurai.search.bots import RandomBot, parse_bots
 from samurai.seeds import derive_seed
 

@@ -129,7 +129,7 @@ def test_a_command_the_editions_game_does_not_offer_is_refused_in_one_line(argv,
 
 def test_knizias_score_bench_and_render_come_from_its_game_definition():
     from samurai.catalog.editions import load_edition
-    from samurai.knizia import commands
+    from samurai_plugins.knizia.adapters import commands
 
     game = load_edition("ffg2015").game
     assert game.commands is commands.COMMANDS
@@ -144,7 +144,7 @@ def test_reading_the_arguments_loads_no_game_module():
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120, check=True)
     loaded = json.loads(done.stdout)
     assert "samurai.cli.bench" in loaded
-    assert not [name for name in loaded if name.startswith(("samurai.knizia", "samurai_plugins"))]
+    assert not [name for name in loaded if name.startswith(("samurai_plugins.knizia", "samurai_plugins"))]
 
 
 # --- messages that say what they mean (issue 38) --------------------------------------------------------------
@@ -157,7 +157,7 @@ def test_the_version_names_the_engine_in_use_and_whether_the_native_one_was_buil
                                                                                    monkeypatch):
     from importlib.metadata import version
 
-    from samurai.knizia import engines
+    from samurai_plugins.knizia.engine import backends as engines
 
     monkeypatch.setenv("SAMURAI_ENGINE", variable)
     if not built:

@@ -18,7 +18,7 @@ import pytest
 
 import samurai
 from samurai.kit.conformance import ConformanceFailure, run_checks
-from samurai.knizia.checks import CHECKS
+from samurai_plugins.knizia.adapters.conformance import CHECKS
 
 from helpers import write_plugin_edition
 
@@ -38,7 +38,7 @@ def write_edition(folder: Path, plugin: str, extra: str = "") -> Path:
 
 SCORING_OUT_OF_RANGE = '''
 from samurai.hooks.specs import hookimpl
-from samurai.knizia.result import Result
+from samurai_plugins.knizia.core.result import Result
 
 @hookimpl
 def samurai_score(edition, captured, options):
@@ -47,7 +47,7 @@ def samurai_score(edition, captured, options):
 
 SCORING_WITH_MEMORY = '''
 from samurai.hooks.specs import hookimpl
-from samurai.knizia.result import Result
+from samurai_plugins.knizia.core.result import Result
 
 CALLS = [0]
 
@@ -60,7 +60,7 @@ def samurai_score(edition, captured, options):
 
 LEAKY_MOVE = '''
 from samurai.hooks.specs import hookimpl
-from samurai.knizia.special_tiles import MoveBehaviour
+from samurai_plugins.knizia.engine.special_tiles import MoveBehaviour
 
 class LeakyMove(MoveBehaviour):
     """Move, but the tile it moves is counted as spent too: a tile appears from nowhere in the count."""

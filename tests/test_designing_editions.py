@@ -14,7 +14,7 @@ import pytest
 import samurai
 from samurai import DataError
 from samurai.cli import main
-from samurai.knizia.simulate import simulate
+from samurai_plugins.knizia.adapters.runner import simulate
 
 from helpers import ROOT, capture_kita
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT
+from helpers import ROOT, packages_view
 
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 TYPED = [ROOT / "README.md", ROOT / "docs" / "embedding.md"]
@@ -54,7 +54,7 @@ def test_the_readme_and_embedding_examples_pass_mypy_strict(tmp_path):
             script.write_text(block, encoding="utf-8")
             scripts.append(str(script))
     assert len(scripts) >= 5
-    env = {**os.environ, "MYPYPATH": str(ROOT / "framework")}
+    env = {**os.environ, "MYPYPATH": str(packages_view(tmp_path / "packages"))}
     done = subprocess.run([sys.executable, "-m", "mypy", "--strict", *scripts], cwd=tmp_path,
                           capture_output=True, text=True, timeout=900, env=env)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -13,7 +13,7 @@ from samurai import DataError
 from samurai.catalog.editions import available_editions, installed_plugins, make_plugin_manager, register_plugin
 from samurai.hooks import specs as framework_hookspecs
 from samurai.hooks.specs import hookimpl
-from samurai.knizia import hookspecs as knizia_hookspecs
+from samurai_plugins.knizia.editions import hookspecs as knizia_hookspecs
 
 from helpers import ROOT
 
@@ -47,7 +47,7 @@ def test_deciding_hooks_are_firstresult_and_contributing_hooks_collect():
 
 def test_the_engine_registers_its_defaults_through_the_same_hooks_as_trylast():
     pm = make_plugin_manager(())
-    defaults = pm.get_plugin("samurai.knizia.defaults")  # Knizia's game's answers, through its game definition
+    defaults = pm.get_plugin("samurai_plugins.knizia.editions.defaults")  # Knizia's game's answers, through its game definition
     for name in DECIDING:
         impls = [i for i in getattr(pm.hook, name).get_hookimpls() if i.plugin is defaults]
         assert impls and impls[0].trylast, name

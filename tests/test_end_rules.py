@@ -19,7 +19,7 @@ import pytest
 
 import samurai
 from samurai import EndTurn, PlaceTile
-from samurai.knizia.position import HexGameState, start
+from samurai_plugins.knizia.adapters.game_state import HexGameState, start
 
 from helpers import tiny_scenario
 

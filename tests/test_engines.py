@@ -1,6 +1,6 @@
 """Choosing Knizia's engine, and the commands and protocol on both engines (issue 22, points 1, 3, 4 and 6).
 
-``SAMURAI_ENGINE`` and the ``engine=`` argument pick the engine (``samurai.knizia.engines``): auto plays the shipped
+``SAMURAI_ENGINE`` and the ``engine=`` argument pick the engine (``samurai_plugins.knizia.engine.backends``): auto plays the shipped
 editions natively, an edition whose plugin brings a tile behaviour of its own plays on Python (and says why), a
 designer's scoring hook in Python still plays natively. Whichever engine plays, the commands print the same bytes,
 records replay on the other engine, and the protocol (copies, checks, bots' actions, determinized positions, the
@@ -21,11 +21,11 @@ import samurai
 from samurai.cli import main
 from samurai.errors import DataError
 from samurai.kit.conformance import ConformanceFailure
-from samurai.knizia import engine
-from samurai.knizia.checks import check_engines_agree
-from samurai.knizia.engines import ENGINE_VARIABLE, NATIVE, PYTHON, engine_for, engine_report, native_module
-from samurai.knizia.position import start
-from samurai.knizia.records import from_record, position_check, read_record
+from samurai_plugins.knizia.engine import reference as engine
+from samurai_plugins.knizia.adapters.conformance import check_engines_agree
+from samurai_plugins.knizia.engine.backends import ENGINE_VARIABLE, NATIVE, PYTHON, engine_for, engine_report, native_module
+from samurai_plugins.knizia.adapters.game_state import start
+from samurai_plugins.knizia.play.record_files import from_record, position_check, read_record
 
 from helpers import write_plugin_edition
 
@@ -52,7 +52,7 @@ def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 
 CAREFUL_MOVE = '''
 from samurai.hooks.specs import hookimpl
-from samurai.knizia.special_tiles import MoveBehaviour
+from samurai_plugins.knizia.engine.special_tiles import MoveBehaviour
 
 
 class CarefulMove(MoveBehaviour):
@@ -67,8 +67,8 @@ def samurai_tile_behaviours():
 
 MOST_RICE = '''
 from samurai.hooks.specs import hookimpl
-from samurai.knizia.native_scoring import native_scoring
-from samurai.knizia.result import Result
+from samurai_plugins.knizia.editions.native_scoring import native_scoring
+from samurai_plugins.knizia.core.result import Result
 
 
 @hookimpl
@@ -375,7 +375,7 @@ def test_a_native_position_on_the_protocol_gives_the_python_positions_values(edi
 def test_openspiel_gives_the_same_game_on_both_engines(players, monkeypatch):
     pyspiel = pytest.importorskip("pyspiel")
     import samurai.interop.openspiel  # noqa: F401  (registers knizia)
-    from samurai.knizia.observation import SHORT_NAME
+    from samurai_plugins.knizia.adapters.encoding import SHORT_NAME
 
     played = {}
     for name in ("python", "native"):
@@ -396,7 +396,7 @@ def test_openspiel_gives_the_same_game_on_both_engines(players, monkeypatch):
 
 @needs_native
 def test_pettingzoo_gives_the_same_observations_and_rewards_on_both_engines(monkeypatch):
-    from samurai.knizia.environment import SamuraiEnv
+    from samurai_plugins.knizia.adapters.pettingzoo import SamuraiEnv
 
     played = {}
     for name in ("python", "native"):

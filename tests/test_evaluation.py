@@ -1,4 +1,4 @@
-"""The cheap estimate the MCTS bot scores its leaves with (samurai.knizia.evaluation)."""
+"""The cheap estimate the MCTS bot scores its leaves with (samurai_plugins.knizia.engine.evaluation)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from samurai.knizia.evaluation import estimate_returns
-from samurai.knizia.position import start
-from samurai.knizia.state import PLAY
+from samurai_plugins.knizia.engine.evaluation import estimate_returns
+from samurai_plugins.knizia.adapters.game_state import start
+from samurai_plugins.knizia.core.state import PLAY
 
 # About the Python engine's own lists and paths (the native engine is pinned to it in test_native_engine.py).
 pytestmark = pytest.mark.usefixtures("python_engine")
@@ -49,7 +49,7 @@ def test_each_strong_tile_of_a_seat_next_to_figures_raises_its_estimate():
 
 
 def test_a_lead_in_an_open_settlement_counts_for_less_the_more_opponents_may_answer():
-    from samurai.knizia.evaluation import _SLOPES, INFLUENCE_SHARPNESS, OPPONENT_DAMPING
+    from samurai_plugins.knizia.engine.evaluation import _SLOPES, INFLUENCE_SHARPNESS, OPPONENT_DAMPING
 
     for empty in range(1, 65):
         assert _SLOPES[2][empty - 1] > _SLOPES[3][empty - 1] > _SLOPES[4][empty - 1] > 0
@@ -69,7 +69,7 @@ def _one_capture_ahead(players: int):
 
 
 def test_with_4_or_more_players_a_lead_turns_more_sharply_into_winning(monkeypatch):
-    from samurai.knizia import evaluation
+    from samurai_plugins.knizia.engine import evaluation
 
     assert evaluation.CROWDED_WIN_SHARPNESS > evaluation.WIN_SHARPNESS
     four = estimate_returns(*_one_capture_ahead(4))

@@ -15,9 +15,9 @@ import attrs
 import pytest
 
 import samurai
-from samurai.knizia import engine
-from samurai.knizia.actions import Action
-from samurai.knizia.state import OVER, PLAY
+from samurai_plugins.knizia.engine import reference as engine
+from samurai_plugins.knizia.core.actions import Action
+from samurai_plugins.knizia.core.state import OVER, PLAY
 
 # About the Python engine's own lists and paths (the native engine is pinned to it in test_native_engine.py).
 pytestmark = pytest.mark.usefixtures("python_engine")
@@ -173,10 +173,10 @@ def test_the_editions_scorings_explain_when_asked(ffg, original):
 
 
 def test_facts_collected_while_playing_equal_the_facts_of_the_replayed_record(ffg, original):
-    from samurai.knizia.facts import FactsWatch
-    from samurai.knizia.measures import game_facts
-    from samurai.knizia.records import record_of
-    from samurai.knizia.simulate import play_game
+    from samurai_plugins.knizia.core.facts import FactsWatch
+    from samurai_plugins.knizia.adapters.measures import game_facts
+    from samurai_plugins.knizia.play.record_files import record_of
+    from samurai_plugins.knizia.adapters.runner import play_game
     from samurai.seeds import derive_seed
 
     seen_leader = False
@@ -194,7 +194,7 @@ def test_facts_collected_while_playing_equal_the_facts_of_the_replayed_record(ff
 
 
 def test_the_shortcut_checks_agree_with_the_full_lists(ffg, original):
-    from samurai.knizia.special_tiles import SwitchBehaviour
+    from samurai_plugins.knizia.engine.special_tiles import SwitchBehaviour
 
     switch = SwitchBehaviour()
     checked = 0
@@ -218,7 +218,7 @@ def test_the_shortcut_checks_agree_with_the_full_lists(ffg, original):
 def test_switch_can_play_exactly_when_some_two_settlements_may_exchange(ffg):
     """Every set of distinct figure masks on the board, with and without two villages of different castes
     (``can_play``'s quick answer), against the full list of exchanges."""
-    from samurai.knizia.special_tiles import SwitchBehaviour
+    from samurai_plugins.knizia.engine.special_tiles import SwitchBehaviour
 
     switch = SwitchBehaviour()
     game = _positions(ffg, 4, seed=9, every=1000)[0]
@@ -237,7 +237,7 @@ def test_switch_can_play_exactly_when_some_two_settlements_may_exchange(ffg):
 
 def test_seeded_random_is_random_random():
     """The games' and random seats' generators (``state.seeded_random``) are seeded as ``random.Random`` seeds."""
-    from samurai.knizia.state import seeded_random
+    from samurai_plugins.knizia.core.state import seeded_random
 
     for seed in (0, 1, 7, 2**31, 2**62 + 12345, 2**63 - 1, 2**80 + 3, "text", 2.5):
         made, plain = seeded_random(seed), random.Random(seed)  # type: ignore[arg-type]
@@ -249,14 +249,14 @@ def test_seeded_random_is_random_random():
 def test_random_figure_placement_follows_its_procedure_with_few_or_no_tries(ffg, original, tiny, tiny_core):
     """``setup_rules.place_random_figures`` (which keeps empty villages' fills off ``st.cut`` until someone
     reads it) against its procedure step by step, also with so few tries that the full list decides."""
-    from samurai.knizia.setup_rules import (
+    from samurai_plugins.knizia.editions.setup import (
         figure_placement_is_feasible,
         figure_stage,
         legal_figure_placements,
         place_figure,
         place_random_figures,
     )
-    from samurai.knizia.state import FIGURES
+    from samurai_plugins.knizia.core.state import FIGURES
 
     for edition, players in ((ffg, 4), (ffg, 2), (original, 3), (tiny, 2), (tiny, 3), (tiny_core, 2)):
         rules = edition.rules(players)
@@ -309,7 +309,7 @@ def _plain_random_game(rules: samurai.Rules, seed: int) -> tuple[engine.State, l
     """A game between random bots played the straightforward way, through the game protocol: every
     action drawn by ``sample_action`` with the seat's bot generator (seeded as ``play_out`` seeds it),
     checked legal, then applied."""
-    from samurai.knizia.position import HexGameState
+    from samurai_plugins.knizia.adapters.game_state import HexGameState
     from samurai.seeds import derive_seed
 
     state = HexGameState(rules, engine.new_state(rules, seed, trace=True))
@@ -347,7 +347,7 @@ def _editions_to_pin(ffg, original, tiny, tiny_core, tiny_original):
 
 
 def test_fused_random_games_are_the_straightforward_games(ffg, original, tiny, tiny_core, tiny_original):
-    from samurai.knizia.simulate import play_game
+    from samurai_plugins.knizia.adapters.runner import play_game
     from samurai.search.bots import RandomBot
     from samurai.seeds import derive_seed
 
@@ -406,7 +406,7 @@ def _copy_of(rng: random.Random) -> random.Random:
 
 
 def test_a_played_out_game_leaves_its_explanation_unwritten_until_read(ffg, original):
-    from samurai.knizia.simulate import play_game
+    from samurai_plugins.knizia.adapters.runner import play_game
 
     for edition in (ffg, original):
         final = play_game(edition.rules(3), 5, ("random",))
@@ -422,7 +422,7 @@ def test_a_played_out_game_leaves_its_explanation_unwritten_until_read(ffg, orig
 def test_knizias_batch_accelerator_plays_what_the_protocol_path_plays(bots):
     """Same seeds -> the same games, results, facts and records from Knizia's fast batch as through the protocol."""
     from samurai.catalog.editions import load_edition
-    from samurai.knizia.simulate import play_batch
+    from samurai_plugins.knizia.adapters.runner import play_batch
     from samurai.runs.matches import Batch, play_batch_on_protocol
     from tests.helpers import TINY_EDITION
 
@@ -443,7 +443,7 @@ def test_knizias_batch_accelerator_plays_what_the_protocol_path_plays(bots):
 def test_the_fused_random_loop_counts_the_actions_it_plays(edition_name):
     """``engine.play_random`` returns the number of actions it played, which is how many it reports to ``after``."""
     from samurai.catalog.editions import load_edition
-    from samurai.knizia.state import seeded_random
+    from samurai_plugins.knizia.core.state import seeded_random
     from samurai.seeds import derive_seed
 
     for players in (2, 3, 4):
@@ -460,7 +460,7 @@ def test_the_fused_random_loop_counts_the_actions_it_plays(edition_name):
 
 def test_knizias_paired_games_accelerator_plays_what_the_protocol_path_plays():
     """``samurai compare``'s fast player of Knizia's game gives the facts and records the protocol path gives."""
-    from samurai.knizia.measures import play_pairs
+    from samurai_plugins.knizia.adapters.measures import play_pairs
     from samurai.runs.compare import play_pairs_on_protocol
     from samurai.runs.folders import PairTask
     from tests.helpers import TINY_EDITION, TINY_ORIGINAL_EDITION
@@ -471,9 +471,9 @@ def test_knizias_paired_games_accelerator_plays_what_the_protocol_path_plays():
 
 
 def test_simulate_of_knizias_game_is_the_one_runner_with_its_summary(tmp_path):
-    """``samurai.knizia.simulate.simulate`` is the one runner summed up as Knizia's game shows it."""
+    """``samurai_plugins.knizia.adapters.runner.simulate`` is the one runner summed up as Knizia's game shows it."""
     from samurai.catalog.editions import load_edition
-    from samurai.knizia.simulate import simulate, summary_of
+    from samurai_plugins.knizia.adapters.runner import simulate, summary_of
     from samurai.runs.matches import simulate_matches
     from tests.helpers import TINY_EDITION
 

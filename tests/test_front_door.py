@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 import samurai
 from samurai.catalog.editions import available_editions, load_edition
 from samurai.front import KniziaEditionId, OtherEditionId
-from samurai.knizia.position import HexGameState
-from samurai.knizia.seat_bots import make_bot
+from samurai_plugins.knizia.adapters.game_state import HexGameState
+from samurai_plugins.knizia.adapters.search_bots import make_bot
 from samurai.protocol import GameState
 from samurai.search.bots import make_bot as make_any_bot
 

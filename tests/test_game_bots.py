@@ -12,9 +12,9 @@ import pytest
 
 from samurai import DataError
 from samurai.catalog.editions import load_edition
-from samurai.knizia import seat_bots
-from samurai.knizia.greedy import GreedyBot
-from samurai.knizia.plugin import GAME as KNIZIA_GAME
+from samurai_plugins.knizia.adapters import search_bots as seat_bots
+from samurai_plugins.knizia.engine.greedy import GreedyBot
+from samurai_plugins.knizia.plugin import GAME as KNIZIA_GAME
 from samurai.search import bots
 from samurai.search.mcts import MCTSBot
 from samurai_plugins.daimyo import GAME as DAIMYO_GAME
@@ -63,4 +63,4 @@ def test_importing_the_bots_loads_no_game_module():
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120, check=True)
     loaded = json.loads(done.stdout)
     assert "samurai.search.bots" in loaded
-    assert not [m for m in loaded if m.startswith(("samurai.knizia", "samurai_plugins"))]
+    assert not [m for m in loaded if m.startswith(("samurai_plugins.knizia", "samurai_plugins"))]

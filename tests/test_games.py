@@ -15,11 +15,11 @@ from samurai.catalog.editions import available_editions, installed_games, instal
 from samurai.catalog.games import GameDefinition
 from samurai.cli import main
 from samurai.hooks import specs as hookspecs
-from samurai.knizia import hookspecs as knizia_hookspecs
-from samurai.knizia.editions import knizia_edition
-from samurai.knizia.identity import KNIZIA
-from samurai.knizia.plugin import GAME as KNIZIA_GAME
-from samurai.knizia.position import HexGameState
+from samurai_plugins.knizia.editions import hookspecs as knizia_hookspecs
+from samurai_plugins.knizia.editions.edition import knizia_edition
+from samurai_plugins.knizia.core.identity import KNIZIA
+from samurai_plugins.knizia.plugin import GAME as KNIZIA_GAME
+from samurai_plugins.knizia.adapters.game_state import HexGameState
 from samurai_plugins import daimyo
 
 from helpers import ROOT
@@ -128,7 +128,7 @@ def test_games_are_contributed_through_the_entry_points_of_their_plugins():
     games = installed_games()
     assert list(games) == [KNIZIA, "daimyo"]  # the default game first
     assert games[KNIZIA] is KNIZIA_GAME and games["daimyo"] is daimyo.GAME
-    assert installed_plugins()["knizia"].module == "samurai.knizia.plugin"
+    assert installed_plugins()["knizia"].module == "samurai_plugins.knizia.plugin"
     assert all(isinstance(d, GameDefinition) for d in games.values())
     # A Daimyo edition's plugins contribute Daimyo only: Knizia's game is no plugin of it.
     both = load_edition("daimyo").plugin_manager.hook.samurai_games()
@@ -167,7 +167,7 @@ def test_a_daimyo_editions_plugin_manager_holds_none_of_knizias_hooks():
     assert daimyo_hooks == {name for name in dir(hookspecs) if name.startswith("samurai_")}
     ffg = load_edition("ffg2015").plugin_manager
     assert knizia_hooks <= {name for name, caller in vars(ffg.hook).items() if isinstance(caller, pluggy.HookCaller)}
-    assert [name for name, _ in KNIZIA_GAME.plugins] == ["samurai.knizia.defaults", "samurai.knizia.special_tiles"]
+    assert [name for name, _ in KNIZIA_GAME.plugins] == ["samurai_plugins.knizia.editions.defaults", "samurai_plugins.knizia.engine.special_tiles"]
     assert all(ffg.get_plugin(name) is module for name, module in KNIZIA_GAME.plugins)
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from samurai.catalog.editions import Edition, load_edition
 from samurai.kit.conformance import PROTOCOL_CHECKS, ConformanceFailure, checks_for, run_checks
-from samurai.knizia.checks import CHECKS
+from samurai_plugins.knizia.adapters.conformance import CHECKS
 from samurai_plugins import daimyo
 
 from helpers import ROOT

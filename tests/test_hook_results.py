@@ -27,14 +27,14 @@ from samurai.cli import main
 from samurai.errors import DataError
 from samurai.hooks.calls import HOOK_RESULTS
 from samurai.kit.conformance import PROTOCOL_CHECKS, check_hook_results, run_checks
-from samurai.knizia.checks import CHECKS
+from samurai_plugins.knizia.adapters.conformance import CHECKS
 
 MANIFEST = ('id = "wrong"\nname = "wrong answers"\nversion = "1"\nextends = "ffg2015"\n'
             'plugins = ["variant.py"]\n')
-HEAD = ("from samurai.hooks.specs import hookimpl\nfrom samurai.knizia.result import Result\n"
-        "from samurai.knizia.setup_rules import SetupProcedure\nfrom samurai.runs.statistics import GameMetric\n"
+HEAD = ("from samurai.hooks.specs import hookimpl\nfrom samurai_plugins.knizia.core.result import Result\n"
+        "from samurai_plugins.knizia.editions.setup import SetupProcedure\nfrom samurai.runs.statistics import GameMetric\n"
         "from samurai.runs.executors import ExecutorFactory\n"
-        "from samurai.knizia.special_tiles import MoveBehaviour\n\n\n"
+        "from samurai_plugins.knizia.engine.special_tiles import MoveBehaviour\n\n\n"
         "@hookimpl\n")
 MANIFEST_RULE = "the manifest and its hooks are valid"
 
@@ -110,7 +110,7 @@ COMPILED = [
      "a list holding a tile behaviour whose name is '', not a text naming the behaviour"),
     ("samurai_tile_behaviours", NO_ACTION + BEHAVIOURS.format("[NoAction()]"),
      "a list holding a tile behaviour 'no-action', whose action_type is <class 'int'>, "
-     "not a samurai.knizia.actions.Action"),
+     "not a samurai_plugins.knizia.core.actions.Action"),
     ("samurai_tile_behaviours", NO_APPLY + BEHAVIOURS.format("[NoApply()]"),
      "a list holding a tile behaviour 'no-apply' without the method apply"),
 ]

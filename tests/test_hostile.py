@@ -22,7 +22,7 @@ import pytest
 import samurai
 from samurai import DataError, IllegalAction
 from samurai.cli import main
-from samurai.knizia.maps import load_map
+from samurai_plugins.knizia.core.maps import load_map
 
 from helpers import DATA, ROOT, TINY_EDITION
 
@@ -442,7 +442,7 @@ def test_apply_refuses_what_is_not_an_action_of_this_game_and_changes_nothing(ga
 def test_apply_refuses_an_action_class_of_another_edition_with_other_fields(game):
     import attrs
 
-    from samurai.knizia.actions import Action
+    from samurai_plugins.knizia.core.actions import Action
 
     # Another edition's "SwitchFigures", with fields of its own: matched by name, refused by its fields.
     other = attrs.frozen(type("SwitchFigures", (Action,), {"__annotations__": {"where": "int"}}))(where=3)
@@ -523,7 +523,7 @@ def test_negative_seeds_are_refused_rather_than_played_as_another_seed():
 
 
 def test_runs_of_many_games_refuse_negative_seeds_too():
-    from samurai.knizia.simulate import simulate
+    from samurai_plugins.knizia.adapters.runner import simulate
     from samurai.runs.compare import compare
 
     api_refuses(simulate, samurai.load_edition("ffg2015"), 2, 1, -1, ["random"])

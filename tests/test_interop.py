@@ -18,7 +18,7 @@ from pettingzoo.test import api_test, seed_test
 import samurai.interop.openspiel as spiel
 from samurai.catalog.editions import load_edition
 from samurai.interop.pettingzoo import GameEnv, encoding_of
-from samurai.knizia.environment import SamuraiEnv
+from samurai_plugins.knizia.adapters.pettingzoo import SamuraiEnv
 from samurai_plugins.daimyo import GAME as DAIMYO_GAME
 from samurai_plugins.daimyo import DaimyoState
 

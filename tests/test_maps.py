@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from samurai import DataError
-from samurai.knizia.hexgrid import neighbours
-from samurai.knizia.maps import build_board, load_map
+from samurai_plugins.knizia.core.hexgrid import neighbours
+from samurai_plugins.knizia.core.maps import build_board, load_map
 
 from helpers import ROOT
 

@@ -11,10 +11,10 @@ import math
 import pytest
 
 from samurai import EndTurn, PlaceTile
-from samurai.knizia.defaults import most_figures_wins
-from samurai.knizia.facts import GameFacts
-from samurai.knizia.measures import compare_metrics, game_facts, scoring_disagreement
-from samurai.knizia.records import from_record, to_record
+from samurai_plugins.knizia.editions.defaults import most_figures_wins
+from samurai_plugins.knizia.core.facts import GameFacts
+from samurai_plugins.knizia.adapters.measures import compare_metrics, game_facts, scoring_disagreement
+from samurai_plugins.knizia.play.record_files import from_record, to_record
 from samurai.runs.statistics import mean_interval, paired_difference, wilson_interval
 from samurai_plugins.ffg2015 import score_leader_tokens
 

@@ -27,8 +27,8 @@ from native_pairs import (
 )
 
 from samurai.errors import DataError, IllegalAction
-from samurai.knizia.engines import NATIVE, PYTHON
-from samurai.knizia.state import OVER, State
+from samurai_plugins.knizia.engine.backends import NATIVE, PYTHON
+from samurai_plugins.knizia.core.state import OVER, State
 
 require_native()
 
@@ -285,7 +285,7 @@ def _template_with(rules: Any, change: Any) -> State:
     (lambda t: t.pools.__setitem__(0, t.pools[0][:2]), "tiles to choose a hand"),
 ], ids=["a repeated hands phase", "a supply larger than the free slots", "too few tiles for a hand"])
 def test_a_template_that_cannot_be_set_up_is_refused_before_any_game(change, words):
-    from samurai.knizia.engines import native_spec
+    from samurai_plugins.knizia.engine.backends import native_spec
 
     module = require_native()
     rules = rules_of("ffg2015-beginner", 2)
@@ -295,8 +295,8 @@ def test_a_template_that_cannot_be_set_up_is_refused_before_any_game(change, wor
 
 
 def test_a_search_refuses_sizes_whose_sum_wraps():
-    from samurai.knizia.engines import native_rules
-    from samurai.knizia.position import start
+    from samurai_plugins.knizia.engine.backends import native_rules
+    from samurai_plugins.knizia.adapters.game_state import start
 
     state = start("ffg2015", 2, 1, engine="native")
     knowledge = state.knowledge(state.to_act)

@@ -16,10 +16,10 @@ import random
 import pytest
 from native_pairs import scaled
 
-from samurai.knizia.engines import native_module
-from samurai.knizia.position import HexGameState, start
-from samurai.knizia.seat_bots import make_bot
-from samurai.knizia.state import FIGURES, HANDS, PLAY
+from samurai_plugins.knizia.engine.backends import native_module
+from samurai_plugins.knizia.adapters.game_state import HexGameState, start
+from samurai_plugins.knizia.adapters.search_bots import make_bot
+from samurai_plugins.knizia.core.state import FIGURES, HANDS, PLAY
 from samurai.search.bots import FINISH_SHARE, REPLY_WORLDS, MCTSBot
 
 from helpers import write_plugin_edition
@@ -116,7 +116,7 @@ def test_a_time_budget_searches_natively_too():
 
 def test_the_native_search_refuses_what_is_not_a_knowledge():
     """Malformed input from Python is a ValueError naming the problem, never a crash."""
-    from samurai.knizia.engines import native_rules
+    from samurai_plugins.knizia.engine.backends import native_rules
 
     state = start("ffg2015", 2, 1, engine="native")
     knowledge = state.knowledge(state.to_act)
@@ -145,7 +145,7 @@ def test_the_native_search_refuses_what_is_not_a_knowledge():
 
 MOST_RICE = '''
 from samurai.hooks.specs import hookimpl
-from samurai.knizia.result import Result
+from samurai_plugins.knizia.core.result import Result
 
 
 @hookimpl
@@ -207,8 +207,8 @@ def test_the_native_search_gives_the_python_search_root_statistics(case):
 
 LONG_SEARCH = '''
 import random, sys
-from samurai.knizia.engines import native_module, native_rules
-from samurai.knizia.position import start
+from samurai_plugins.knizia.engine.backends import native_module, native_rules
+from samurai_plugins.knizia.adapters.game_state import start
 
 state = start("ffg2015", 2, 1, engine="native")
 knowledge = state.knowledge(state.to_act)

@@ -1,4 +1,4 @@
-"""Samurai as a PettingZoo AEC environment (samurai.knizia.environment, over samurai.interop.pettingzoo) and its
+"""Samurai as a PettingZoo AEC environment (samurai_plugins.knizia.adapters.pettingzoo, over samurai.interop.pettingzoo) and its
 fixed action space.
 
 PettingZoo's own API and seed tests pass; the action numbering is a bijection that depends only
@@ -15,11 +15,11 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import samurai
-from samurai.knizia import engine
-from samurai.knizia.action_space import ActionSpace
-from samurai.knizia.environment import SamuraiEnv
-from samurai.knizia.observation import observation_vector
-from samurai.knizia.views import seat_view
+from samurai_plugins.knizia.engine import reference as engine
+from samurai_plugins.knizia.adapters.action_space import ActionSpace
+from samurai_plugins.knizia.adapters.pettingzoo import SamuraiEnv
+from samurai_plugins.knizia.adapters.encoding import observation_vector
+from samurai_plugins.knizia.play.views import seat_view
 
 # api_test warns that dict observations are unusual; they are PettingZoo's own convention for action masks.
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning:pettingzoo.test.api_test")

@@ -22,7 +22,7 @@ HOOK = "from samurai.hooks.specs import hookimpl\nfrom samurai.runs.statistics i
 SCORE_RAISES = HOOK + "def samurai_score(edition, captured, options):\n    return 1 / 0\n"
 SCORE_WRONG_TYPE = HOOK + "def samurai_score(edition, captured, options):\n    return 'seat 0'\n"
 SCORE_NO_SEAT = HOOK + ("def samurai_score(edition, captured, options):\n"
-                        "    from samurai.knizia.result import Result\n"
+                        "    from samurai_plugins.knizia.core.result import Result\n"
                         "    return Result((9,), 'mine', 'seat 9 wins')\n")
 SCORE_EXITS = HOOK + "def samurai_score(edition, captured, options):\n    raise SystemExit(4)\n"
 METRIC_RAISES = (HOOK + "def samurai_game_metrics(players, first_player):\n"
@@ -117,7 +117,7 @@ def test_editions_lists_a_healthy_designer_edition(tmp_path, capsys):
 
 
 BEHAVIOUR_RAISES = ("from samurai.hooks.specs import hookimpl\n"
-                    "from samurai.knizia.special_tiles import MoveBehaviour\n\n\n"
+                    "from samurai_plugins.knizia.engine.special_tiles import MoveBehaviour\n\n\n"
                     "class Broken(MoveBehaviour):\n    def can_play(self, rules, st, seat, tile):\n"
                     "        raise RuntimeError('no moves today')\n\n\n"
                     "@hookimpl\ndef samurai_tile_behaviours():\n    return [Broken()]\n")

@@ -4,7 +4,7 @@ The game always ends; figures and tiles are conserved; no hand exceeds five;
 the engine's bookkeeping matches the board; an action is accepted exactly when
 ``legal_actions`` lists it, and a refused one changes nothing; the same seed
 and actions give the same game. Games are played through the game protocol
-(``samurai.knizia.position``) or ``Game``, and the position is only read, so
+(``samurai_plugins.knizia.adapters.game_state``) or ``Game``, and the position is only read, so
 the properties hold for whichever engine plays.
 """
 
@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 import samurai
 from samurai import ChooseTile, EndTurn, MoveTile, PlaceFigure, PlaceTile, SwitchFigures
-from samurai.knizia.position import start
-from samurai.knizia.state import EMPTY, OVER
+from samurai_plugins.knizia.adapters.game_state import start
+from samurai_plugins.knizia.core.state import EMPTY, OVER
 
 from helpers import assert_refused_unchanged
 

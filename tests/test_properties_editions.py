@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from test_properties import FIXTURES, PLAYERS, SEEDS, check_invariants, random_candidates
 
 import samurai
-from samurai.knizia.position import start
+from samurai_plugins.knizia.adapters.game_state import start
 
 from helpers import assert_refused_unchanged
 

@@ -1,4 +1,4 @@
-"""The game protocol (samurai.protocol) as Knizia's Samurai implements it (samurai.knizia.position)."""
+"""The game protocol (samurai.protocol) as Knizia's Samurai implements it (samurai_plugins.knizia.adapters.game_state)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import random
 import pytest
 
 import samurai
-from samurai.knizia import engine
-from samurai.knizia.position import HexGameState, start
+from samurai_plugins.knizia.engine import reference as engine
+from samurai_plugins.knizia.adapters.game_state import HexGameState, start
 from samurai.protocol import GameState, Knowledge
 
 from helpers import TINY_EDITION
@@ -101,7 +101,7 @@ def test_the_protocol_is_what_hexgame_offers() -> None:
 
 
 def test_ask_hands_the_bot_the_same_knowledge_as_knowledge_does():
-    from samurai.knizia.seat_bots import make_bot
+    from samurai_plugins.knizia.adapters.search_bots import make_bot
 
     state = start("original", 3, seed=6)
     rng = random.Random(1)

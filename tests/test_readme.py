@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from samurai.cli import main
-from samurai.knizia.seat_bots import BOT_NAMES
+from samurai_plugins.knizia.adapters.search_bots import BOT_NAMES
 from samurai.search.bots import LEVELS
 
 from helpers import ROOT, markdown_anchors

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import samurai
 from samurai import DataError
 from samurai.cli import main
-from samurai.knizia.records import (
+from samurai_plugins.knizia.play.record_files import (
     MIGRATIONS,
     SCHEMA_VERSION,
     GameRecord,
@@ -39,8 +39,8 @@ def random_game(edition, players, seed, stop=None):
 
 def bot_game(edition, players, seed):
     """A whole game between random bots, through the fast engine, as a record."""
-    from samurai.knizia.records import record_of
-    from samurai.knizia.simulate import play_game
+    from samurai_plugins.knizia.play.record_files import record_of
+    from samurai_plugins.knizia.adapters.runner import play_game
 
     rules = edition.rules(players)
     actions = []
@@ -129,7 +129,7 @@ def test_older_schemas_are_migrated(monkeypatch, ffg):
         return data
 
     monkeypatch.setitem(MIGRATIONS, 1, rename_seed)
-    monkeypatch.setattr("samurai.knizia.records.SCHEMA_VERSION", 2)
+    monkeypatch.setattr("samurai_plugins.knizia.play.record_files.SCHEMA_VERSION", 2)
     migrated = record_from_dict(version_1)
     assert migrated.schema == 2 and migrated.seed == record.seed
     assert migrated.actions == record.actions

@@ -12,8 +12,8 @@ import pytest
 
 import samurai
 from samurai.cli import main
-from samurai.knizia.records import read_record, replay
-from samurai.knizia.render import (
+from samurai_plugins.knizia.play.record_files import read_record, replay
+from samurai_plugins.knizia.play.render import (
     CASTE_SHAPES,
     SEAT_COLOURS,
     draw_view,

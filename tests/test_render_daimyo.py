@@ -168,7 +168,7 @@ def test_captures_the_turn_kyousei_and_the_result_are_written() -> None:
 
 
 def test_the_picture_rasterises_to_png() -> None:
-    from samurai.knizia.render import svg_to_png  # the png extra, which the tests install
+    from samurai_plugins.knizia.play.render import svg_to_png  # the png extra, which the tests install
 
     data = svg_to_png(draw_daimyo_view(played(2, 80).view(0), remembered=True))
     assert data[:8] == b"\x89PNG\r\n\x1a\n"

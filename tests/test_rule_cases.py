@@ -12,7 +12,7 @@ import pytest
 
 import samurai
 from samurai import EndTurn, IllegalAction, MoveTile, PlaceTile, SwitchFigures
-from samurai.knizia.tiles import CASTES
+from samurai_plugins.knizia.core.tiles import CASTES
 
 from helpers import (
     DATA,

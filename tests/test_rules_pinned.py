@@ -19,7 +19,7 @@ import pytest
 
 import samurai
 from samurai import EndTurn, IllegalAction, MoveTile, PlaceTile
-from samurai.knizia.position import HexGameState
+from samurai_plugins.knizia.adapters.game_state import HexGameState
 
 from helpers import KITA, KITA_LAND, KITA_SEA, MINAMI, assert_refused_unchanged, captured, figures_at, hand, tile_at
 

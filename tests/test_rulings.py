@@ -20,9 +20,9 @@ import samurai
 from samurai import ChooseTile, DataError, EndTurn, IllegalAction, PlaceFigure, PlaceTile
 from samurai.catalog.editions import Edition, make_plugin_manager, register_plugin
 from samurai.hooks.specs import hookimpl
-from samurai.knizia.editions import KniziaEdition
-from samurai.knizia.position import start
-from samurai.knizia.setup_rules import SetupProcedure
+from samurai_plugins.knizia.editions.edition import KniziaEdition
+from samurai_plugins.knizia.adapters.game_state import start
+from samurai_plugins.knizia.editions.setup import SetupProcedure
 
 from helpers import DATA, HIGASHI, KITA, MACHI, MINAMI, NISHI, tiny_scenario
 
@@ -161,7 +161,7 @@ def test_cannot_play_answers_are_checked(tiny):
         odd.rules(2)
 
 
-# --- scenarios under an edition without the fit ruling (samurai.knizia.scenarios) -------------------
+# --- scenarios under an edition without the fit ruling (samurai_plugins.knizia.play.scenarios) -------------------
 
 LEFT_OVER = {"players": 2, "to_act": 0,
              "figures": {"Kita": ["castle"], "Higashi": ["castle"], "Miyako": ["buddha", "rice", "castle"],

@@ -1,4 +1,4 @@
-"""Scenarios: starting from a hand-written position (samurai.knizia.scenarios; issue "Scenarios")."""
+"""Scenarios: starting from a hand-written position (samurai_plugins.knizia.play.scenarios; issue "Scenarios")."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 import samurai
 from samurai import DataError, EndTurn, MoveTile, PlaceTile
 from samurai.cli import main
-from samurai.knizia.records import record_from_dict, record_to_dict
+from samurai_plugins.knizia.play.record_files import record_from_dict, record_to_dict
 
 from helpers import (
     DATA,

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import samurai
-from samurai.knizia.state import HANDS, OVER
+from samurai_plugins.knizia.core.state import HANDS, OVER
 
 SEEDS = st.integers(min_value=0, max_value=2**32)
 

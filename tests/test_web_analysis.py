@@ -27,8 +27,8 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from samurai.cli.program import main
-from samurai.knizia.engines import native_module
-from samurai.knizia.web import SamuraiDefinition
+from samurai_plugins.knizia.engine.backends import native_module
+from samurai_plugins.knizia.adapters.web import SamuraiDefinition
 from samurai.records import read_record_file, record_moves
 from samurai.runs.analysis import analyse_moves
 from samurai.web.analysis import ANALYSIS_SEED

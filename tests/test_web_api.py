@@ -21,8 +21,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from samurai.knizia.records import from_record, record_from_dict, replay
-from samurai.knizia.web import SamuraiDefinition
+from samurai_plugins.knizia.play.record_files import from_record, record_from_dict, replay
+from samurai_plugins.knizia.adapters.web import SamuraiDefinition
 from samurai.web.app import create_app
 from samurai.web.store import Store
 
@@ -297,8 +297,8 @@ def test_a_game_whose_edition_is_no_longer_served_is_refused_and_the_others_resu
 
 def test_the_headline_counts_rounds_of_every_seat_not_single_turns() -> None:
     """Issue 24: "Turn 5" on a person's second turn with 4 players read as the fifth turn; a round is every seat's."""
-    from samurai.knizia.position import start
-    from samurai.knizia.seat_bots import make_bot
+    from samurai_plugins.knizia.adapters.game_state import start
+    from samurai_plugins.knizia.adapters.search_bots import make_bot
 
     state = start("ffg2015", 4, 3)
     bots = [make_bot("greedy", seat) for seat in range(4)]
@@ -341,8 +341,8 @@ def test_the_catalog_offers_each_editions_options_with_defaults_and_choices(clie
 
 def test_the_catalog_says_how_long_each_bot_thinks_where_it_was_measured(client: TestClient) -> None:
     """Issue 24 point 1: each level's typical time per move, per player count, for the new-game form."""
-    from samurai.knizia.engines import native_module
-    from samurai.knizia.web import NATIVE_BOT_SECONDS
+    from samurai_plugins.knizia.engine.backends import native_module
+    from samurai_plugins.knizia.adapters.web import NATIVE_BOT_SECONDS
 
     editions = {e["key"]: e for g in client.get("/api/catalog").json()["games"] for e in g["editions"]}
     shown = editions["ffg2015"]["bot_seconds"]
@@ -359,9 +359,9 @@ def test_the_catalog_says_how_long_each_bot_thinks_where_it_was_measured(client:
 def test_the_hint_says_what_the_turn_still_allows_and_the_end_opens_the_screens() -> None:
     """Issue 24: the hint said "Play a tile" after the turn's normal tile was down, and the finished game's facts
     still called every seat's captures hidden while showing them."""
-    from samurai.knizia.engine import END
-    from samurai.knizia.position import start
-    from samurai.knizia.seat_bots import make_bot
+    from samurai_plugins.knizia.engine.reference import END
+    from samurai_plugins.knizia.adapters.game_state import start
+    from samurai_plugins.knizia.adapters.search_bots import make_bot
 
     state = start("ffg2015", 2, 5)
     bots = [make_bot("greedy", seat) for seat in range(2)]

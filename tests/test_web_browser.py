@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from samurai.knizia.records import record_from_dict, replay
+from samurai_plugins.knizia.play.record_files import record_from_dict, replay
 
 from webhelpers import CHROMIUM, Server, require_chromium
 
@@ -245,7 +245,7 @@ def test_the_new_game_form_offers_the_editions_options_and_sends_the_changed_one
 
 def test_the_form_says_how_long_each_bot_thinks_at_the_chosen_table(tmp_path: Path) -> None:
     """Issue 24 point 1: each level's measured time per move at the table's player count, beside its name."""
-    from samurai.knizia.engines import native_module
+    from samurai_plugins.knizia.engine.backends import native_module
 
     server = Server(tmp_path, bot_delay=0.0)
     try:
@@ -323,7 +323,7 @@ def test_the_replays_move_list_jumps_to_a_clicked_move(tmp_path: Path) -> None:
 def test_where_to_click_is_marked_in_no_seats_or_castes_colour(tmp_path: Path) -> None:
     """Issue 24: the rings Switch and the other clicks drew were seat 1's blue, next to rice's sky blue; the marks
     are now ink black and dashed, a shape as well as a colour."""
-    from samurai.knizia.render import SEAT_COLOURS
+    from samurai_plugins.knizia.play.render import SEAT_COLOURS
 
     server = Server(tmp_path, bot_delay=0.0)
     try:

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from samurai.knizia.records import record_from_dict, replay
+from samurai_plugins.knizia.play.record_files import record_from_dict, replay
 
 from webhelpers import DESKTOP, LAYOUT_FACTS, PHONE, browser_page, require_chromium
 

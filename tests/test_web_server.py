@@ -16,7 +16,7 @@ import platformdirs.macos
 import platformdirs.windows
 import pytest
 
-from samurai.knizia.records import from_record, record_from_dict
+from samurai_plugins.knizia.play.record_files import from_record, record_from_dict
 from samurai.web.server import default_data_dir
 
 from webhelpers import Server

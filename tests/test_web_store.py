@@ -28,7 +28,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from samurai.errors import DataError
-from samurai.knizia.web import SamuraiDefinition
+from samurai_plugins.knizia.adapters.web import SamuraiDefinition
 from samurai.web.app import MAX_ERROR, create_app
 from samurai.web.store import Store
 

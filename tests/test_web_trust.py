@@ -27,8 +27,8 @@ with warnings.catch_warnings():
 
 import samurai
 from samurai.cli import main
-from samurai.knizia.game import MAX_SEED
-from samurai.knizia.web import SamuraiDefinition
+from samurai_plugins.knizia.play.game import MAX_SEED
+from samurai_plugins.knizia.adapters.web import SamuraiDefinition
 from samurai.protocol import GameState, Move
 from samurai.web.app import RequestChecks, create_app
 from samurai.web.host import SearchLimits, draw_seed

@@ -13,7 +13,7 @@ from typing import Any
 
 from samurai.catalog.manifests import EditionManifest
 from samurai.hooks.specs import hookimpl
-from samurai.knizia.facts import GameFacts
+from samurai_plugins.knizia.core.facts import GameFacts
 from samurai.runs.statistics import GameMetric
 
 CLOSE_MARGIN = 1

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from samurai.knizia.environment import SamuraiEnv
+from samurai_plugins.knizia.adapters.pettingzoo import SamuraiEnv
 
 
 def play(seed: int = 1, players: int = 3) -> dict[str, float]:

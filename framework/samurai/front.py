@@ -1,6 +1,6 @@
 """The front door's functions that serve every installed game: ``new_game``, ``load``, ``save`` and ``bot``.
 
-An edition or record of Knizia's game gets its rich ``samurai.knizia.game.Game``; one of any other installed game
+An edition or record of Knizia's game gets its rich ``samurai_plugins.knizia.play.game.Game``; one of any other installed game
 gets a ``samurai.playing.ProtocolGame``, the same face over the game protocol. Which one is decided by the game the
 edition's manifest (or the record) names, never by a list of games; the bundled editions' ids below only tell type
 checkers which class an id gives (a test keeps them equal to the installed editions).
@@ -19,16 +19,16 @@ from typing import Any, Literal, overload
 from .catalog.editions import Edition, installed_games, load_edition
 from .catalog.trust import TrustLike
 from .errors import DataError
-from .knizia import game as knizia_game
-from .knizia import records as knizia_records
-from .knizia.actions import Action
-from .knizia.editions import KniziaEdition
-from .knizia.game import Game, check_seed
-from .knizia.identity import KNIZIA
-from .knizia.knowledge import LeftGame
-from .knizia.maps import GameMap
-from .knizia.position import SeatBot, decide
-from .knizia.seat_bots import make_bot as make_knizia_bot
+from samurai_plugins.knizia.play import game as knizia_game
+from samurai_plugins.knizia.play import record_files as knizia_records
+from samurai_plugins.knizia.core.actions import Action
+from samurai_plugins.knizia.editions.edition import KniziaEdition
+from samurai_plugins.knizia.play.game import Game, check_seed
+from samurai_plugins.knizia.core.identity import KNIZIA
+from samurai_plugins.knizia.play.knowledge import LeftGame
+from samurai_plugins.knizia.core.maps import GameMap
+from samurai_plugins.knizia.adapters.game_state import SeatBot, decide
+from samurai_plugins.knizia.adapters.search_bots import make_bot as make_knizia_bot
 from .playing import ProtocolGame, load_protocol_game, save_protocol_game, start_protocol_game, still_on
 from .protocol import Bot, Move
 from .records import read_record_file
@@ -66,7 +66,7 @@ def new_game(edition: str | os.PathLike[str] | Edition | None = None, players: i
     players (default: 4 for Knizia's game, else the edition's first count), a seed (a whole number from 0) and
     options.
 
-    An edition of Knizia's game gives a ``Game`` (``samurai.knizia.game.new_game``, whose own arguments ``map``,
+    An edition of Knizia's game gives a ``Game`` (``samurai_plugins.knizia.play.game.new_game``, whose own arguments ``map``,
     ``scenario``, ``trace``, ``trust`` and ``engine`` are); one of another game a ``ProtocolGame``: ``map``,
     ``scenario`` or ``engine`` given for it is a ``DataError`` naming the argument, ``trace`` and ``trust`` do not
     apply to it.
@@ -92,7 +92,7 @@ def new_game(edition: str | os.PathLike[str] | Edition | None = None, players: i
 def load(path: str | os.PathLike[str], *, trust: TrustLike = ()) -> Game | ProtocolGame:
     """Load a saved game of any installed game: read, validate, replay every action and check the saved position.
 
-    A record of Knizia's game gives a ``Game`` (``samurai.knizia.records.load``); one of another game a
+    A record of Knizia's game gives a ``Game`` (``samurai_plugins.knizia.play.record_files.load``); one of another game a
     ``ProtocolGame``. The record's edition must be installed, or its manifest vouched for in ``trust``: a record
     never runs code by itself.
     """

@@ -1,6 +1,6 @@
 """Any installed game at the front door: ``ProtocolGame``, a game of any edition spoken in the protocol's moves.
 
-Knizia's game has its own rich ``samurai.knizia.game.Game`` (actions in its words, scenarios, maps); every other
+Knizia's game has its own rich ``samurai_plugins.knizia.play.game.Game`` (actions in its words, scenarios, maps); every other
 game is played through ``ProtocolGame``, which wraps the position its edition starts (``samurai.protocol
 .GameState``) and gives it the ``Game``'s face: ``legal_actions``, ``apply`` (checked, with the acting ``seat`` and
 the ``version`` a client saw), ``view``, ``is_over``, ``result``, ``current_player``, ``history``, ``save``-able

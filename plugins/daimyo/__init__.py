@@ -16,10 +16,10 @@ Not Knizia's game: a two-player battlefield of face-down tiles, a memory element
 The names below are the ones this game's users and tests reach for, re-exported from those modules.
 """
 
-from .board import load_battlefield
-from .measures import GAME_METRICS, MEASURES, DaimyoWatch
-from .plugin import GAME, samurai_games
-from .rules import (
+from samurai_plugins.daimyo.board import load_battlefield
+from samurai_plugins.daimyo.measures import GAME_METRICS, MEASURES, DaimyoWatch
+from samurai_plugins.daimyo.plugin import GAME, samurai_games
+from samurai_plugins.daimyo.rules import (
     ASHIGARU,
     BLACK,
     BOARD_SIZES,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from .rules import BLACK, DAIMYO, EMPTY, WHITE, DaimyoState
+from samurai_plugins.daimyo.rules import BLACK, DAIMYO, EMPTY, WHITE, DaimyoState
 
 if TYPE_CHECKING:
     from samurai.catalog.editions import Edition

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from samurai.catalog.games import GameMeasures
 from samurai.runs.statistics import GameMetric
 
-from .rules import EMPTY, KI, DaimyoState
+from samurai_plugins.daimyo.rules import EMPTY, KI, DaimyoState
 
 if TYPE_CHECKING:
     from samurai.catalog.editions import Edition

@@ -20,7 +20,7 @@ import numpy as np
 from samurai.catalog.editions import Edition
 from samurai.interop.encoding import public_view_string
 
-from .rules import DEFAULT_OPTIONS, FACES, FLIP, MOVE, PIECES, square_name
+from samurai_plugins.daimyo.rules import DEFAULT_OPTIONS, FACES, FLIP, MOVE, PIECES, square_name
 
 __all__ = ["DaimyoEncoding", "encoding", "PER_SQUARE", "GLOBALS"]
 

@@ -12,11 +12,11 @@ from samurai.files.reading import key_line, table_line
 from samurai.hooks.specs import hookimpl
 from samurai.seeds import check_seed
 
-from .board import load_board
-from .checks import checks
-from .measures import MEASURES
-from .render import draw_daimyo_view
-from .rules import DEFAULT_OPTIONS, START_KEYS, Battlefield, DaimyoState, check_options, new_state, tell
+from samurai_plugins.daimyo.board import load_board
+from samurai_plugins.daimyo.checks import checks
+from samurai_plugins.daimyo.measures import MEASURES
+from samurai_plugins.daimyo.render import draw_daimyo_view
+from samurai_plugins.daimyo.rules import DEFAULT_OPTIONS, START_KEYS, Battlefield, DaimyoState, check_options, new_state, tell
 
 if TYPE_CHECKING:
     from samurai.catalog.editions import Edition
@@ -53,14 +53,14 @@ def _start(edition: Edition, players: int, seed: int, options: Mapping[str, Any]
 
 def _web(manifests: Sequence[str]) -> Any:
     # The web face is imported when a server asks for it: it needs the web layer, which playing does not.
-    from .web import DaimyoDefinition
+    from samurai_plugins.daimyo.web import DaimyoDefinition
 
     return DaimyoDefinition(manifests)
 
 
 def _interop(edition: Edition, players: int, options: Mapping[str, Any] | None) -> Any:
     # numpy comes with the interop extras only: the encoding is imported when an environment asks for it.
-    from .observation import encoding
+    from samurai_plugins.daimyo.observation import encoding
 
     return encoding(edition, players, options)
 

@@ -29,8 +29,8 @@ from samurai.records import (
 from samurai.search.bots import BOTS, LEVELS, make_bot
 from samurai.web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions, shared_definition
 
-from .render import draw_daimyo_key, draw_daimyo_view
-from .rules import END_WORDS, FACES, FILE_LETTERS, FLIP, HEIYA, MOVE, PIECES, DaimyoState, tell
+from samurai_plugins.daimyo.render import draw_daimyo_key, draw_daimyo_view
+from samurai_plugins.daimyo.rules import END_WORDS, FACES, FILE_LETTERS, FLIP, HEIYA, MOVE, PIECES, DaimyoState, tell
 
 __all__ = ["DaimyoDefinition"]
 

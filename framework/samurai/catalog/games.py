@@ -7,7 +7,7 @@ are checked, how a position starts, how a seat's view is drawn, how
 ``samurai serve`` offers it, what ``samurai compare`` measures in it (``GameMeasures``), the game's own
 conformance checks, and the hooks and core plugins its editions' plugin managers get. Every game is contributed
 by a plugin returning its definition from ``samurai_games()``, registered under the ``samurai`` entry-point
-group (``samurai.knizia.plugin`` and ``samurai_plugins.daimyo``; see docs/designing-games.md); a manifest's own
+group (``samurai_plugins.knizia.plugin`` and ``samurai_plugins.daimyo``; see docs/designing-games.md); a manifest's own
 plugins may contribute one too. The framework names no game: a manifest without a ``game`` key plays the one
 installed game whose definition says it is the default (``default_game``).
 """
@@ -173,17 +173,17 @@ class GameDefinition:
     hookspecs: Sequence[ModuleType] = ()
     """The modules of hook specifications the plugin manager of each edition of this game gets beside the
     framework's (``samurai.hooks.specs``): the hooks its editions decide through (Knizia's:
-    ``samurai.knizia.hookspecs``)."""
+    ``samurai_plugins.knizia.editions.hookspecs``)."""
     plugins: Sequence[tuple[str, Any]] = ()
     """The core plugins (name, module) registered in each edition's plugin manager before the manifest's own: the
-    game's answers to its own hooks (Knizia's: ``samurai.knizia.defaults``, ``samurai.knizia.special_tiles``)."""
+    game's answers to its own hooks (Knizia's: ``samurai_plugins.knizia.editions.defaults``, ``samurai_plugins.knizia.engine.special_tiles``)."""
     hook_results: Mapping[str, HookResult] = MappingProxyType({})
     """What each of this game's own hooks must return, by hook name (``samurai.hooks.calls.HookResult``), held
     against every answer where the hook is called; the framework's hooks are checked against
     ``samurai.hooks.calls.HOOK_RESULTS``."""
     read_manifest: Callable[[EditionManifest, Mapping[str, Any], str], EditionManifest] | None = None
     """``(common manifest, merged data, text) -> manifest``: the game's own keys (``manifest_keys``) read into a
-    subclass of ``EditionManifest`` (Knizia's: ``samurai.knizia.manifests.KniziaManifest``); None: the common
+    subclass of ``EditionManifest`` (Knizia's: ``samurai_plugins.knizia.editions.manifest_keys.KniziaManifest``); None: the common
     manifest is the edition's."""
     check_extends: Callable[[Mapping[str, Any], Mapping[str, Any], str, str], None] | None = None
     """``(child data, parent's merged data, child path, child text)``: the game's check of one ``extends`` step,
@@ -191,7 +191,7 @@ class GameDefinition:
     open_edition: Callable[[GameDefinition, EditionManifest, pluggy.PluginManager, Any, str], Edition] | None = None
     """``(this definition, manifest, plugin manager, board, manifest text) -> edition``: the game's own edition
     object, a subclass of ``samurai.catalog.editions.Edition``, checked as it loads (Knizia's:
-    ``samurai.knizia.editions.open_edition`` compiles its rules for every player count); None: a plain
+    ``samurai_plugins.knizia.editions.edition.open_edition`` compiles its rules for every player count); None: a plain
     ``Edition``."""
     bots: Mapping[str, Callable[[int], Bot]] = attrs.field(default=_NO_BOTS, hash=False)
     """The game's own bots without a budget, by name, each made from a seed (Knizia's game: ``greedy``), offered
@@ -236,7 +236,7 @@ class Edition:
     """An edition ready to play: its manifest, its own plugin manager, its game and its board.
 
     Every game starts through ``start(players, seed, options)`` on the game protocol. A game may open its
-    editions as a subclass with more (``GameDefinition.open_edition``: Knizia's ``samurai.knizia.editions
+    editions as a subclass with more (``GameDefinition.open_edition``: Knizia's ``samurai_plugins.knizia.editions.edition
     .KniziaEdition`` compiles its rules and holds its hex map).
     """
 

@@ -34,7 +34,7 @@ hex tile-placement game, whose manifests carry the ``players``, ``tiles`` and
 ``hand_size`` shown above). This module reads the common keys (id, name,
 version, description, source, extends, plugins, map, options, game); each game
 reads the keys it adds (``GameDefinition.manifest_keys`` and ``read_manifest``:
-Knizia's are read by ``samurai.knizia.manifests``).
+Knizia's are read by ``samurai_plugins.knizia.editions.manifest_keys``).
 
 A manifest may ``extends = "other-id"``: tables are merged key by key, other
 values replaced, and ``plugins`` appended after the parent's (so the child's
@@ -103,7 +103,7 @@ class EditionManifest:
     """A validated edition manifest (after ``extends`` has been merged in): the keys every game's manifest has.
 
     A game whose manifests add keys reads them into a subclass (``GameDefinition.read_manifest``; Knizia's
-    ``samurai.knizia.manifests.KniziaManifest`` adds ``hand_size``, ``players`` and ``tiles``).
+    ``samurai_plugins.knizia.editions.manifest_keys.KniziaManifest`` adds ``hand_size``, ``players`` and ``tiles``).
     """
 
     id: str

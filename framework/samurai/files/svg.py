@@ -1,4 +1,4 @@
-"""Writing SVG text: the small builder both board renderers use (``samurai.knizia.render``,
+"""Writing SVG text: the small builder both board renderers use (``samurai_plugins.knizia.play.render``,
 ``samurai_plugins.daimyo.render``).
 
 Every attribute value and text is escaped, and numbers are written with at

@@ -2,7 +2,7 @@
 
 They name no game: the manifests shipped in the distribution's ``editions/`` folder (whatever games they play).
 Each game's own answers to its hooks are that game's core plugins (``GameDefinition.plugins``: Knizia's are
-``samurai.knizia.defaults`` and ``samurai.knizia.special_tiles``).
+``samurai_plugins.knizia.editions.defaults`` and ``samurai_plugins.knizia.engine.special_tiles``).
 """
 
 from __future__ import annotations

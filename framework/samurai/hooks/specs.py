@@ -2,7 +2,7 @@
 
 A plugin contributes edition manifests (``samurai_edition_manifests``), executors (``samurai_executors``) and
 games (``samurai_games``). Each game adds the hooks its editions decide through, in its own specification
-module (``GameDefinition.hookspecs``: Knizia's are ``samurai.knizia.hookspecs``), and an edition's plugin manager
+module (``GameDefinition.hookspecs``: Knizia's are ``samurai_plugins.knizia.editions.hookspecs``), and an edition's plugin manager
 holds the framework's hooks and those of its game only, so two games never see each other's hooks.
 
 Hooks that *decide* are ``firstresult``: the first implementation that returns
@@ -70,7 +70,7 @@ def samurai_games() -> Sequence[Any] | None:
     start a position on the game protocol, draw a seat's view, offer the game
     on the web page, what the conformance kit checks for it, and which hooks and
     core plugins its editions get. Knizia's game is contributed by its plugin
-    (``samurai.knizia.plugin``, the game whose definition says it is the default:
+    (``samurai_plugins.knizia.plugin``, the game whose definition says it is the default:
     the game of a manifest without a ``game`` key); ``samurai_plugins.daimyo``
     contributes ``"daimyo"``. Must return a list of ``GameDefinition`` whose fields have
     their documented types.

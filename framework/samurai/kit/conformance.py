@@ -10,7 +10,7 @@ that reproduce it.
 (games end, same seed same game, records round-trip, a determinized
 position shows the seat the same view). A game's definition adds its own
 (``samurai.catalog.games.GameDefinition.checks``) and may give a stronger check of
-the same name: Knizia's game gives ``samurai.knizia.checks.CHECKS``, which read its engine
+the same name: Knizia's game gives ``samurai_plugins.knizia.adapters.conformance.CHECKS``, which read its engine
 (figures and tiles conserved, its record format, greedy bots); Daimyo's adds
 its tiles conserved. ``checks_for(edition)`` is what runs.
 

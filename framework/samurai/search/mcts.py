@@ -49,7 +49,7 @@ every edition, and any other game behind the protocol too.
   its options to the knowledge's ``search_natively(rng, ...)`` if it has one,
   which returns the decision and the simulations run, or None to leave the
   search to this module. Knizia's game does so on its native engine
-  (``samurai.knizia.position.HexSeatKnowledge.search_natively``), with the same
+  (``samurai_plugins.knizia.adapters.game_state.HexSeatKnowledge.search_natively``), with the same
   decisions draw for draw (docs/native.md "The search inside the engine").
 """
 

@@ -2,5 +2,5 @@
 
 It needs the ``web`` extra (Starlette, uvicorn, sse-starlette). The layer
 speaks the game protocol (``samurai.protocol``) plus a ``GameDefinition`` per
-game (``samurai.web.games``); Samurai's is ``samurai.knizia.web``.
+game (``samurai.web.games``); Samurai's is ``samurai_plugins.knizia.adapters.web``.
 """

@@ -10,8 +10,8 @@ from typing import Any
 import attrs
 
 from samurai.hooks.specs import hookimpl
-from samurai.knizia.actions import Action
-from samurai.knizia.special_tiles import MoveBehaviour, MoveTile
+from samurai_plugins.knizia.core.actions import Action
+from samurai_plugins.knizia.engine.special_tiles import MoveBehaviour, MoveTile
 
 
 @attrs.frozen(order=False)

@@ -15,8 +15,8 @@ from typing import Any
 
 from samurai.catalog.manifests import EditionManifest
 from samurai.hooks.specs import hookimpl
-from samurai.knizia.result import Result, seats_text
-from samurai.knizia.tiles import CASTES
+from samurai_plugins.knizia.core.result import Result, seats_text
+from samurai_plugins.knizia.core.tiles import CASTES
 
 MANIFEST = Path(__file__).with_name("shogun.toml")
 
