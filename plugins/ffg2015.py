@@ -19,10 +19,10 @@ from typing import Any
 
 from samurai.catalog.manifests import EditionManifest
 from samurai.hooks.specs import hookimpl
-from samurai_plugins.knizia.editions.native_scoring import native_scoring
 from samurai_plugins.knizia.core.result import Result, seats_text
-from samurai_plugins.knizia.editions.setup import SetupProcedure
 from samurai_plugins.knizia.core.tiles import CASTES
+from samurai_plugins.knizia.editions.native_scoring import native_scoring
+from samurai_plugins.knizia.editions.setup import SetupProcedure
 
 __all__ = ["score_leader_tokens", "FIGURE_STAGES"]
 

@@ -19,11 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from samurai.cli.program import main
-from samurai_plugins.knizia.engine.backends import native_module
-from samurai_plugins.knizia.adapters.game_state import start
-from samurai_plugins.knizia.adapters.search_bots import make_bot
 from samurai.records import read_record_file, record_moves
 from samurai.runs.analysis import MISTAKE, analyse_decision, analyse_moves, hint
+from samurai_plugins.knizia.adapters.game_state import start
+from samurai_plugins.knizia.adapters.search_bots import make_bot
+from samurai_plugins.knizia.engine.backends import native_module
 
 from helpers import position_and_twin, randomly_played
 

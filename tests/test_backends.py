@@ -20,12 +20,12 @@ import pytest
 
 import samurai
 from samurai.cli import main
-from samurai_plugins.knizia.adapters.runner import GameSummary, cached_rules, play_game, simulate
 from samurai.runs.compare import compare
 from samurai.runs.executors import make_executor
 from samurai.runs.folders import BATCHES, CHUNK, batches_of
 from samurai.runs.tournament import tournament
 from samurai.seeds import derive_seed
+from samurai_plugins.knizia.adapters.runner import GameSummary, cached_rules, play_game, simulate
 
 from helpers import ROOT, TINY_EDITION
 

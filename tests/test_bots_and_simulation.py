@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from samurai import DataError
-from samurai_plugins.knizia.engine import reference as engine
-from samurai_plugins.knizia.adapters.search_bots import GreedyBot, Observation
-from samurai_plugins.knizia.adapters.runner import play_game, simulate
-from samurai_plugins.knizia.core.state import OVER
 from samurai.search.bots import RandomBot, parse_bots
 from samurai.seeds import derive_seed
+from samurai_plugins.knizia.adapters.runner import play_game, simulate
+from samurai_plugins.knizia.adapters.search_bots import GreedyBot, Observation
+from samurai_plugins.knizia.core.state import OVER
+from samurai_plugins.knizia.engine import reference as engine
 
 
 @pytest.mark.parametrize("bot_class", [RandomBot, GreedyBot])

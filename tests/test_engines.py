@@ -21,10 +21,17 @@ import samurai
 from samurai.cli import main
 from samurai.errors import DataError
 from samurai.kit.conformance import ConformanceFailure
-from samurai_plugins.knizia.engine import reference as engine
 from samurai_plugins.knizia.adapters.conformance import check_engines_agree
-from samurai_plugins.knizia.engine.backends import ENGINE_VARIABLE, NATIVE, PYTHON, engine_for, engine_report, native_module
 from samurai_plugins.knizia.adapters.game_state import start
+from samurai_plugins.knizia.engine import reference as engine
+from samurai_plugins.knizia.engine.backends import (
+    ENGINE_VARIABLE,
+    NATIVE,
+    PYTHON,
+    engine_for,
+    engine_report,
+    native_module,
+)
 from samurai_plugins.knizia.play.record_files import from_record, position_check, read_record
 
 from helpers import write_plugin_edition

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from samurai_plugins.knizia.engine.evaluation import estimate_returns
 from samurai_plugins.knizia.adapters.game_state import start
 from samurai_plugins.knizia.core.state import PLAY
+from samurai_plugins.knizia.engine.evaluation import estimate_returns
 
 # About the Python engine's own lists and paths (the native engine is pinned to it in test_native_engine.py).
 pytestmark = pytest.mark.usefixtures("python_engine")

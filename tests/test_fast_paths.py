@@ -15,9 +15,9 @@ import attrs
 import pytest
 
 import samurai
-from samurai_plugins.knizia.engine import reference as engine
 from samurai_plugins.knizia.core.actions import Action
 from samurai_plugins.knizia.core.state import OVER, PLAY
+from samurai_plugins.knizia.engine import reference as engine
 
 # About the Python engine's own lists and paths (the native engine is pinned to it in test_native_engine.py).
 pytestmark = pytest.mark.usefixtures("python_engine")
@@ -173,11 +173,11 @@ def test_the_editions_scorings_explain_when_asked(ffg, original):
 
 
 def test_facts_collected_while_playing_equal_the_facts_of_the_replayed_record(ffg, original):
-    from samurai_plugins.knizia.core.facts import FactsWatch
-    from samurai_plugins.knizia.adapters.measures import game_facts
-    from samurai_plugins.knizia.play.record_files import record_of
-    from samurai_plugins.knizia.adapters.runner import play_game
     from samurai.seeds import derive_seed
+    from samurai_plugins.knizia.adapters.measures import game_facts
+    from samurai_plugins.knizia.adapters.runner import play_game
+    from samurai_plugins.knizia.core.facts import FactsWatch
+    from samurai_plugins.knizia.play.record_files import record_of
 
     seen_leader = False
     for edition in (ffg, original):
@@ -249,6 +249,7 @@ def test_seeded_random_is_random_random():
 def test_random_figure_placement_follows_its_procedure_with_few_or_no_tries(ffg, original, tiny, tiny_core):
     """``setup_rules.place_random_figures`` (which keeps empty villages' fills off ``st.cut`` until someone
     reads it) against its procedure step by step, also with so few tries that the full list decides."""
+    from samurai_plugins.knizia.core.state import FIGURES
     from samurai_plugins.knizia.editions.setup import (
         figure_placement_is_feasible,
         figure_stage,
@@ -256,7 +257,6 @@ def test_random_figure_placement_follows_its_procedure_with_few_or_no_tries(ffg,
         place_figure,
         place_random_figures,
     )
-    from samurai_plugins.knizia.core.state import FIGURES
 
     for edition, players in ((ffg, 4), (ffg, 2), (original, 3), (tiny, 2), (tiny, 3), (tiny_core, 2)):
         rules = edition.rules(players)
@@ -309,8 +309,8 @@ def _plain_random_game(rules: samurai.Rules, seed: int) -> tuple[engine.State, l
     """A game between random bots played the straightforward way, through the game protocol: every
     action drawn by ``sample_action`` with the seat's bot generator (seeded as ``play_out`` seeds it),
     checked legal, then applied."""
-    from samurai_plugins.knizia.adapters.game_state import HexGameState
     from samurai.seeds import derive_seed
+    from samurai_plugins.knizia.adapters.game_state import HexGameState
 
     state = HexGameState(rules, engine.new_state(rules, seed, trace=True))
     rngs = [random.Random(derive_seed(seed, seat)) for seat in range(rules.players)]
@@ -347,9 +347,9 @@ def _editions_to_pin(ffg, original, tiny, tiny_core, tiny_original):
 
 
 def test_fused_random_games_are_the_straightforward_games(ffg, original, tiny, tiny_core, tiny_original):
-    from samurai_plugins.knizia.adapters.runner import play_game
     from samurai.search.bots import RandomBot
     from samurai.seeds import derive_seed
+    from samurai_plugins.knizia.adapters.runner import play_game
 
     reasons = set()
     for rules in _editions_to_pin(ffg, original, tiny, tiny_core, tiny_original):
@@ -422,8 +422,8 @@ def test_a_played_out_game_leaves_its_explanation_unwritten_until_read(ffg, orig
 def test_knizias_batch_accelerator_plays_what_the_protocol_path_plays(bots):
     """Same seeds -> the same games, results, facts and records from Knizia's fast batch as through the protocol."""
     from samurai.catalog.editions import load_edition
-    from samurai_plugins.knizia.adapters.runner import play_batch
     from samurai.runs.matches import Batch, play_batch_on_protocol
+    from samurai_plugins.knizia.adapters.runner import play_batch
     from tests.helpers import TINY_EDITION
 
     edition = load_edition(TINY_EDITION)
@@ -443,8 +443,8 @@ def test_knizias_batch_accelerator_plays_what_the_protocol_path_plays(bots):
 def test_the_fused_random_loop_counts_the_actions_it_plays(edition_name):
     """``engine.play_random`` returns the number of actions it played, which is how many it reports to ``after``."""
     from samurai.catalog.editions import load_edition
-    from samurai_plugins.knizia.core.state import seeded_random
     from samurai.seeds import derive_seed
+    from samurai_plugins.knizia.core.state import seeded_random
 
     for players in (2, 3, 4):
         rules = load_edition(edition_name).rules(players)
@@ -460,9 +460,9 @@ def test_the_fused_random_loop_counts_the_actions_it_plays(edition_name):
 
 def test_knizias_paired_games_accelerator_plays_what_the_protocol_path_plays():
     """``samurai compare``'s fast player of Knizia's game gives the facts and records the protocol path gives."""
-    from samurai_plugins.knizia.adapters.measures import play_pairs
     from samurai.runs.compare import play_pairs_on_protocol
     from samurai.runs.folders import PairTask
+    from samurai_plugins.knizia.adapters.measures import play_pairs
     from tests.helpers import TINY_EDITION, TINY_ORIGINAL_EDITION
 
     for bots in (("random",), ("greedy", "random")):
@@ -473,8 +473,8 @@ def test_knizias_paired_games_accelerator_plays_what_the_protocol_path_plays():
 def test_simulate_of_knizias_game_is_the_one_runner_with_its_summary(tmp_path):
     """``samurai_plugins.knizia.adapters.runner.simulate`` is the one runner summed up as Knizia's game shows it."""
     from samurai.catalog.editions import load_edition
-    from samurai_plugins.knizia.adapters.runner import simulate, summary_of
     from samurai.runs.matches import simulate_matches
+    from samurai_plugins.knizia.adapters.runner import simulate, summary_of
     from tests.helpers import TINY_EDITION
 
     edition = load_edition(TINY_EDITION)

@@ -9,18 +9,18 @@ import random
 import shutil
 
 import pytest
+from conftest import ENGINES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import samurai
 from samurai.catalog.editions import available_editions, load_edition
 from samurai.front import KniziaEditionId, OtherEditionId
-from samurai_plugins.knizia.adapters.game_state import HexGameState
-from samurai_plugins.knizia.adapters.search_bots import make_bot
 from samurai.protocol import GameState
 from samurai.search.bots import make_bot as make_any_bot
+from samurai_plugins.knizia.adapters.game_state import HexGameState
+from samurai_plugins.knizia.adapters.search_bots import make_bot
 
-from conftest import ENGINES
 from helpers import ROOT
 
 

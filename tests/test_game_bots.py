@@ -12,12 +12,12 @@ import pytest
 
 from samurai import DataError
 from samurai.catalog.editions import load_edition
-from samurai_plugins.knizia.adapters import search_bots as seat_bots
-from samurai_plugins.knizia.engine.greedy import GreedyBot
-from samurai_plugins.knizia.plugin import GAME as KNIZIA_GAME
 from samurai.search import bots
 from samurai.search.mcts import MCTSBot
 from samurai_plugins.daimyo import GAME as DAIMYO_GAME
+from samurai_plugins.knizia.adapters import search_bots as seat_bots
+from samurai_plugins.knizia.engine.greedy import GreedyBot
+from samurai_plugins.knizia.plugin import GAME as KNIZIA_GAME
 
 
 def test_the_framework_offers_random_and_the_searches_and_no_game_bot():

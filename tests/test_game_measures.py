@@ -7,15 +7,15 @@ from __future__ import annotations
 import re
 
 from samurai.catalog.editions import load_edition
-from samurai_plugins.knizia.adapters.measures import game_facts, knizia_metrics
-from samurai_plugins.knizia.plugin import GAME as KNIZIA_GAME
-from samurai_plugins.knizia.plugin import MEASURES as KNIZIA_MEASURES
-from samurai_plugins.knizia.plugin import PANELS
-from samurai_plugins.knizia.play.record_files import record_of
-from samurai_plugins.knizia.adapters.runner import play_game
 from samurai.runs.compare import PROTOCOL_MEASURES, measures_of
 from samurai.runs.matches import play_match
 from samurai_plugins import daimyo as d
+from samurai_plugins.knizia.adapters.measures import game_facts, knizia_metrics
+from samurai_plugins.knizia.adapters.runner import play_game
+from samurai_plugins.knizia.play.record_files import record_of
+from samurai_plugins.knizia.plugin import GAME as KNIZIA_GAME
+from samurai_plugins.knizia.plugin import MEASURES as KNIZIA_MEASURES
+from samurai_plugins.knizia.plugin import PANELS
 
 from helpers import ROOT, TINY_EDITION
 

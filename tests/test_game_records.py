@@ -267,9 +267,9 @@ _RECORD_FILES = ["tests/data/records/ffg2015-3p-seed7.json", "tests/data/records
 def test_every_record_of_the_repository_reads_and_replays_through_the_one_record_module(name, tmp_path):
     """``samurai.records`` reads every game's file as its game's own reader does, tells it as before, and a record
     it writes again reads back to the same record and the same game."""
+    from samurai.records import play_replay_lines, read_play_record, read_record_file, replay_lines
     from samurai_plugins.knizia.play.record_files import read_record
     from samurai_plugins.knizia.play.replays import replay_lines as knizia_lines
-    from samurai.records import play_replay_lines, read_play_record, read_record_file, replay_lines
     from tests.helpers import ROOT
 
     path = ROOT / name

@@ -15,12 +15,12 @@ from samurai.catalog.editions import available_editions, installed_games, instal
 from samurai.catalog.games import GameDefinition
 from samurai.cli import main
 from samurai.hooks import specs as hookspecs
+from samurai_plugins import daimyo
+from samurai_plugins.knizia.adapters.game_state import HexGameState
+from samurai_plugins.knizia.core.identity import KNIZIA
 from samurai_plugins.knizia.editions import hookspecs as knizia_hookspecs
 from samurai_plugins.knizia.editions.edition import knizia_edition
-from samurai_plugins.knizia.core.identity import KNIZIA
 from samurai_plugins.knizia.plugin import GAME as KNIZIA_GAME
-from samurai_plugins.knizia.adapters.game_state import HexGameState
-from samurai_plugins import daimyo
 
 from helpers import ROOT
 

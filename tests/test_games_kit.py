@@ -12,8 +12,8 @@ import pytest
 
 from samurai.catalog.editions import Edition, load_edition
 from samurai.kit.conformance import PROTOCOL_CHECKS, ConformanceFailure, checks_for, run_checks
-from samurai_plugins.knizia.adapters.conformance import CHECKS
 from samurai_plugins import daimyo
+from samurai_plugins.knizia.adapters.conformance import CHECKS
 
 from helpers import ROOT
 

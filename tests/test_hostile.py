@@ -523,8 +523,8 @@ def test_negative_seeds_are_refused_rather_than_played_as_another_seed():
 
 
 def test_runs_of_many_games_refuse_negative_seeds_too():
-    from samurai_plugins.knizia.adapters.runner import simulate
     from samurai.runs.compare import compare
+    from samurai_plugins.knizia.adapters.runner import simulate
 
     api_refuses(simulate, samurai.load_edition("ffg2015"), 2, 1, -1, ["random"])
     api_refuses(compare, "ffg2015", "original", players=2, games=1, seed=-5)

@@ -18,9 +18,9 @@ from pettingzoo.test import api_test, seed_test
 import samurai.interop.openspiel as spiel
 from samurai.catalog.editions import load_edition
 from samurai.interop.pettingzoo import GameEnv, encoding_of
-from samurai_plugins.knizia.adapters.pettingzoo import SamuraiEnv
 from samurai_plugins.daimyo import GAME as DAIMYO_GAME
 from samurai_plugins.daimyo import DaimyoState
+from samurai_plugins.knizia.adapters.pettingzoo import SamuraiEnv
 
 # api_test warns that dict observations are unusual; they are PettingZoo's own convention for action masks.
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning:pettingzoo.test.api_test")

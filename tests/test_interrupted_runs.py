@@ -25,9 +25,9 @@ import samurai
 from samurai.cli import main
 from samurai.errors import DataError
 from samurai.interrupts import deferred_interrupts, interruptible
-from samurai_plugins.knizia.play.record_files import write_record
 from samurai.runs.compare import analyse_records, compare
 from samurai.runs.folders import RUN_FILE, prepare_save_dir, read_run
+from samurai_plugins.knizia.play.record_files import write_record
 
 from helpers import living_group_members
 

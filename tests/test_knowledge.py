@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from samurai_plugins.knizia.play.knowledge import LeftGame, SeatKnowledge
+from samurai.search.bots import RandomBot
 from samurai_plugins.knizia.adapters.game_state import HexGameState, decide, start
 from samurai_plugins.knizia.core.state import HANDS, PLAY
+from samurai_plugins.knizia.play.knowledge import LeftGame, SeatKnowledge
 from samurai_plugins.knizia.play.views import seat_view
-from samurai.search.bots import RandomBot
 
 from helpers import randomly_played
 
@@ -232,8 +232,8 @@ def test_the_knowledge_reports_its_own_tiles_and_every_seats_counts(state):
 def test_the_knowledge_decides_for_every_field_of_the_state_whether_a_seat_sees_it():
     # A field added to State must be sorted here and in SeatKnowledge._read: public (copied for the
     # seat), hidden (each seat's tiles, the generator) or bookkeeping (events).
-    from samurai_plugins.knizia.play.knowledge import _PUBLIC_LISTS
     from samurai_plugins.knizia.core.state import State
+    from samurai_plugins.knizia.play.knowledge import _PUBLIC_LISTS
 
     scalars = {"phase", "current", "turn", "removed_total", "normal_played", "played", "tiles_played",
                "end_reason", "result"}

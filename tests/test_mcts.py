@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from samurai import DataError
 from samurai.catalog.editions import load_edition
-from samurai_plugins.knizia.engine.backends import native_module
-from samurai_plugins.knizia.adapters.game_state import start
-from samurai_plugins.knizia.adapters.search_bots import GreedyBot, make_bot, parse_bots
-from samurai_plugins.knizia.adapters.runner import play_game
 from samurai.search.bots import FINISH_SHARE, LEVELS, REPLY_WORLDS, MCTSBot
+from samurai_plugins.knizia.adapters.game_state import start
+from samurai_plugins.knizia.adapters.runner import play_game
+from samurai_plugins.knizia.adapters.search_bots import GreedyBot, make_bot, parse_bots
+from samurai_plugins.knizia.engine.backends import native_module
 
 from helpers import position_and_twin, randomly_played
 

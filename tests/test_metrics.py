@@ -11,12 +11,12 @@ import math
 import pytest
 
 from samurai import EndTurn, PlaceTile
-from samurai_plugins.knizia.editions.defaults import most_figures_wins
-from samurai_plugins.knizia.core.facts import GameFacts
-from samurai_plugins.knizia.adapters.measures import compare_metrics, game_facts, scoring_disagreement
-from samurai_plugins.knizia.play.record_files import from_record, to_record
 from samurai.runs.statistics import mean_interval, paired_difference, wilson_interval
 from samurai_plugins.ffg2015 import score_leader_tokens
+from samurai_plugins.knizia.adapters.measures import compare_metrics, game_facts, scoring_disagreement
+from samurai_plugins.knizia.core.facts import GameFacts
+from samurai_plugins.knizia.editions.defaults import most_figures_wins
+from samurai_plugins.knizia.play.record_files import from_record, to_record
 
 from helpers import KITA_LAND, SCRIPTED_HANDS, scripted_game, setup_tiny
 

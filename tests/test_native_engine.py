@@ -42,17 +42,17 @@ from native_pairs import (
 
 import samurai
 from samurai.errors import DataError, IllegalAction
+from samurai.seeds import derive_seed
 from samurai_plugins.knizia.adapters import runner as simulate
-from samurai_plugins.knizia.engine.reference import CHOOSE, END, FIGURE, PLACE, SPECIAL
-from samurai_plugins.knizia.engine.backends import NATIVE, PYTHON, native_result, native_rules
-from samurai_plugins.knizia.core.facts import FactsWatch
-from samurai_plugins.knizia.engine.greedy import GreedyPlayer
-from samurai_plugins.knizia.play.knowledge import LeftGame
 from samurai_plugins.knizia.adapters.game_state import decide
-from samurai_plugins.knizia.editions.rules import Rules
+from samurai_plugins.knizia.core.facts import FactsWatch
 from samurai_plugins.knizia.core.state import HANDS, OVER, PLAY, State
 from samurai_plugins.knizia.core.tiles import CASTES
-from samurai.seeds import derive_seed
+from samurai_plugins.knizia.editions.rules import Rules
+from samurai_plugins.knizia.engine.backends import NATIVE, PYTHON, native_result, native_rules
+from samurai_plugins.knizia.engine.greedy import GreedyPlayer
+from samurai_plugins.knizia.engine.reference import CHOOSE, END, FIGURE, PLACE, SPECIAL
+from samurai_plugins.knizia.play.knowledge import LeftGame
 
 from helpers import TINY_CORE_EDITION, TINY_EDITION, TINY_ORIGINAL_EDITION
 

@@ -27,8 +27,8 @@ from native_pairs import (
 )
 
 from samurai.errors import DataError, IllegalAction
-from samurai_plugins.knizia.engine.backends import NATIVE, PYTHON
 from samurai_plugins.knizia.core.state import OVER, State
+from samurai_plugins.knizia.engine.backends import NATIVE, PYTHON
 
 require_native()
 
@@ -295,8 +295,8 @@ def test_a_template_that_cannot_be_set_up_is_refused_before_any_game(change, wor
 
 
 def test_a_search_refuses_sizes_whose_sum_wraps():
-    from samurai_plugins.knizia.engine.backends import native_rules
     from samurai_plugins.knizia.adapters.game_state import start
+    from samurai_plugins.knizia.engine.backends import native_rules
 
     state = start("ffg2015", 2, 1, engine="native")
     knowledge = state.knowledge(state.to_act)

@@ -16,11 +16,11 @@ import random
 import pytest
 from native_pairs import scaled
 
-from samurai_plugins.knizia.engine.backends import native_module
+from samurai.search.bots import FINISH_SHARE, REPLY_WORLDS, MCTSBot
 from samurai_plugins.knizia.adapters.game_state import HexGameState, start
 from samurai_plugins.knizia.adapters.search_bots import make_bot
 from samurai_plugins.knizia.core.state import FIGURES, HANDS, PLAY
-from samurai.search.bots import FINISH_SHARE, REPLY_WORLDS, MCTSBot
+from samurai_plugins.knizia.engine.backends import native_module
 
 from helpers import write_plugin_edition
 

@@ -12,8 +12,8 @@ import pyspiel
 import pytest
 
 import samurai.interop.openspiel  # noqa: F401  (registers knizia)
-from samurai_plugins.knizia.engine import reference as engine
 from samurai_plugins.knizia.adapters.encoding import SHORT_NAME
+from samurai_plugins.knizia.engine import reference as engine
 
 
 @pytest.mark.parametrize("edition,players", [("ffg2015", 2), ("original", 3)])

@@ -15,10 +15,10 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import samurai
-from samurai_plugins.knizia.engine import reference as engine
 from samurai_plugins.knizia.adapters.action_space import ActionSpace
-from samurai_plugins.knizia.adapters.pettingzoo import SamuraiEnv
 from samurai_plugins.knizia.adapters.encoding import observation_vector
+from samurai_plugins.knizia.adapters.pettingzoo import SamuraiEnv
+from samurai_plugins.knizia.engine import reference as engine
 from samurai_plugins.knizia.play.views import seat_view
 
 # api_test warns that dict observations are unusual; they are PettingZoo's own convention for action masks.

@@ -7,9 +7,9 @@ import random
 import pytest
 
 import samurai
-from samurai_plugins.knizia.engine import reference as engine
-from samurai_plugins.knizia.adapters.game_state import HexGameState, start
 from samurai.protocol import GameState, Knowledge
+from samurai_plugins.knizia.adapters.game_state import HexGameState, start
+from samurai_plugins.knizia.engine import reference as engine
 
 from helpers import TINY_EDITION
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from samurai.cli import main
-from samurai_plugins.knizia.adapters.search_bots import BOT_NAMES
 from samurai.search.bots import LEVELS
+from samurai_plugins.knizia.adapters.search_bots import BOT_NAMES
 
 from helpers import ROOT, markdown_anchors
 

@@ -39,8 +39,8 @@ def random_game(edition, players, seed, stop=None):
 
 def bot_game(edition, players, seed):
     """A whole game between random bots, through the fast engine, as a record."""
-    from samurai_plugins.knizia.play.record_files import record_of
     from samurai_plugins.knizia.adapters.runner import play_game
+    from samurai_plugins.knizia.play.record_files import record_of
 
     rules = edition.rules(players)
     actions = []

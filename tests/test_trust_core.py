@@ -30,10 +30,10 @@ from samurai.files.reading import INT_HIGH, whole_number
 from samurai.files.writing import new_file_mode, write_atomically
 from samurai.hooks.specs import hookimpl
 from samurai.interrupts import interruptible
-from samurai_plugins.knizia.play import record_files as records
-from samurai_plugins.knizia.editions.edition import KniziaEdition
 from samurai.lifelines import EXIT_ORPHANED
 from samurai.records import play_record_of, play_record_to_dict, read_play_record
+from samurai_plugins.knizia.editions.edition import KniziaEdition
+from samurai_plugins.knizia.play import record_files as records
 
 from helpers import DATA, TINY_EDITION, living_group_members
 

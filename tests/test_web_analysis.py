@@ -27,13 +27,13 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from samurai.cli.program import main
-from samurai_plugins.knizia.engine.backends import native_module
-from samurai_plugins.knizia.adapters.web import SamuraiDefinition
 from samurai.records import read_record_file, record_moves
 from samurai.runs.analysis import analyse_moves
 from samurai.web.analysis import ANALYSIS_SEED
 from samurai.web.app import create_app
 from samurai.web.workers import hint_answer
+from samurai_plugins.knizia.adapters.web import SamuraiDefinition
+from samurai_plugins.knizia.engine.backends import native_module
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

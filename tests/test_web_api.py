@@ -21,10 +21,10 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from samurai_plugins.knizia.play.record_files import from_record, record_from_dict, replay
-from samurai_plugins.knizia.adapters.web import SamuraiDefinition
 from samurai.web.app import create_app
 from samurai.web.store import Store
+from samurai_plugins.knizia.adapters.web import SamuraiDefinition
+from samurai_plugins.knizia.play.record_files import from_record, record_from_dict, replay
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -341,8 +341,8 @@ def test_the_catalog_offers_each_editions_options_with_defaults_and_choices(clie
 
 def test_the_catalog_says_how_long_each_bot_thinks_where_it_was_measured(client: TestClient) -> None:
     """Issue 24 point 1: each level's typical time per move, per player count, for the new-game form."""
-    from samurai_plugins.knizia.engine.backends import native_module
     from samurai_plugins.knizia.adapters.web import NATIVE_BOT_SECONDS
+    from samurai_plugins.knizia.engine.backends import native_module
 
     editions = {e["key"]: e for g in client.get("/api/catalog").json()["games"] for e in g["editions"]}
     shown = editions["ffg2015"]["bot_seconds"]
@@ -359,9 +359,9 @@ def test_the_catalog_says_how_long_each_bot_thinks_where_it_was_measured(client:
 def test_the_hint_says_what_the_turn_still_allows_and_the_end_opens_the_screens() -> None:
     """Issue 24: the hint said "Play a tile" after the turn's normal tile was down, and the finished game's facts
     still called every seat's captures hidden while showing them."""
-    from samurai_plugins.knizia.engine.reference import END
     from samurai_plugins.knizia.adapters.game_state import start
     from samurai_plugins.knizia.adapters.search_bots import make_bot
+    from samurai_plugins.knizia.engine.reference import END
 
     state = start("ffg2015", 2, 5)
     bots = [make_bot("greedy", seat) for seat in range(2)]

@@ -16,8 +16,8 @@ import platformdirs.macos
 import platformdirs.windows
 import pytest
 
-from samurai_plugins.knizia.play.record_files import from_record, record_from_dict
 from samurai.web.server import default_data_dir
+from samurai_plugins.knizia.play.record_files import from_record, record_from_dict
 
 from webhelpers import Server
 

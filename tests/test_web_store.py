@@ -28,9 +28,9 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from samurai.errors import DataError
-from samurai_plugins.knizia.adapters.web import SamuraiDefinition
 from samurai.web.app import MAX_ERROR, create_app
 from samurai.web.store import Store
+from samurai_plugins.knizia.adapters.web import SamuraiDefinition
 
 from webhelpers import InProcessServer, Server, free_port, next_update
 

@@ -27,11 +27,11 @@ with warnings.catch_warnings():
 
 import samurai
 from samurai.cli import main
-from samurai_plugins.knizia.play.game import MAX_SEED
-from samurai_plugins.knizia.adapters.web import SamuraiDefinition
 from samurai.protocol import GameState, Move
 from samurai.web.app import RequestChecks, create_app
 from samurai.web.host import SearchLimits, draw_seed
+from samurai_plugins.knizia.adapters.web import SamuraiDefinition
+from samurai_plugins.knizia.play.game import MAX_SEED
 
 from webhelpers import InProcessServer, Server, next_update
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from samurai.catalog.manifests import EditionManifest
 from samurai.hooks.specs import hookimpl
-from samurai_plugins.knizia.core.facts import GameFacts
 from samurai.runs.statistics import GameMetric
+from samurai_plugins.knizia.core.facts import GameFacts
 
 CLOSE_MARGIN = 1
 """A finish is close when the best total of captured figures leads the next by at most this."""

@@ -29,17 +29,18 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what the lazy names below are, for type checkers and readers
+    from samurai_plugins.knizia.adapters.play_bots import play_bots
+    from samurai_plugins.knizia.core.actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
+    from samurai_plugins.knizia.core.hexgrid import Coord
+    from samurai_plugins.knizia.core.result import END_REASONS, Result
+    from samurai_plugins.knizia.core.tiles import CASTES
+    from samurai_plugins.knizia.engine.special_tiles import MoveTile, SwitchFigures
+    from samurai_plugins.knizia.play.game import Game, score
+    from samurai_plugins.knizia.play.record_files import GameRecord, from_record, to_record
+
     from .catalog.editions import Edition, available_editions, load_edition
     from .errors import DataError, IllegalAction, SamuraiError
-    from samurai_plugins.knizia.core.actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
     from .front import BotPlayer, bot, load, new_game, save
-    from samurai_plugins.knizia.adapters.play_bots import play_bots
-    from samurai_plugins.knizia.play.game import Game, score
-    from samurai_plugins.knizia.core.hexgrid import Coord
-    from samurai_plugins.knizia.play.record_files import GameRecord, from_record, to_record
-    from samurai_plugins.knizia.core.result import END_REASONS, Result
-    from samurai_plugins.knizia.engine.special_tiles import MoveTile, SwitchFigures
-    from samurai_plugins.knizia.core.tiles import CASTES
     from .playing import Outcome, ProtocolGame
 
 __version__ = "0.1.0"

@@ -16,19 +16,20 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, overload
 
+from samurai_plugins.knizia.adapters.game_state import SeatBot, decide
+from samurai_plugins.knizia.adapters.search_bots import make_bot as make_knizia_bot
+from samurai_plugins.knizia.core.actions import Action
+from samurai_plugins.knizia.core.identity import KNIZIA
+from samurai_plugins.knizia.core.maps import GameMap
+from samurai_plugins.knizia.editions.edition import KniziaEdition
+from samurai_plugins.knizia.play import game as knizia_game
+from samurai_plugins.knizia.play import record_files as knizia_records
+from samurai_plugins.knizia.play.game import Game, check_seed
+from samurai_plugins.knizia.play.knowledge import LeftGame
+
 from .catalog.editions import Edition, installed_games, load_edition
 from .catalog.trust import TrustLike
 from .errors import DataError
-from samurai_plugins.knizia.play import game as knizia_game
-from samurai_plugins.knizia.play import record_files as knizia_records
-from samurai_plugins.knizia.core.actions import Action
-from samurai_plugins.knizia.editions.edition import KniziaEdition
-from samurai_plugins.knizia.play.game import Game, check_seed
-from samurai_plugins.knizia.core.identity import KNIZIA
-from samurai_plugins.knizia.play.knowledge import LeftGame
-from samurai_plugins.knizia.core.maps import GameMap
-from samurai_plugins.knizia.adapters.game_state import SeatBot, decide
-from samurai_plugins.knizia.adapters.search_bots import make_bot as make_knizia_bot
 from .playing import ProtocolGame, load_protocol_game, save_protocol_game, start_protocol_game, still_on
 from .protocol import Bot, Move
 from .records import read_record_file

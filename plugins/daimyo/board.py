@@ -9,7 +9,6 @@ from typing import Any
 from samurai.catalog.editions import resolve_board
 from samurai.errors import DataError
 from samurai.files.reading import check_keys, key_line, read_toml, require, table_line
-
 from samurai_plugins.daimyo.rules import BOARD_SIZES, KAMON, START_KEYS, Battlefield, square_name, square_of, tile_set
 
 __all__ = ["load_battlefield", "load_board"]

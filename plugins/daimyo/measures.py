@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 from samurai.catalog.games import GameMeasures
 from samurai.runs.statistics import GameMetric
-
 from samurai_plugins.daimyo.rules import EMPTY, KI, DaimyoState
 
 if TYPE_CHECKING:

@@ -19,7 +19,6 @@ import numpy as np
 
 from samurai.catalog.editions import Edition
 from samurai.interop.encoding import public_view_string
-
 from samurai_plugins.daimyo.rules import DEFAULT_OPTIONS, FACES, FLIP, MOVE, PIECES, square_name
 
 __all__ = ["DaimyoEncoding", "encoding", "PER_SQUARE", "GLOBALS"]

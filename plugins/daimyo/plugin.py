@@ -11,12 +11,19 @@ from samurai.errors import DataError
 from samurai.files.reading import key_line, table_line
 from samurai.hooks.specs import hookimpl
 from samurai.seeds import check_seed
-
 from samurai_plugins.daimyo.board import load_board
 from samurai_plugins.daimyo.checks import checks
 from samurai_plugins.daimyo.measures import MEASURES
 from samurai_plugins.daimyo.render import draw_daimyo_view
-from samurai_plugins.daimyo.rules import DEFAULT_OPTIONS, START_KEYS, Battlefield, DaimyoState, check_options, new_state, tell
+from samurai_plugins.daimyo.rules import (
+    DEFAULT_OPTIONS,
+    START_KEYS,
+    Battlefield,
+    DaimyoState,
+    check_options,
+    new_state,
+    tell,
+)
 
 if TYPE_CHECKING:
     from samurai.catalog.editions import Edition

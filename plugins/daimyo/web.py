@@ -28,7 +28,6 @@ from samurai.records import (
 )
 from samurai.search.bots import BOTS, LEVELS, make_bot
 from samurai.web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions, shared_definition
-
 from samurai_plugins.daimyo.render import draw_daimyo_key, draw_daimyo_view
 from samurai_plugins.daimyo.rules import END_WORDS, FACES, FILE_LETTERS, FLIP, HEIYA, MOVE, PIECES, DaimyoState, tell
 

@@ -18,20 +18,19 @@ from samurai.catalog.editions import Edition
 from samurai.catalog.games import GameDefinition, GameMeasures
 from samurai.hooks.specs import hookimpl
 from samurai.protocol import Move
-from samurai_plugins.knizia.editions import defaults
-from samurai_plugins.knizia.editions import hookspecs
-from samurai_plugins.knizia.engine import special_tiles
-from samurai_plugins.knizia.adapters.conformance import CHECKS, check_hook_answer, hook_arguments
 from samurai_plugins.knizia.adapters.commands import COMMANDS
+from samurai_plugins.knizia.adapters.conformance import CHECKS, check_hook_answer, hook_arguments
+from samurai_plugins.knizia.adapters.game_state import HexGameState, start
+from samurai_plugins.knizia.adapters.measures import play_pairs
+from samurai_plugins.knizia.adapters.records import RECORDS
+from samurai_plugins.knizia.adapters.runner import outcome_of, play_batch, summary_of
+from samurai_plugins.knizia.adapters.search_bots import GAME_BOTS
+from samurai_plugins.knizia.core.identity import KNIZIA
+from samurai_plugins.knizia.editions import defaults, hookspecs
 from samurai_plugins.knizia.editions.edition import knizia_edition, open_edition, resolve_map
 from samurai_plugins.knizia.editions.hook_results import KNIZIA_HOOK_RESULTS
-from samurai_plugins.knizia.core.identity import KNIZIA
 from samurai_plugins.knizia.editions.manifest_keys import MANIFEST_KEYS, check_extends, read_manifest
-from samurai_plugins.knizia.adapters.measures import play_pairs
-from samurai_plugins.knizia.adapters.game_state import HexGameState, start
-from samurai_plugins.knizia.adapters.records import RECORDS
-from samurai_plugins.knizia.adapters.search_bots import GAME_BOTS
-from samurai_plugins.knizia.adapters.runner import outcome_of, play_batch, summary_of
+from samurai_plugins.knizia.engine import special_tiles
 
 __all__ = ["GAME", "MEASURES", "PANELS", "samurai_games"]
 

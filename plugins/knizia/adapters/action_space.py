@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from math import prod
 
-from samurai_plugins.knizia.engine import reference as engine
-from samurai_plugins.knizia.editions.rules import SPECIAL_TILE, Rules
 from samurai_plugins.knizia.core.tiles import CASTES
+from samurai_plugins.knizia.editions.rules import SPECIAL_TILE, Rules
+from samurai_plugins.knizia.engine import reference as engine
 
 __all__ = ["ActionSpace"]
 

@@ -28,12 +28,12 @@ from samurai.runs.matches import Batch
 from samurai.search.bots import SEARCHES, Search, make_bot
 from samurai.search.mcts import MCTSBot
 from samurai.seeds import derive_seed
-from samurai_plugins.knizia.editions.edition import knizia_edition
-from samurai_plugins.knizia.engine.backends import ENGINE_VARIABLE, PYTHON, engine_for, native_module_or_error
-from samurai_plugins.knizia.play.game import Game, new_game
 from samurai_plugins.knizia.adapters.game_state import HexGameState
 from samurai_plugins.knizia.adapters.runner import play_batch
 from samurai_plugins.knizia.core.state import PLAY
+from samurai_plugins.knizia.editions.edition import knizia_edition
+from samurai_plugins.knizia.engine.backends import ENGINE_VARIABLE, PYTHON, engine_for, native_module_or_error
+from samurai_plugins.knizia.play.game import Game, new_game
 
 __all__ = ["BenchFigure", "run_bench", "PathFigures", "opening", "time_paths", "CompareFigure", "time_compare",
            "MCTSFigure", "run_mcts_bench", "MCTS_POSITIONS", "MCTS_KINDS", "LevelFigure", "time_level",

@@ -190,8 +190,8 @@ def edition_lines(edition: Edition) -> Iterator[str]:
 def try_end_of_game_hooks(edition: Edition) -> None:
     """Call the hooks a game calls only at its end (scoring, metrics) once per player count, so a plugin that
     fails there is caught when ``samurai editions`` lists its edition rather than after a long run."""
-    from samurai_plugins.knizia.core.facts import GameFacts
     from samurai_plugins.knizia.adapters.measures import contributed_metrics
+    from samurai_plugins.knizia.core.facts import GameFacts
     from samurai_plugins.knizia.core.tiles import CASTES
 
     edition = knizia_edition(edition)
@@ -213,10 +213,10 @@ def play_scenario(path: str, edition: str | None, bots: Sequence[str], seed: int
     (``samurai_plugins.knizia.adapters.runner.play_out``); the game told as ``samurai replay`` tells it, and its record
     (which holds the scenario's data, so it stands alone) saved on demand."""
     from samurai.catalog.trust import Trust
+    from samurai_plugins.knizia.adapters.runner import play_out
     from samurai_plugins.knizia.play.game import edition_of, new_game
     from samurai_plugins.knizia.play.record_files import record_of, write_record
     from samurai_plugins.knizia.play.replays import replay_lines
-    from samurai_plugins.knizia.adapters.runner import play_out
 
     trusted = Trust(trust)
     if edition is not None:

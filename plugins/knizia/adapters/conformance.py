@@ -18,16 +18,16 @@ from samurai.errors import SamuraiError
 from samurai.hooks.calls import guarded
 from samurai.kit.conformance import MAX_ACTIONS, Check, broken_rule, check_hook_results, game_seeds
 from samurai.runs.statistics import is_metric_value
-from samurai_plugins.knizia.engine import reference as engine
 from samurai_plugins.knizia.adapters.play_bots import play_bots
-from samurai_plugins.knizia.editions.edition import knizia_edition
-from samurai_plugins.knizia.engine.backends import NATIVE, PYTHON, native_module_or_error, native_unsupported
 from samurai_plugins.knizia.core.facts import GameFacts
-from samurai_plugins.knizia.play.game import Game, new_game
-from samurai_plugins.knizia.play.record_files import from_record, record_from_dict, record_to_dict, to_record
-from samurai_plugins.knizia.editions.rules import Rules
 from samurai_plugins.knizia.core.state import HANDS, OVER, State
 from samurai_plugins.knizia.core.tiles import CASTES
+from samurai_plugins.knizia.editions.edition import knizia_edition
+from samurai_plugins.knizia.editions.rules import Rules
+from samurai_plugins.knizia.engine import reference as engine
+from samurai_plugins.knizia.engine.backends import NATIVE, PYTHON, native_module_or_error, native_unsupported
+from samurai_plugins.knizia.play.game import Game, new_game
+from samurai_plugins.knizia.play.record_files import from_record, record_from_dict, record_to_dict, to_record
 from samurai_plugins.knizia.play.views import seat_view
 
 __all__ = ["CHECKS", "hook_arguments", "check_hook_answer"]

@@ -14,13 +14,13 @@ from typing import Any
 import numpy as np
 
 from samurai.catalog.editions import Edition
-from samurai_plugins.knizia.engine import reference as engine
 from samurai_plugins.knizia.adapters.action_space import ActionSpace
-from samurai_plugins.knizia.play.game import action_of, edition_of
 from samurai_plugins.knizia.core.identity import KNIZIA
-from samurai_plugins.knizia.editions.rules import Rules
 from samurai_plugins.knizia.core.state import PHASE_NAMES
 from samurai_plugins.knizia.core.tiles import CASTES
+from samurai_plugins.knizia.editions.rules import Rules
+from samurai_plugins.knizia.engine import reference as engine
+from samurai_plugins.knizia.play.game import action_of, edition_of
 
 __all__ = ["KniziaEncoding", "encoding", "observation_vector", "observation_size", "MAX_GAME_LENGTH", "SHORT_NAME"]
 

@@ -14,14 +14,22 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from samurai.catalog.editions import Edition
-from samurai_plugins.knizia.engine import reference as engine
-from samurai_plugins.knizia.engine.backends import NATIVE, PYTHON, Engine, engine_for, engine_of, native_module_or_error, native_rules
-from samurai_plugins.knizia.engine.evaluation import estimate_returns
-from samurai_plugins.knizia.play.game import Game, action_of, check_seed, edition_of
-from samurai_plugins.knizia.engine.greedy import GreedyBot, GreedyPlayer
-from samurai_plugins.knizia.play.knowledge import LeftGame, SeatKnowledge
-from samurai_plugins.knizia.editions.rules import Rules
 from samurai_plugins.knizia.core.state import EMPTY, OVER, State
+from samurai_plugins.knizia.editions.rules import Rules
+from samurai_plugins.knizia.engine import reference as engine
+from samurai_plugins.knizia.engine.backends import (
+    NATIVE,
+    PYTHON,
+    Engine,
+    engine_for,
+    engine_of,
+    native_module_or_error,
+    native_rules,
+)
+from samurai_plugins.knizia.engine.evaluation import estimate_returns
+from samurai_plugins.knizia.engine.greedy import GreedyBot, GreedyPlayer
+from samurai_plugins.knizia.play.game import Game, action_of, check_seed, edition_of
+from samurai_plugins.knizia.play.knowledge import LeftGame, SeatKnowledge
 from samurai_plugins.knizia.play.views import seat_view
 
 __all__ = ["HexGameState", "HexSeatKnowledge", "SeatBot", "decide", "start", "returns_of"]

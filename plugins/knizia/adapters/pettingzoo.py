@@ -19,10 +19,10 @@ from typing import Any
 from samurai.catalog.editions import Edition
 from samurai.interop.pettingzoo import GameEnv
 from samurai.protocol import GameState
-from samurai_plugins.knizia.play.game import edition_of
 from samurai_plugins.knizia.adapters.encoding import KniziaEncoding
 from samurai_plugins.knizia.adapters.game_state import HexGameState
 from samurai_plugins.knizia.core.state import State
+from samurai_plugins.knizia.play.game import edition_of
 
 __all__ = ["SamuraiEnv"]
 

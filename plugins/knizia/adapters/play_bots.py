@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from samurai.errors import DataError
-from samurai_plugins.knizia.play.game import Game, check_seed
-from samurai_plugins.knizia.play.knowledge import LeftGame
 from samurai_plugins.knizia.adapters.game_state import decide
 from samurai_plugins.knizia.adapters.search_bots import BOT_NAMES, make_bot  # this game's bots: greedy too
+from samurai_plugins.knizia.play.game import Game, check_seed
+from samurai_plugins.knizia.play.knowledge import LeftGame
 
 __all__ = ["play_bots"]
 

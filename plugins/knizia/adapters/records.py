@@ -15,10 +15,17 @@ from samurai.catalog.editions import Edition
 from samurai.catalog.games import GameMeasures, GameRecords
 from samurai.errors import DataError
 from samurai.protocol import GameState, Move
-from samurai_plugins.knizia.editions.edition import knizia_edition
-from samurai_plugins.knizia.adapters.measures import game_facts
 from samurai_plugins.knizia.adapters.game_state import HexGameState
-from samurai_plugins.knizia.play.record_files import GameRecord, from_record, record_from_dict, record_of, replay, write_record
+from samurai_plugins.knizia.adapters.measures import game_facts
+from samurai_plugins.knizia.editions.edition import knizia_edition
+from samurai_plugins.knizia.play.record_files import (
+    GameRecord,
+    from_record,
+    record_from_dict,
+    record_of,
+    replay,
+    write_record,
+)
 from samurai_plugins.knizia.play.replays import replay_lines
 
 __all__ = ["RECORDS"]

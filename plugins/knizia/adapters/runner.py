@@ -25,16 +25,24 @@ from samurai.runs.matches import Batch, MatchGame, MatchSummary, simulate_matche
 from samurai.runs.summary import WIN_LEGEND, SummaryTable, share_rows
 from samurai.search.bots import BOTS, RandomBot
 from samurai.seeds import derive_seed
-from samurai_plugins.knizia.editions.edition import knizia_edition
-from samurai_plugins.knizia.engine.backends import NATIVE, Engine, collector_paused, engine_for, engine_of, native_module_or_error, play_native_run
-from samurai_plugins.knizia.play.knowledge import LeftGame
 from samurai_plugins.knizia.adapters.game_state import decide
-from samurai_plugins.knizia.play.record_files import GameRecord, record_of
-from samurai_plugins.knizia.core.result import END_REASONS
-from samurai_plugins.knizia.editions.rules import Rules
 from samurai_plugins.knizia.adapters.search_bots import make_bot
+from samurai_plugins.knizia.core.result import END_REASONS
 from samurai_plugins.knizia.core.state import OVER, State, seeded_random
 from samurai_plugins.knizia.core.tiles import CASTES
+from samurai_plugins.knizia.editions.edition import knizia_edition
+from samurai_plugins.knizia.editions.rules import Rules
+from samurai_plugins.knizia.engine.backends import (
+    NATIVE,
+    Engine,
+    collector_paused,
+    engine_for,
+    engine_of,
+    native_module_or_error,
+    play_native_run,
+)
+from samurai_plugins.knizia.play.knowledge import LeftGame
+from samurai_plugins.knizia.play.record_files import GameRecord, record_of
 
 __all__ = ["play_game", "play_out", "GameSummary", "SimulationSummary", "simulate", "cached_rules", "play_batch",
            "outcome_of", "summary_of", "native_bots"]

@@ -14,9 +14,9 @@ from typing import cast
 
 from samurai.protocol import Bot as ProtocolBot
 from samurai.search import bots as framework_bots
-from samurai_plugins.knizia.engine.greedy import GreedyBot
-from samurai_plugins.knizia.core.identity import KNIZIA
 from samurai_plugins.knizia.adapters.game_state import HexSeatKnowledge, SeatBot
+from samurai_plugins.knizia.core.identity import KNIZIA
+from samurai_plugins.knizia.engine.greedy import GreedyBot
 
 __all__ = ["Bot", "Observation", "GreedyBot", "GAME_BOTS", "BOT_NAMES", "make_bot", "parse_bots"]
 

@@ -18,19 +18,19 @@ from samurai.errors import DataError
 from samurai.protocol import GameState, Move
 from samurai.search.bots import BOTS, LEVELS
 from samurai.web.games import Controls, EditionChoice, GameSetup, Opened, TrayItem, served_editions, shared_definition
-from samurai_plugins.knizia.engine import reference as engine
-from samurai_plugins.knizia.editions.edition import knizia_edition
-from samurai_plugins.knizia.engine.backends import NATIVE, engine_for
-from samurai_plugins.knizia.play.game import check_seed
-from samurai_plugins.knizia.core.identity import KNIZIA
 from samurai_plugins.knizia.adapters.game_state import HexGameState
-from samurai_plugins.knizia.play.record_files import position_check, record_from_dict, record_of, record_to_dict, replay
-from samurai_plugins.knizia.play.render import draw_key, draw_view, move_marks
-from samurai_plugins.knizia.core.result import END_REASONS
-from samurai_plugins.knizia.editions.rules import Rules
 from samurai_plugins.knizia.adapters.search_bots import GAME_BOTS, make_bot
+from samurai_plugins.knizia.core.identity import KNIZIA
+from samurai_plugins.knizia.core.result import END_REASONS
 from samurai_plugins.knizia.core.state import FIGURES, HANDS, OVER
 from samurai_plugins.knizia.core.tiles import CASTES
+from samurai_plugins.knizia.editions.edition import knizia_edition
+from samurai_plugins.knizia.editions.rules import Rules
+from samurai_plugins.knizia.engine import reference as engine
+from samurai_plugins.knizia.engine.backends import NATIVE, engine_for
+from samurai_plugins.knizia.play.game import check_seed
+from samurai_plugins.knizia.play.record_files import position_check, record_from_dict, record_of, record_to_dict, replay
+from samurai_plugins.knizia.play.render import draw_key, draw_view, move_marks
 
 __all__ = ["SamuraiDefinition"]
 

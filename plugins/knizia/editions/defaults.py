@@ -16,8 +16,8 @@ from samurai.catalog.manifests import EditionManifest
 from samurai.hooks.specs import hookimpl
 from samurai.runs.statistics import GameMetric
 from samurai_plugins.knizia.core.facts import core_game_metrics
-from samurai_plugins.knizia.editions.native_scoring import native_scoring
 from samurai_plugins.knizia.core.result import Result, seats_text
+from samurai_plugins.knizia.editions.native_scoring import native_scoring
 from samurai_plugins.knizia.editions.setup import SetupProcedure
 
 __all__ = ["most_figures_wins"]

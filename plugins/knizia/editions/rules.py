@@ -16,14 +16,14 @@ from typing import Any, Protocol, cast
 from samurai.errors import DataError
 from samurai.hooks.calls import PLUGIN_FAILURES, call_hook, hook_failure, refused_hook_result
 from samurai_plugins.knizia.core.actions import Action
-from samurai_plugins.knizia.editions.hook_results import KNIZIA_HOOK_RESULTS, score_problem
-from samurai_plugins.knizia.editions.manifest_keys import KniziaManifest
 from samurai_plugins.knizia.core.maps import Board, GameMap, build_board
-from samurai_plugins.knizia.editions.native_scoring import claimed_scoring
 from samurai_plugins.knizia.core.result import END_REASONS, Result
-from samurai_plugins.knizia.editions.setup import CUT_CONTRIBUTION, SETUP_PHASES, SetupProcedure, figures_fit
 from samurai_plugins.knizia.core.state import EMPTY, UNSEEDED, State
 from samurai_plugins.knizia.core.tiles import CASTES, TileType
+from samurai_plugins.knizia.editions.hook_results import KNIZIA_HOOK_RESULTS, score_problem
+from samurai_plugins.knizia.editions.manifest_keys import KniziaManifest
+from samurai_plugins.knizia.editions.native_scoring import claimed_scoring
+from samurai_plugins.knizia.editions.setup import CUT_CONTRIBUTION, SETUP_PHASES, SetupProcedure, figures_fit
 
 __all__ = ["Rules", "TileBehaviour", "compile_rules", "initial_state", "LAND_TILE", "SEA_TILE", "SPECIAL_TILE"]
 

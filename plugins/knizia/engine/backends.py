@@ -29,11 +29,11 @@ from types import ModuleType
 from typing import Any, NamedTuple, Protocol
 
 from samurai.errors import DataError
-from samurai_plugins.knizia.engine import reference as python_engine
 from samurai_plugins.knizia.core.result import Result
-from samurai_plugins.knizia.editions.rules import Rules
-from samurai_plugins.knizia.engine.special_tiles import MoveBehaviour, SwitchBehaviour
 from samurai_plugins.knizia.core.state import OVER, State
+from samurai_plugins.knizia.editions.rules import Rules
+from samurai_plugins.knizia.engine import reference as python_engine
+from samurai_plugins.knizia.engine.special_tiles import MoveBehaviour, SwitchBehaviour
 
 __all__ = ["ENGINE_VARIABLE", "ENGINE_CHOICES", "Engine", "PYTHON", "NATIVE", "engine_for", "engine_of",
            "engine_report", "engine_note", "requested_engine", "native_module", "native_unsupported", "native_rules", "native_spec",

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from math import exp
 
-from samurai_plugins.knizia.editions.rules import Rules
 from samurai_plugins.knizia.core.state import HANDS, State
+from samurai_plugins.knizia.editions.rules import Rules
 
 __all__ = ["estimate_returns", "INFLUENCE_SHARPNESS", "OPPONENT_DAMPING", "LEAD_SHARPNESS", "WIN_SHARPNESS",
            "CROWDED_WIN_SHARPNESS"]

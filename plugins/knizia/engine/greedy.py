@@ -13,10 +13,10 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from samurai_plugins.knizia.engine import reference as engine
 from samurai_plugins.knizia.core.maps import LAND
-from samurai_plugins.knizia.editions.rules import Rules
 from samurai_plugins.knizia.core.state import EMPTY, FIGURES, HANDS
+from samurai_plugins.knizia.editions.rules import Rules
+from samurai_plugins.knizia.engine import reference as engine
 
 __all__ = ["CAPTURE_VALUE", "GreedyKnowledge", "GreedyPlayer", "GreedyBot", "greedy_action"]
 

@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from math import floor
 
 from samurai_plugins.knizia.core.maps import LAND, SEA
+from samurai_plugins.knizia.core.state import EMPTY, FIGURES, HANDS, OVER, PLAY, State, seeded_random
+from samurai_plugins.knizia.core.tiles import CASTES
 from samurai_plugins.knizia.editions.rules import LAND_TILE, SEA_TILE, SPECIAL_TILE, Rules
 from samurai_plugins.knizia.editions.setup import (
     choose_tile,
@@ -23,8 +25,6 @@ from samurai_plugins.knizia.editions.setup import (
     place_figure,
     place_random_figures,
 )
-from samurai_plugins.knizia.core.state import EMPTY, FIGURES, HANDS, OVER, PLAY, State, seeded_random
-from samurai_plugins.knizia.core.tiles import CASTES
 
 __all__ = ["CHOOSE", "FIGURE", "PLACE", "SPECIAL", "END", "new_state", "legal_actions", "check", "apply",
            "sample_action", "play_random", "can_play", "playable_tiles", "put_tile", "end_trigger", "begin_play"]

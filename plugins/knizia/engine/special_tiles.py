@@ -24,12 +24,12 @@ import attrs
 from samurai.errors import IllegalAction
 from samurai.hooks.specs import hookimpl
 from samurai_plugins.knizia.core.actions import Action, to_coord
-from samurai_plugins.knizia.engine.reference import put_tile
 from samurai_plugins.knizia.core.hexgrid import Coord
 from samurai_plugins.knizia.core.maps import LAND
-from samurai_plugins.knizia.editions.rules import Rules, TileBehaviour
 from samurai_plugins.knizia.core.state import EMPTY, State
 from samurai_plugins.knizia.core.tiles import CASTES
+from samurai_plugins.knizia.editions.rules import Rules, TileBehaviour
+from samurai_plugins.knizia.engine.reference import put_tile
 
 __all__ = ["TileBehaviour", "MoveTile", "SwitchFigures", "MoveBehaviour", "SwitchBehaviour"]
 

@@ -22,18 +22,18 @@ from samurai.catalog.trust import Trust, TrustLike, names_edition
 from samurai.errors import DataError, IllegalAction
 from samurai.playing import check_caller, not_over, still_on
 from samurai.seeds import MAX_SEED, check_seed
-from samurai_plugins.knizia.engine import reference as engine
 from samurai_plugins.knizia.core.actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
-from samurai_plugins.knizia.editions.edition import KniziaEdition, knizia_edition
-from samurai_plugins.knizia.engine.backends import Engine, engine_for
 from samurai_plugins.knizia.core.hexgrid import Coord
-from samurai_plugins.knizia.editions.manifest_keys import KniziaManifest
 from samurai_plugins.knizia.core.maps import GameMap
 from samurai_plugins.knizia.core.result import Result
-from samurai_plugins.knizia.editions.rules import Rules
-from samurai_plugins.knizia.play.scenarios import Scenario, load_scenario, parse_scenario, scenario_state
 from samurai_plugins.knizia.core.state import EMPTY, OVER, PHASE_NAMES, State
 from samurai_plugins.knizia.core.tiles import CASTES
+from samurai_plugins.knizia.editions.edition import KniziaEdition, knizia_edition
+from samurai_plugins.knizia.editions.manifest_keys import KniziaManifest
+from samurai_plugins.knizia.editions.rules import Rules
+from samurai_plugins.knizia.engine import reference as engine
+from samurai_plugins.knizia.engine.backends import Engine, engine_for
+from samurai_plugins.knizia.play.scenarios import Scenario, load_scenario, parse_scenario, scenario_state
 from samurai_plugins.knizia.play.views import seat_view
 
 __all__ = ["Game", "new_game", "score", "edition_of", "action_of", "describe_event", "check_seed", "MAX_SEED"]

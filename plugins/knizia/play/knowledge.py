@@ -35,9 +35,9 @@ from __future__ import annotations
 import random
 from typing import Any, Self
 
-from samurai_plugins.knizia.engine import reference as engine
-from samurai_plugins.knizia.editions.rules import Rules
 from samurai_plugins.knizia.core.state import EMPTY, HANDS, OVER, PHASE_NAMES, State
+from samurai_plugins.knizia.editions.rules import Rules
+from samurai_plugins.knizia.engine import reference as engine
 from samurai_plugins.knizia.play.views import seat_view
 
 __all__ = ["SeatKnowledge", "LeftGame"]

@@ -41,10 +41,10 @@ from samurai.files.reading import INT_HIGH, INT_LOW, any_whole_number, check_pla
 from samurai.files.writing import write_atomically
 from samurai.records import read_check
 from samurai_plugins.knizia.core.actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
-from samurai_plugins.knizia.editions.edition import knizia_edition
-from samurai_plugins.knizia.play.game import MAX_SEED, Game, action_of, check_seed, new_game
-from samurai_plugins.knizia.editions.rules import Rules
 from samurai_plugins.knizia.core.state import State
+from samurai_plugins.knizia.editions.edition import knizia_edition
+from samurai_plugins.knizia.editions.rules import Rules
+from samurai_plugins.knizia.play.game import MAX_SEED, Game, action_of, check_seed, new_game
 
 __all__ = ["SCHEMA_VERSION", "MIGRATIONS", "GameRecord", "to_record", "from_record", "replay", "save", "load",
            "read_record", "write_record", "record_to_dict", "record_from_dict", "record_of", "position_check",

@@ -30,15 +30,15 @@ from samurai.catalog.trust import Trust, TrustLike
 from samurai.errors import DataError
 from samurai.files.reading import read_toml
 from samurai.files.svg import Svg, num, svg_to_png
-from samurai_plugins.knizia.engine import reference as engine
 from samurai_plugins.knizia.core.actions import ChooseTile
-from samurai_plugins.knizia.play.game import Game, new_game
 from samurai_plugins.knizia.core.hexgrid import Coord
 from samurai_plugins.knizia.core.maps import SEA, SETTLEMENT
+from samurai_plugins.knizia.core.tiles import CASTES, TileType
+from samurai_plugins.knizia.editions.rules import Rules
+from samurai_plugins.knizia.engine import reference as engine
+from samurai_plugins.knizia.play.game import Game, new_game
 from samurai_plugins.knizia.play.record_files import from_record, read_record, replay
 from samurai_plugins.knizia.play.replays import describe_action
-from samurai_plugins.knizia.editions.rules import Rules
-from samurai_plugins.knizia.core.tiles import CASTES, TileType
 
 __all__ = ["render_svg", "draw_view", "draw_key", "spectator_view", "svg_to_png", "hex_centre", "action_marks",
            "move_marks",

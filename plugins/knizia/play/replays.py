@@ -15,10 +15,10 @@ from typing import Any
 
 from samurai.catalog.trust import TrustLike
 from samurai_plugins.knizia.core.actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
-from samurai_plugins.knizia.play.game import Game
-from samurai_plugins.knizia.play.record_files import GameRecord, replay
 from samurai_plugins.knizia.core.result import END_REASONS, seats_text
 from samurai_plugins.knizia.core.tiles import CASTES
+from samurai_plugins.knizia.play.game import Game
+from samurai_plugins.knizia.play.record_files import GameRecord, replay
 
 __all__ = ["replay_lines", "position_lines", "describe_action", "describe_event_text"]
 

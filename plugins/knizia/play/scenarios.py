@@ -65,11 +65,11 @@ from samurai.files.reading import (
     require,
     whole_number,
 )
-from samurai_plugins.knizia.engine import reference as engine
 from samurai_plugins.knizia.core.maps import LAND
-from samurai_plugins.knizia.editions.rules import LAND_TILE, SEA_TILE, Rules
 from samurai_plugins.knizia.core.state import OVER, State
 from samurai_plugins.knizia.core.tiles import CASTES
+from samurai_plugins.knizia.editions.rules import LAND_TILE, SEA_TILE, Rules
+from samurai_plugins.knizia.engine import reference as engine
 
 __all__ = ["Scenario", "SeatSetup", "PlacedTile", "load_scenario", "parse_scenario", "scenario_state"]
 

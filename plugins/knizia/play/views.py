@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from samurai.errors import DataError
-from samurai_plugins.knizia.editions.rules import Rules
 from samurai_plugins.knizia.core.state import EMPTY, HANDS, OVER, PHASE_NAMES, State
 from samurai_plugins.knizia.core.tiles import CASTES
+from samurai_plugins.knizia.editions.rules import Rules
 
 __all__ = ["seat_view"]
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from samurai.catalog.manifests import EditionManifest
 from samurai.hooks.specs import hookimpl
-from samurai_plugins.knizia.core.result import Result
 from samurai_plugins.ffg2015 import score_leader_tokens
+from samurai_plugins.knizia.core.result import Result
 
 
 @hookimpl(tryfirst=True)
