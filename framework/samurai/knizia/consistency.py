@@ -32,13 +32,14 @@ COUNT_LIMIT = 1 << 40
 _I64 = (-(1 << 63), (1 << 63) - 1)
 _U64 = (0, (1 << 64) - 1)
 _U8 = (0, 255)
-_FIELDS = (("phase", _U8, 0), ("setup_queue", _U8, 1), ("current", _I64, 0), ("turn", _I64, 0), ("pools", _U64, 2),
-           ("hands", _U64, 2), ("stacks", _U64, 2), ("spent", _I64, 1), ("tile_owner", _I64, 1),
-           ("tile_type", _I64, 1), ("tile_turn", _I64, 1), ("empty_land", _U64, 1), ("empty_land_pos", _I64, 1),
-           ("empty_sea", _U64, 1), ("empty_sea_pos", _I64, 1), ("movable_count", _I64, 1), ("figures", _U8, 1),
-           ("empty_around", _I64, 1), ("pending", _U64, 1), ("supply", _I64, 1), ("on_board", _I64, 1),
-           ("captured", _I64, 1), ("removed", _I64, 1), ("removed_total", _I64, 0), ("open_by_stage", _U64, 2),
-           ("cut", _I64, 1), ("normal_played", None, 0), ("played", _I64, 0), ("tiles_played", _I64, 0))
+_FIELDS: tuple[tuple[str, tuple[int, int] | None, int], ...] = (
+    ("phase", _U8, 0), ("setup_queue", _U8, 1), ("current", _I64, 0), ("turn", _I64, 0), ("pools", _U64, 2),
+    ("hands", _U64, 2), ("stacks", _U64, 2), ("spent", _I64, 1), ("tile_owner", _I64, 1), ("tile_type", _I64, 1),
+    ("tile_turn", _I64, 1), ("empty_land", _U64, 1), ("empty_land_pos", _I64, 1), ("empty_sea", _U64, 1),
+    ("empty_sea_pos", _I64, 1), ("movable_count", _I64, 1), ("figures", _U8, 1), ("empty_around", _I64, 1),
+    ("pending", _U64, 1), ("supply", _I64, 1), ("on_board", _I64, 1), ("captured", _I64, 1), ("removed", _I64, 1),
+    ("removed_total", _I64, 0), ("open_by_stage", _U64, 2), ("cut", _I64, 1), ("normal_played", None, 0),
+    ("played", _I64, 0), ("tiles_played", _I64, 0))
 """The fields in the order the native engine reads them: the bounds of the type it reads each into (None for a
 boolean) and its depth (a number, a list of numbers, a list of lists)."""
 _FIXED = {"supply": 3, "on_board": 3, "removed": 3, "cut": 8}
@@ -96,7 +97,7 @@ def _malformed(st: Any) -> str | None:
             if (why := _event_problem(event)) is not None:
                 return _bad("events", why)
     for name, bounds, depth in _FIELDS:
-        value = getattr(st, name, None)
+        value: Any = getattr(st, name, None)
         if bounds is None:
             shaped = isinstance(value, bool)
         elif depth == 0:
