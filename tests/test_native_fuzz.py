@@ -5,8 +5,8 @@ sequences mixing legal and illegal actions, at positions of every shipped editio
 engine never panics (pyo3's ``PanicException`` would fail the test, as would any error but a refusal), accepts and
 refuses what the Python engine accepts and refuses, with the same reason, and holds the same position after every
 accepted action. Python positions with one field corrupted (wrong lengths, out-of-range tiles, hexes, seats,
-settlements and masks, wrong types) handed to ``NATIVE.of_state`` are refused with ``DataError``; a corruption that
-still describes some position is played on without a panic.
+settlements and masks, wrong types) or made inconsistent with their board are handed to both engines' ``of_state``:
+both refuse them with the same ``DataError`` line, or both take them and play them alike to the end.
 """
 
 from __future__ import annotations
