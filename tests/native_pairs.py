@@ -21,9 +21,9 @@ import pytest
 import samurai
 from samurai.errors import IllegalAction
 from samurai_plugins.knizia.core.state import OVER, State
-from samurai_plugins.knizia.editions.edition import KniziaEdition
 from samurai_plugins.knizia.editions.rules import Rules
 from samurai_plugins.knizia.engine.backends import NATIVE, PYTHON, native_module
+from samurai_plugins.knizia.engine.edition import KniziaEdition
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).resolve().parent / "data"

@@ -13,8 +13,8 @@ import samurai
 from samurai import EndTurn, PlaceTile
 from samurai.catalog.editions import Edition, make_plugin_manager, register_plugin
 from samurai.hooks.specs import hookimpl
-from samurai_plugins.knizia.editions.edition import KniziaEdition
 from samurai_plugins.knizia.editions.setup import SetupProcedure
+from samurai_plugins.knizia.engine.edition import KniziaEdition
 
 from helpers import CLOSING_HANDS, KITA, KITA_LAND, captured, figures_at, hand, setup_tiny
 

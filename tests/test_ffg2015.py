@@ -189,7 +189,8 @@ def test_the_end_is_checked_after_the_whole_turn_placement_capture_and_refill(ti
     game.apply(EndTurn())
     assert game.is_over
     assert game.result.end_reason == "removed_by_ties"
-    assert game.current_player is None
+    with pytest.raises(samurai.SamuraiError, match="no seat is to act"):
+        game.current_player  # noqa: B018 (once over, no seat is to act)
     assert len(hand(game, 1)) == 5  # the refill happened before the end
     assert game.legal_actions() == []
     with pytest.raises(IllegalAction, match="over"):

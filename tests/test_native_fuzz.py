@@ -5,8 +5,8 @@ sequences mixing legal and illegal actions, at positions of every shipped editio
 engine never panics (pyo3's ``PanicException`` would fail the test, as would any error but a refusal), accepts and
 refuses what the Python engine accepts and refuses, with the same reason, and holds the same position after every
 accepted action. Python positions with one field corrupted (wrong lengths, out-of-range tiles, hexes, seats,
-settlements and masks, wrong types) handed to ``NATIVE.of_state`` are refused with ``DataError``; a corruption that
-still describes some position is played on without a panic.
+settlements and masks, wrong types) or made inconsistent with their board are handed to both engines' ``of_state``:
+both refuse them with the same ``DataError`` line, or both take them and play them alike to the end.
 """
 
 from __future__ import annotations
@@ -175,13 +175,11 @@ def test_a_corrupted_position_is_refused_with_a_data_error_never_a_crash(positio
                     row[i] = data.draw(st.integers(-3, 200), label="value")
                     must_refuse = False
         setattr(bad, field, rows)
-    try:
-        q = NATIVE.of_state(rules, bad)
-    except DataError as exc:
-        assert "position" in exc.message or "refuses" in exc.message
+    q = _judged_alike(rules, bad)
+    if q is None:
         return
-    assert not must_refuse, f"{field} corrupted ({corruption}) yet accepted by the native engine"
-    _play_without_crash(q)
+    assert not must_refuse, f"{field} corrupted ({corruption}) yet accepted by both engines"
+    _played_alike(rules, bad, q, data.draw(st.integers(0, 2**32), label="seed"))
 
 
 class _BadState:
@@ -191,21 +189,38 @@ class _BadState:
         return (3, (1, 2, 3), None)
 
 
-def _play_without_crash(q: Any) -> None:
-    """Play a position the native engine accepted: every call answers or refuses, none crashes."""
-    rng = random.Random(0)
-    for _ in range(400):
-        if q.phase == OVER:
-            return
-        try:
-            legal = q.legal_actions()
-            action = q.sample_action(rng)
-            q.check(action)
-            q.apply(action)
-        except (IllegalAction, ValueError, IndexError) as exc:
-            assert "panic" not in str(exc).lower()
-            assert isinstance(legal, list)
-            return
+def _refusal(engine: Any, rules: Any, bad: State) -> tuple[Any, DataError | None]:
+    """The engine's position of ``bad``, or its refusal."""
+    try:
+        return engine.of_state(rules, bad), None
+    except DataError as exc:
+        return None, exc
+
+
+def _judged_alike(rules: Any, bad: State) -> Any:
+    """Hand ``bad`` to both engines: both refuse it in one line, in the same words (a field of the wrong type
+    named alike, the reader's own words after it), or both take it; the native position when taken."""
+    q, native_refusal = _refusal(NATIVE, rules, bad)
+    _, python_refusal = _refusal(PYTHON, rules, bad)
+    assert (native_refusal is None) == (python_refusal is None), (native_refusal, python_refusal)
+    if native_refusal is None or python_refusal is None:
+        return q
+    native, python = str(native_refusal), str(python_refusal)
+    assert "\n" not in native and "\n" not in python and "refuses the position" in native
+    if " is malformed: " in native:
+        native, python = native.partition(" is malformed: ")[0], python.partition(" is malformed: ")[0]
+    assert native == python
+    return None
+
+
+def _played_alike(rules: Any, p: State, q: Any, seed: int) -> None:
+    """Play a position both engines took to its end, both alike."""
+    assert_same_position(p, q)
+    if p.phase != OVER:
+        PYTHON.play_random(rules, p, [random.Random(seed + k) for k in range(rules.players)])
+        NATIVE.play_random(rules, q, [random.Random(seed + k) for k in range(rules.players)])
+    assert_same_position(p, q)
+    assert p.result == q.result
 
 
 def test_the_largest_numbers_an_action_can_hold_are_refused_unchanged():
@@ -230,10 +245,13 @@ def _in_play(name: str = "ffg2015", players: int = 2, seed: int = 3) -> tuple[An
 
 
 def _refused(rules: Any, bad: State, words: str) -> None:
-    """The native engine refuses ``bad`` in one line naming ``words``."""
-    with pytest.raises(DataError, match=words) as refused:
-        NATIVE.of_state(rules, bad)
-    assert "\n" not in str(refused.value)
+    """Both engines refuse ``bad`` in the same line, naming ``words``."""
+    refusals = []
+    for engine in (NATIVE, PYTHON):
+        with pytest.raises(DataError, match=words) as refused:
+            engine.of_state(rules, bad)
+        refusals.append(str(refused.value))
+    assert "\n" not in refusals[0] and refusals[0] == refusals[1]
 
 
 def _drop_empty_land(st: State) -> None:
@@ -269,7 +287,8 @@ def test_an_inconsistent_position_is_refused_in_one_line(case):
     bad = p.copy()
     corrupt(bad)
     _refused(rules, bad, words)
-    NATIVE.of_state(rules, p)  # the position it was made from is taken
+    NATIVE.of_state(rules, p)  # the position it was made from is taken, by both
+    PYTHON.of_state(rules, p)
 
 
 def _template_with(rules: Any, change: Any) -> State:
@@ -286,12 +305,17 @@ def _template_with(rules: Any, change: Any) -> State:
 ], ids=["a repeated hands phase", "a supply larger than the free slots", "too few tiles for a hand"])
 def test_a_template_that_cannot_be_set_up_is_refused_before_any_game(change, words):
     from samurai_plugins.knizia.engine.backends import native_spec
+    from samurai_plugins.knizia.engine.consistency import position_problem, position_stuck
 
     module = require_native()
     rules = rules_of("ffg2015-beginner", 2)
+    template = _template_with(rules, change)
     with pytest.raises(ValueError, match=words) as refused:
-        module.NativeRules(native_spec(rules), _template_with(rules, change))
+        module.NativeRules(native_spec(rules), template)
     assert "\n" not in str(refused.value) and "cannot be set up" in str(refused.value)
+    # The Python engine's check (``check_template``, run on every compiled edition) says the same.
+    python = position_problem(rules, template) or position_stuck(rules, template)
+    assert python is not None and str(refused.value).endswith(f": {python}")
 
 
 def test_a_search_refuses_sizes_whose_sum_wraps():
@@ -352,14 +376,6 @@ def test_an_inconsistent_position_is_refused_or_played_alike_never_a_panic(posit
         bad.pending.append(value % settlements)
     elif corruption == "setup_queue":
         bad.setup_queue.append(value % 2)
-    try:
-        q = NATIVE.of_state(rules, bad)
-    except DataError as exc:
-        assert "\n" not in str(exc) and "position" in exc.message
-        return
-    # Accepted: the position is one the Python engine plays too, and both play it alike to the end.
-    assert_same_position(bad, q)
-    if bad.phase != OVER:
-        PYTHON.play_random(rules, bad, [random.Random(seed + k) for k in range(rules.players)])
-        NATIVE.play_random(rules, q, [random.Random(seed + k) for k in range(rules.players)])
-    assert_same_position(bad, q)
+    q = _judged_alike(rules, bad)
+    if q is not None:  # taken by both: played alike to the end
+        _played_alike(rules, bad, q, seed)

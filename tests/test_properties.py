@@ -129,11 +129,12 @@ def test_games_driven_only_through_the_api_always_end_with_a_result(ffg, players
     rng = random.Random(seed)
     steps = 0
     while not game.is_over:
-        assert game.current_player is not None
+        assert game.current_player in range(players)
         game.apply(rng.choice(game.legal_actions()))
         steps += 1
         assert steps < 5000
-    assert game.current_player is None
+    with pytest.raises(samurai.SamuraiError):
+        game.current_player  # noqa: B018 (once over, no seat is to act)
     result = game.result
     assert result is not None and result.winners and result.explanation and result.end_reason
 

@@ -312,7 +312,7 @@ def test_render_refuses_a_broken_record_and_writes_nothing(tmp_path, capsys):
     record = tmp_path / "game.json"
     record.write_text(FOUR_PLAYERS.read_text().replace('"seed": 1812625897064547318', '"seed": 7'))
     assert main(["render", str(record), "-o", str(tmp_path / "b.svg")]) == 2
-    assert "replay" in capsys.readouterr().err
+    assert "[seed]: the seed or the actions do not match the record" in capsys.readouterr().err
     assert not (tmp_path / "b.svg").exists()
 
 

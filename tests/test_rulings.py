@@ -21,8 +21,8 @@ from samurai import ChooseTile, DataError, EndTurn, IllegalAction, PlaceFigure, 
 from samurai.catalog.editions import Edition, make_plugin_manager, register_plugin
 from samurai.hooks.specs import hookimpl
 from samurai_plugins.knizia.adapters.game_state import start
-from samurai_plugins.knizia.editions.edition import KniziaEdition
 from samurai_plugins.knizia.editions.setup import SetupProcedure
+from samurai_plugins.knizia.engine.edition import KniziaEdition
 
 from helpers import DATA, HIGASHI, KITA, MACHI, MINAMI, NISHI, tiny_scenario
 

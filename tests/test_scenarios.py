@@ -6,8 +6,11 @@ import pytest
 
 import samurai
 from samurai import DataError, EndTurn, MoveTile, PlaceTile
+from samurai.catalog.editions import load_edition
 from samurai.cli import main
+from samurai_plugins.knizia.editions.rules import compile_rules
 from samurai_plugins.knizia.play.record_files import record_from_dict, record_to_dict
+from samurai_plugins.knizia.play.scenarios import scenario_state
 
 from helpers import (
     DATA,
@@ -186,3 +189,28 @@ def test_scenario_errors_give_the_line_of_the_field(name, line):
     assert refused.value.line == line
     text = (BROKEN / name).read_text().splitlines()[line - 1]
     assert refused.value.key.split(".")[-1].split("[")[0] in text or text.startswith("[[")
+
+
+def test_a_position_that_disagrees_with_its_board_is_refused_by_either_engine(game):
+    # A scenario's position reaches the game through the engine's of_state; one whose kept fields disagree with its
+    # board is refused there in one line, the same line on both engines (samurai_plugins.knizia.engine.consistency).
+    python_state = scenario_state(game.rules, game.scenario, 3)
+    bad = python_state.copy()
+    bad.empty_around[0] += 1
+    with pytest.raises(DataError, match=r"the engine refuses the position: empty_around\[\d+\] is") as refused:
+        game.engine.of_state(game.rules, bad)
+    assert "\n" not in str(refused.value)
+    game.engine.of_state(game.rules, python_state)  # the scenario's own position is taken
+
+
+def test_an_edition_whose_starting_position_cannot_be_set_up_is_refused(monkeypatch):
+    from samurai_plugins.knizia.engine import edition as editions
+
+    def compiled_with_too_few_tiles(*arguments):
+        rules = compile_rules(*arguments)
+        rules.template.pools[0] = rules.template.pools[0][:1]
+        return rules
+
+    monkeypatch.setattr(editions, "compile_rules", compiled_with_too_few_tiles)
+    with pytest.raises(DataError, match="the starting position cannot be set up: seat 0 has 1 tiles to choose a hand"):
+        load_edition("ffg2015").rules(2)  # refused when compiled, on either engine, before any game

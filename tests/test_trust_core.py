@@ -32,7 +32,7 @@ from samurai.hooks.specs import hookimpl
 from samurai.interrupts import interruptible
 from samurai.lifelines import EXIT_ORPHANED
 from samurai.records import play_record_of, play_record_to_dict, read_play_record
-from samurai_plugins.knizia.editions.edition import KniziaEdition
+from samurai_plugins.knizia.engine.edition import KniziaEdition
 from samurai_plugins.knizia.play import record_files as records
 
 from helpers import DATA, TINY_EDITION, living_group_members

@@ -21,7 +21,7 @@ from samurai_plugins.knizia.adapters.search_bots import make_bot as make_knizia_
 from samurai_plugins.knizia.core.actions import Action
 from samurai_plugins.knizia.core.identity import KNIZIA
 from samurai_plugins.knizia.core.maps import GameMap
-from samurai_plugins.knizia.editions.edition import KniziaEdition
+from samurai_plugins.knizia.engine.edition import KniziaEdition
 from samurai_plugins.knizia.play import game as knizia_game
 from samurai_plugins.knizia.play import record_files as knizia_records
 from samurai_plugins.knizia.play.game import Game, check_seed

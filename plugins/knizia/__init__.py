@@ -15,8 +15,10 @@ The package is built in floors; a floor imports only the floors below it (pyproj
   ``hookspecs`` (the game's hooks), ``defaults`` (the game's own answers), ``hook_results`` (what each hook must
   return), ``manifest_keys`` (the keys a manifest of this game adds), ``setup`` (the set-up procedures and what a
   figure placement must leave possible), ``native_scoring`` (scorings the native engine decides itself), ``rules``
-  (an edition compiled into ``Rules``), ``edition`` (the framework's ``Edition`` with the map and the rules).
-- ``engine``: legal moves and turns. ``reference`` (the Python reference engine), ``special_tiles`` (the
+  (an edition compiled into ``Rules``).
+- ``engine``: legal moves and turns. ``reference`` (the Python reference engine), ``consistency`` (what a
+  position handed to an engine must satisfy, in the native engine's words), ``edition`` (the framework's
+  ``Edition`` with the map and the rules, its starting position checked), ``special_tiles`` (the
   behaviours of Move and Switch), ``backends`` (the Python engine and the native one, the Rust crate in
   ``engine/native/`` built as ``engine._native``, behind one face, chosen by ``SAMURAI_ENGINE``), ``greedy`` (the
   greedy player), ``evaluation`` (the estimate searches judge a position by).

@@ -27,10 +27,10 @@ from samurai_plugins.knizia.adapters.runner import outcome_of, play_batch, summa
 from samurai_plugins.knizia.adapters.search_bots import GAME_BOTS
 from samurai_plugins.knizia.core.identity import KNIZIA
 from samurai_plugins.knizia.editions import defaults, hookspecs
-from samurai_plugins.knizia.editions.edition import knizia_edition, open_edition, resolve_map
 from samurai_plugins.knizia.editions.hook_results import KNIZIA_HOOK_RESULTS
 from samurai_plugins.knizia.editions.manifest_keys import MANIFEST_KEYS, check_extends, read_manifest
 from samurai_plugins.knizia.engine import special_tiles
+from samurai_plugins.knizia.engine.edition import knizia_edition, open_edition, resolve_map
 
 __all__ = ["GAME", "MEASURES", "PANELS", "samurai_games"]
 

@@ -191,7 +191,7 @@ class GameDefinition:
     open_edition: Callable[[GameDefinition, EditionManifest, pluggy.PluginManager, Any, str], Edition] | None = None
     """``(this definition, manifest, plugin manager, board, manifest text) -> edition``: the game's own edition
     object, a subclass of ``samurai.catalog.editions.Edition``, checked as it loads (Knizia's:
-    ``samurai_plugins.knizia.editions.edition.open_edition`` compiles its rules for every player count); None: a plain
+    ``samurai_plugins.knizia.engine.edition.open_edition`` compiles its rules for every player count); None: a plain
     ``Edition``."""
     bots: Mapping[str, Callable[[int], Bot]] = attrs.field(default=_NO_BOTS, hash=False)
     """The game's own bots without a budget, by name, each made from a seed (Knizia's game: ``greedy``), offered
@@ -236,7 +236,7 @@ class Edition:
     """An edition ready to play: its manifest, its own plugin manager, its game and its board.
 
     Every game starts through ``start(players, seed, options)`` on the game protocol. A game may open its
-    editions as a subclass with more (``GameDefinition.open_edition``: Knizia's ``samurai_plugins.knizia.editions.edition
+    editions as a subclass with more (``GameDefinition.open_edition``: Knizia's ``samurai_plugins.knizia.engine.edition
     .KniziaEdition`` compiles its rules and holds its hex map).
     """
 

@@ -25,7 +25,7 @@ MOVED_MODULES = {
     "result": "core.result", "actions": "core.actions", "identity": "core.identity", "facts": "core.facts",
     "hookspecs": "editions.hookspecs", "defaults": "editions.defaults", "hook_results": "editions.hook_results",
     "manifests": "editions.manifest_keys", "rules": "editions.rules", "setup_rules": "editions.setup",
-    "native_scoring": "editions.native_scoring", "editions": "editions.edition", "engine": "engine.reference",
+    "native_scoring": "editions.native_scoring", "editions": "engine.edition", "engine": "engine.reference",
     "engines": "engine.backends", "special_tiles": "engine.special_tiles", "greedy": "engine.greedy",
     "evaluation": "engine.evaluation", "_native": "engine._native", "game": "play.game", "views": "play.views",
     "knowledge": "play.knowledge", "scenarios": "play.scenarios", "records": "play.record_files",

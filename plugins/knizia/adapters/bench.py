@@ -31,8 +31,8 @@ from samurai.seeds import derive_seed
 from samurai_plugins.knizia.adapters.game_state import HexGameState
 from samurai_plugins.knizia.adapters.runner import play_batch
 from samurai_plugins.knizia.core.state import PLAY
-from samurai_plugins.knizia.editions.edition import knizia_edition
 from samurai_plugins.knizia.engine.backends import ENGINE_VARIABLE, PYTHON, engine_for, native_module_or_error
+from samurai_plugins.knizia.engine.edition import knizia_edition
 from samurai_plugins.knizia.play.game import Game, new_game
 
 __all__ = ["BenchFigure", "run_bench", "PathFigures", "opening", "time_paths", "CompareFigure", "time_compare",

@@ -14,7 +14,7 @@ from typing import Any
 from samurai.catalog.editions import Edition, load_edition
 from samurai.catalog.games import BenchRequest, GameCommands, PlayedScenario
 from samurai.errors import DataError
-from samurai_plugins.knizia.editions.edition import knizia_edition
+from samurai_plugins.knizia.engine.edition import knizia_edition
 
 __all__ = ["COMMANDS", "score_captured", "render_file", "bench_lines", "edition_lines", "try_end_of_game_hooks",
            "play_scenario", "engine_note",

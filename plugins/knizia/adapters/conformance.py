@@ -22,10 +22,10 @@ from samurai_plugins.knizia.adapters.play_bots import play_bots
 from samurai_plugins.knizia.core.facts import GameFacts
 from samurai_plugins.knizia.core.state import HANDS, OVER, State
 from samurai_plugins.knizia.core.tiles import CASTES
-from samurai_plugins.knizia.editions.edition import knizia_edition
 from samurai_plugins.knizia.editions.rules import Rules
 from samurai_plugins.knizia.engine import reference as engine
 from samurai_plugins.knizia.engine.backends import NATIVE, PYTHON, native_module_or_error, native_unsupported
+from samurai_plugins.knizia.engine.edition import knizia_edition
 from samurai_plugins.knizia.play.game import Game, new_game
 from samurai_plugins.knizia.play.record_files import from_record, record_from_dict, record_to_dict, to_record
 from samurai_plugins.knizia.play.views import seat_view

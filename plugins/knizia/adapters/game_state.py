@@ -181,7 +181,7 @@ class HexSeatKnowledge(SeatKnowledge):
         """
         state = self.determinized_state(rng, random.Random(rng.getrandbits(64)))
         engine = getattr(self, "engine", PYTHON)  # unset for a knowledge built directly, of a Python position
-        return HexGameState(self.rules, engine.of_state(self.rules, state), self.move_number, engine)
+        return HexGameState(self.rules, engine.of_state(self.rules, state, trusted=True), self.move_number, engine)
 
     def search_natively(self, rng: random.Random, *, simulations: int | None, seconds: float | None,
                         exploration: float, playout: int | None, replies: bool,

@@ -31,10 +31,10 @@ from samurai.seeds import derive_seed
 from samurai_plugins.knizia.adapters.runner import cached_rules, native_bots, play_game
 from samurai_plugins.knizia.core.facts import FactsWatch, GameFacts, core_game_metrics
 from samurai_plugins.knizia.core.result import Result
-from samurai_plugins.knizia.editions.edition import knizia_edition
 from samurai_plugins.knizia.editions.hook_results import KNIZIA_HOOK_RESULTS
 from samurai_plugins.knizia.editions.rules import Rules
 from samurai_plugins.knizia.engine.backends import NATIVE, collector_paused, engine_for, play_native_run
+from samurai_plugins.knizia.engine.edition import knizia_edition
 from samurai_plugins.knizia.play.record_files import GameRecord, record_of, replay
 
 if TYPE_CHECKING:

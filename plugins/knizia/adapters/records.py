@@ -17,7 +17,7 @@ from samurai.errors import DataError
 from samurai.protocol import GameState, Move
 from samurai_plugins.knizia.adapters.game_state import HexGameState
 from samurai_plugins.knizia.adapters.measures import game_facts
-from samurai_plugins.knizia.editions.edition import knizia_edition
+from samurai_plugins.knizia.engine.edition import knizia_edition
 from samurai_plugins.knizia.play.record_files import (
     GameRecord,
     from_record,

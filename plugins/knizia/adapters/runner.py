@@ -30,7 +30,6 @@ from samurai_plugins.knizia.adapters.search_bots import make_bot
 from samurai_plugins.knizia.core.result import END_REASONS
 from samurai_plugins.knizia.core.state import OVER, State, seeded_random
 from samurai_plugins.knizia.core.tiles import CASTES
-from samurai_plugins.knizia.editions.edition import knizia_edition
 from samurai_plugins.knizia.editions.rules import Rules
 from samurai_plugins.knizia.engine.backends import (
     NATIVE,
@@ -41,6 +40,7 @@ from samurai_plugins.knizia.engine.backends import (
     native_module_or_error,
     play_native_run,
 )
+from samurai_plugins.knizia.engine.edition import knizia_edition
 from samurai_plugins.knizia.play.knowledge import LeftGame
 from samurai_plugins.knizia.play.record_files import GameRecord, record_of
 

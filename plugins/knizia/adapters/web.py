@@ -24,10 +24,10 @@ from samurai_plugins.knizia.core.identity import KNIZIA
 from samurai_plugins.knizia.core.result import END_REASONS
 from samurai_plugins.knizia.core.state import FIGURES, HANDS, OVER
 from samurai_plugins.knizia.core.tiles import CASTES
-from samurai_plugins.knizia.editions.edition import knizia_edition
 from samurai_plugins.knizia.editions.rules import Rules
 from samurai_plugins.knizia.engine import reference as engine
 from samurai_plugins.knizia.engine.backends import NATIVE, engine_for
+from samurai_plugins.knizia.engine.edition import knizia_edition
 from samurai_plugins.knizia.play.game import check_seed
 from samurai_plugins.knizia.play.record_files import position_check, record_from_dict, record_of, record_to_dict, replay
 from samurai_plugins.knizia.play.render import draw_key, draw_view, move_marks

@@ -3,7 +3,7 @@
 Modules: ``hookspecs`` (the game's hooks, pluggy only), ``defaults`` (the game's own answers), ``hook_results``
 (what each hook must return), ``manifest_keys`` (the keys a manifest of this game adds), ``setup`` (the set-up
 procedures), ``native_scoring`` (scorings the native engine decides itself), ``rules`` (an edition compiled into
-``Rules``, and ``TileBehaviour``, what a special tile must do), ``edition`` (``KniziaEdition``).
+``Rules``, and ``TileBehaviour``, what a special tile must do).
 
 An edition's plugin imports what it needs from here (``from samurai_plugins.knizia.editions import hookimpl, Result``): the
 names in ``__all__`` are loaded when first used, so ``import samurai_plugins.knizia.editions.hookspecs`` stays cheap.
@@ -19,7 +19,6 @@ if TYPE_CHECKING:  # the same names, typed, for mypy
     from samurai_plugins.knizia.core.actions import Action
     from samurai_plugins.knizia.core.result import END_REASONS, Result, seats_text
     from samurai_plugins.knizia.core.tiles import CASTES
-    from samurai_plugins.knizia.editions.edition import KniziaEdition, knizia_edition, open_edition, resolve_map
     from samurai_plugins.knizia.editions.native_scoring import native_scoring
     from samurai_plugins.knizia.editions.rules import Rules, TileBehaviour
     from samurai_plugins.knizia.editions.setup import SetupProcedure
@@ -35,10 +34,6 @@ _EXPORTS = {
     "native_scoring": "samurai_plugins.knizia.editions.native_scoring",
     "Rules": "samurai_plugins.knizia.editions.rules",
     "TileBehaviour": "samurai_plugins.knizia.editions.rules",
-    "KniziaEdition": "samurai_plugins.knizia.editions.edition",
-    "knizia_edition": "samurai_plugins.knizia.editions.edition",
-    "open_edition": "samurai_plugins.knizia.editions.edition",
-    "resolve_map": "samurai_plugins.knizia.editions.edition",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -33,6 +33,7 @@ from samurai_plugins.knizia.core.result import Result
 from samurai_plugins.knizia.core.state import OVER, State
 from samurai_plugins.knizia.editions.rules import Rules
 from samurai_plugins.knizia.engine import reference as python_engine
+from samurai_plugins.knizia.engine.consistency import check_position, refused_position
 from samurai_plugins.knizia.engine.special_tiles import MoveBehaviour, SwitchBehaviour
 
 __all__ = ["ENGINE_VARIABLE", "ENGINE_CHOICES", "Engine", "PYTHON", "NATIVE", "engine_for", "engine_of",
@@ -57,8 +58,11 @@ class Engine(Protocol):
     def new_state(self, rules: Rules, seed: int, *, trace: bool = False) -> Any:
         """A new game seeded ``seed``, its random setup done."""
 
-    def of_state(self, rules: Rules, state: State) -> Any:
-        """This engine's position of a Python engine ``State`` (a scenario's, say)."""
+    def of_state(self, rules: Rules, state: State, *, trusted: bool = False) -> Any:
+        """This engine's position of a Python engine ``State`` (a scenario's, say); ``DataError``
+        (``consistency.refused_position``) for one it cannot play on. ``trusted``: the position was made by this
+        package from one already taken (a determinization), so the Python engine takes it as it is; the native
+        engine checks every position it converts anyway."""
 
     def legal_actions(self, rules: Rules, st: Any) -> list[tuple[int, ...]]:
         """Every legal action, in the engine's stable order."""
@@ -90,8 +94,10 @@ class PythonEngine:
         """``engine.new_state``."""
         return python_engine.new_state(rules, seed, trace=trace)
 
-    def of_state(self, rules: Rules, state: State) -> State:
-        """The state itself."""
+    def of_state(self, rules: Rules, state: State, *, trusted: bool = False) -> State:
+        """The state itself, once ``consistency.check_position`` takes it (unless ``trusted``)."""
+        if not trusted:
+            check_position(rules, state)
         return state
 
     def legal_actions(self, rules: Rules, st: State) -> list[tuple[int, ...]]:
@@ -139,12 +145,13 @@ class NativeEngine:
         st = native_module_or_error().NativeState.start(native_rules(rules), seed, trace)
         return _scored(rules, st)
 
-    def of_state(self, rules: Rules, state: State) -> Any:
-        """The native position of a Python ``State``; ``DataError`` if the native engine refuses it."""
+    def of_state(self, rules: Rules, state: State, *, trusted: bool = False) -> Any:
+        """The native position of a Python ``State``; ``DataError`` if the native engine refuses it, in the words
+        the Python engine refuses it in (``consistency.refused_position``)."""
         try:
             st = native_module_or_error().NativeState.of_state(native_rules(rules), state)
         except ValueError as exc:
-            raise DataError(f"the native engine refuses the position: {exc}", source=rules.reference) from None
+            raise refused_position(rules, str(exc).removeprefix("position: ")) from None
         return _scored(rules, st)
 
     def legal_actions(self, rules: Rules, st: Any) -> list[tuple[int, ...]]:

@@ -27,7 +27,8 @@ from samurai_plugins.knizia.editions.setup import (
 )
 
 __all__ = ["CHOOSE", "FIGURE", "PLACE", "SPECIAL", "END", "new_state", "legal_actions", "check", "apply",
-           "sample_action", "play_random", "can_play", "playable_tiles", "put_tile", "end_trigger", "begin_play"]
+           "sample_action", "play_random", "can_play", "figure_placements", "playable_tiles", "put_tile",
+           "end_trigger", "begin_play"]
 
 CHOOSE, FIGURE, PLACE, SPECIAL, END = range(5)
 """Action tuples: ``(CHOOSE, tile)``, ``(FIGURE, caste, settlement)``, ``(PLACE, tile, hex)``,
@@ -99,7 +100,8 @@ def _unchecked_figure_placements(st: State) -> list[tuple[int, int]]:
     return [(c, s) for s in sorted(figure_stage(st)) for c in range(3) if st.supply[c] and not st.figures[s] >> c & 1]
 
 
-def _figure_placements(rules: Rules, st: State) -> list[tuple[int, int]]:
+def figure_placements(rules: Rules, st: State) -> list[tuple[int, int]]:
+    """Every ``(caste, settlement)`` figure placement legal now under the edition's setup ruling."""
     if rules.setup.figures_must_fit:
         return legal_figure_placements(st, rules.capacities)
     return _unchecked_figure_placements(st)
@@ -179,7 +181,7 @@ def legal_actions(rules: Rules, st: State) -> list[tuple[int, ...]]:
     if st.phase == HANDS:
         return [(CHOOSE, tile) for tile in sorted(set(st.pools[seat]))]
     if st.phase == FIGURES:
-        return [(FIGURE, c, s) for c, s in _figure_placements(rules, st)]
+        return [(FIGURE, c, s) for c, s in figure_placements(rules, st)]
     if st.phase != PLAY:
         return []
     actions: list[tuple[int, ...]] = []

@@ -28,11 +28,11 @@ from samurai_plugins.knizia.core.maps import GameMap
 from samurai_plugins.knizia.core.result import Result
 from samurai_plugins.knizia.core.state import EMPTY, OVER, PHASE_NAMES, State
 from samurai_plugins.knizia.core.tiles import CASTES
-from samurai_plugins.knizia.editions.edition import KniziaEdition, knizia_edition
 from samurai_plugins.knizia.editions.manifest_keys import KniziaManifest
 from samurai_plugins.knizia.editions.rules import Rules
 from samurai_plugins.knizia.engine import reference as engine
 from samurai_plugins.knizia.engine.backends import Engine, engine_for
+from samurai_plugins.knizia.engine.edition import KniziaEdition, knizia_edition
 from samurai_plugins.knizia.play.scenarios import Scenario, load_scenario, parse_scenario, scenario_state
 from samurai_plugins.knizia.play.views import seat_view
 

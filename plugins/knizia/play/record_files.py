@@ -42,8 +42,8 @@ from samurai.files.writing import write_atomically
 from samurai.records import read_check
 from samurai_plugins.knizia.core.actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
 from samurai_plugins.knizia.core.state import State
-from samurai_plugins.knizia.editions.edition import knizia_edition
 from samurai_plugins.knizia.editions.rules import Rules
+from samurai_plugins.knizia.engine.edition import knizia_edition
 from samurai_plugins.knizia.play.game import MAX_SEED, Game, action_of, check_seed, new_game
 
 __all__ = ["SCHEMA_VERSION", "MIGRATIONS", "GameRecord", "to_record", "from_record", "replay", "save", "load",

@@ -16,6 +16,7 @@ from samurai.errors import DataError
 from samurai.files.reading import is_file, key_line
 from samurai_plugins.knizia.core.maps import GameMap, load_map
 from samurai_plugins.knizia.editions.rules import Rules, compile_rules
+from samurai_plugins.knizia.engine.consistency import check_template
 
 if TYPE_CHECKING:
     import pluggy
@@ -52,8 +53,10 @@ class KniziaEdition(Edition):
         chosen_map = game_map or self.map
         key = (players, tuple(sorted(values.items())), id(chosen_map))
         if key not in self._rules:
-            self._rules[key] = compile_rules(self.manifest, self.plugin_manager.hook, chosen_map, players, values)
-            self._rules[key].reference = self.reference
+            rules = compile_rules(self.manifest, self.plugin_manager.hook, chosen_map, players, values)
+            rules.reference = self.reference
+            check_template(rules)
+            self._rules[key] = rules
         return self._rules[key]
 
     def map_named(self, name: str) -> GameMap:
