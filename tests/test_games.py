@@ -12,7 +12,7 @@ import samurai
 import samurai.catalog.editions
 from samurai import DataError
 from samurai.catalog.editions import available_editions, installed_games, installed_plugins, load_edition
-from samurai.catalog.games import GameDefinition
+from samurai.catalog.games import GAMES_RESULT, GameDefinition, GameEditions, GameFaces, GameRunner
 from samurai.cli import main
 from samurai.hooks import specs as hookspecs
 from samurai_plugins import daimyo
@@ -142,6 +142,24 @@ def test_a_daimyo_manifest_without_its_plugin_still_plays_the_installed_game(tmp
     assert edition.game is daimyo.GAME and isinstance(edition.start(2, 0), daimyo.DaimyoState)
 
 
+def test_a_contributed_definition_is_checked_group_by_group():
+    # What samurai_games returns is held against GAMES_RESULT: a group of the wrong kind, or a wrong field inside a
+    # group, is named by its place in the definition; both games' definitions pass.
+    assert GAMES_RESULT.problem([KNIZIA_GAME, daimyo.GAME], {}) is None
+    game = daimyo.GAME
+    wrong: dict[str, GameDefinition] = {
+        "faces": attrs.evolve(game, faces=GameEditions()),
+        "faces.web": attrs.evolve(game, faces=GameFaces(web="page")),  # type: ignore[arg-type]
+        "editions.check_manifest": attrs.evolve(game, editions=GameEditions(check_manifest=None)),  # type: ignore
+        "editions.manifest_keys": attrs.evolve(game, editions=GameEditions(manifest_keys={"players"})),  # type: ignore
+        "runner.bot_seed_offset": attrs.evolve(game, runner=GameRunner(bot_seed_offset=-1)),
+    }
+    for place, definition in wrong.items():
+        problem = GAMES_RESULT.problem([definition], {})
+        assert problem is not None, place
+        assert problem.startswith(f"a list holding a GameDefinition 'daimyo', whose {place} is "), problem
+
+
 def test_a_manifest_without_a_game_plays_the_game_that_says_it_is_the_default(tmp_path: Path, monkeypatch):
     edition = load_edition(str(ROOT / "tests" / "data" / "tiny-core.toml"))
     assert edition.manifest.game == KNIZIA and edition.game is KNIZIA_GAME and KNIZIA_GAME.default_game
@@ -166,8 +184,9 @@ def test_a_daimyo_editions_plugin_manager_holds_none_of_knizias_hooks():
     assert daimyo_hooks == {name for name in dir(hookspecs) if name.startswith("samurai_")}
     ffg = load_edition("ffg2015").plugin_manager
     assert knizia_hooks <= {name for name, caller in vars(ffg.hook).items() if isinstance(caller, pluggy.HookCaller)}
-    assert [name for name, _ in KNIZIA_GAME.plugins] == ["samurai_plugins.knizia.editions.defaults", "samurai_plugins.knizia.engine.special_tiles"]
-    assert all(ffg.get_plugin(name) is module for name, module in KNIZIA_GAME.plugins)
+    assert [name for name, _ in KNIZIA_GAME.editions.plugins] == ["samurai_plugins.knizia.editions.defaults",
+                                                                   "samurai_plugins.knizia.engine.special_tiles"]
+    assert all(ffg.get_plugin(name) is module for name, module in KNIZIA_GAME.editions.plugins)
 
 
 def test_samurai_editions_lists_the_daimyo_editions_with_their_game(capsys: pytest.CaptureFixture[str]):

@@ -330,8 +330,8 @@ def test_every_hook_has_a_specification_and_the_kit_calls_it_for_every_game():
     assert set(FRAMEWORK_HOOK_RESULTS) == {name for name in dir(hookspecs) if name.startswith("samurai_")}
     assert set(HOOK_RESULTS) < set(FRAMEWORK_HOOK_RESULTS)
     for game in installed_games().values():  # each game's own hooks have their checkers in its definition
-        own = {name for specs in game.hookspecs for name in dir(specs) if name.startswith("samurai_")}
-        assert set(game.hook_results) == own and not own & set(FRAMEWORK_HOOK_RESULTS), game.name
+        own = {name for specs in game.editions.hookspecs for name in dir(specs) if name.startswith("samurai_")}
+        assert set(game.editions.hook_results) == own and not own & set(FRAMEWORK_HOOK_RESULTS), game.name
     assert PROTOCOL_CHECKS[0].check is check_hook_results and PROTOCOL_CHECKS[0].rule == CHECKS[0].rule
 
 

@@ -146,7 +146,7 @@ def test_an_edition_of_another_game_is_refused_by_openspiel():
 
 
 def test_a_game_without_an_encoding_has_no_environment():
-    bare = SimpleNamespace(game=attrs.evolve(DAIMYO_GAME, interop=None))
+    bare = SimpleNamespace(game=attrs.evolve(DAIMYO_GAME, faces=attrs.evolve(DAIMYO_GAME.faces, interop=None)))
     with pytest.raises(ValueError, match="game 'daimyo' supplies no encoding"):
         encoding_of(bare, 2)  # type: ignore[arg-type]
 

@@ -293,8 +293,8 @@ def play_replay_lines(record: PlayRecord, *, source: str = "record", trust: Trus
             words = before.describe(action)
             text = " ".join(str(value) for value in words.values())
             yield f"{number:>5}  seat {actor} {text}"
-            if edition.game.tell is not None:
-                yield from (f"{'':>7}{line}" for line in edition.game.tell(before, action, state))
+            if edition.game.faces.tell is not None:
+                yield from (f"{'':>7}{line}" for line in edition.game.faces.tell(before, action, state))
         last = state
         before = state.copy()
         if to is not None and number == to:

@@ -73,7 +73,8 @@ def write_starter_edition(name: str, extends: str, folder: Path, *, force: bool 
     commands = base_edition.game.commands
     starter = commands.starter_plugin if commands is not None and commands.starter_plugin is not None \
         else STARTER_PLUGIN
-    specs = ", ".join(module.__name__ for module in base_edition.game.hookspecs) or "none beyond the framework's"
+    specs = (", ".join(module.__name__ for module in base_edition.game.editions.hookspecs)
+             or "none beyond the framework's")
     write_atomically(plugin_path, starter.format(ident=name, base=extends, game=base_edition.game.title,
                                                  hookspecs=specs))
     load_edition(str(manifest_path))  # what we wrote must load: fail here, not in the designer's hands

@@ -1,5 +1,5 @@
 """Daimyo and Shinobi as numbers for learning libraries: its encoding (``samurai.interop.encoding.GameEncoding``),
-which ``GAME.interop`` supplies to ``samurai.interop`` (needs ``numpy``, in the ``rl`` and ``openspiel`` extras).
+which ``GAME.faces.interop`` supplies to ``samurai.interop`` (needs ``numpy``, in the ``rl`` and ``openspiel`` extras).
 
 Actions are numbered once for a board of ``S`` squares: ``(FLIP, square)`` is ``square`` and ``(MOVE, from, to)``
 is ``S + from * S + to``, so there are ``S + S * S`` numbers, the same in every position. A seat's observation is
@@ -134,7 +134,7 @@ class DaimyoEncoding:
 
 
 def encoding(edition: Edition, players: int, options: Mapping[str, Any] | None = None) -> DaimyoEncoding:
-    """The encoding of ``edition``'s board and rulings (``GAME.interop``); the players are always two (checked when
-    the game starts)."""
+    """The encoding of ``edition``'s board and rulings (``GAME.faces.interop``); the players are always two
+    (checked when the game starts)."""
     rulings = {**DEFAULT_OPTIONS, **edition.manifest.resolve_options(options)}
     return DaimyoEncoding(edition.board.files, edition.board.ranks, int(rulings["no_progress_limit"]))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from samurai.catalog.games import GameDefinition
+from samurai.catalog.games import GameDefinition, GameEditions, GameFaces
 from samurai.errors import DataError
 from samurai.files.reading import key_line, table_line
 from samurai.hooks.specs import hookimpl
@@ -100,15 +100,11 @@ GAME = GameDefinition(
     player_counts=lambda edition: (2,),
     start=_start,
     render=_render,
-    render_moves=_render_moves,
-    check_manifest=_check_manifest,
-    tell=tell,
-    measures=MEASURES,
-    web=_web,
     checks=checks,
     earlier_views=(_view_of_version_0_1,),
-    interop=_interop,
-    interop_edition="daimyo",
+    editions=GameEditions(check_manifest=_check_manifest),
+    faces=GameFaces(tell=tell, render_moves=_render_moves, web=_web, interop=_interop, interop_edition="daimyo"),
+    measures=MEASURES,
 )
 """This game as the framework sees it (``samurai.catalog.games``): what ``game = "daimyo"`` in a manifest names."""
 

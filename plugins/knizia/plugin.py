@@ -4,7 +4,8 @@
 
 The definition is the top of the game's package: it names the modules that do each job (the position, the
 editions, the checks, the fast runner, the web face, the commands), so none of those need to know it. The game's
-hooks, defaults and special tiles reach each of its editions through the definition (``hookspecs``, ``plugins``);
+hooks, defaults and special tiles reach each of its editions through the definition (``editions``: its
+``hookspecs`` and ``plugins``);
 the editions shipped in the distribution's ``editions/`` folder are contributed by the framework's defaults
 (``samurai.hooks.defaults``), which list the folder whatever games it holds.
 """
@@ -15,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from samurai.catalog.editions import Edition
-from samurai.catalog.games import GameDefinition, GameMeasures
+from samurai.catalog.games import GameDefinition, GameEditions, GameFaces, GameMeasures, GameRunner
 from samurai.hooks.specs import hookimpl
 from samurai.protocol import Move
 from samurai_plugins.knizia.adapters.commands import COMMANDS
@@ -119,29 +120,26 @@ GAME = GameDefinition(
     player_counts=lambda edition: tuple(knizia_edition(edition).manifest.players),
     start=_start_of,
     render=_render,
-    render_moves=_render_moves,
-    manifest_keys=MANIFEST_KEYS,
-    measures=MEASURES,
-    web=_web,
-    checks=_checks,
-    hook_arguments=hook_arguments,
-    check_hook_answer=check_hook_answer,
     default_game=True,
-    hookspecs=(hookspecs,),
-    plugins=(("samurai_plugins.knizia.editions.defaults", defaults), ("samurai_plugins.knizia.engine.special_tiles", special_tiles)),
-    hook_results=KNIZIA_HOOK_RESULTS,
-    read_manifest=read_manifest,
-    check_extends=check_extends,
-    open_edition=open_edition,
+    checks=_checks,
     bots=GAME_BOTS,
-    interop=_interop,
-    interop_edition="ffg2015",
-    commands=COMMANDS,
-    play_batch=play_batch,
-    outcome=_outcome,
-    summary=summary_of,
+    editions=GameEditions(
+        manifest_keys=MANIFEST_KEYS,
+        read_manifest=read_manifest,
+        check_extends=check_extends,
+        open_edition=open_edition,
+        hookspecs=(hookspecs,),
+        plugins=(("samurai_plugins.knizia.editions.defaults", defaults),
+                 ("samurai_plugins.knizia.engine.special_tiles", special_tiles)),
+        hook_results=KNIZIA_HOOK_RESULTS,
+        hook_arguments=hook_arguments,
+        check_hook_answer=check_hook_answer,
+    ),
+    faces=GameFaces(render_moves=_render_moves, web=_web, interop=_interop, interop_edition="ffg2015"),
+    runner=GameRunner(play_batch=play_batch, outcome=_outcome, summary=summary_of, bot_seed_offset=0),
+    measures=MEASURES,
     records=RECORDS,
-    bot_seed_offset=0,
+    commands=COMMANDS,
 )
 """Knizia's game as the framework sees it (``samurai.catalog.games``), contributed by its plugin
 (this module): the default game, of every manifest without a ``game`` key."""

@@ -4,7 +4,8 @@ Installed packages register plugin modules under the ``samurai`` entry-point
 group. ``available_editions()`` collects every edition manifest they (and the
 engine) contribute; ``load_edition(id)`` reads one, merges what it extends,
 and builds a pluggy ``PluginManager`` that holds the framework's hooks and defaults, the hooks and core plugins
-of the edition's game (``GameDefinition.hookspecs`` and ``plugins``), and exactly the plugins the manifest names.
+of the edition's game (``GameDefinition.editions``: its ``hookspecs`` and ``plugins``), and exactly the plugins
+the manifest names.
 Nothing is global: each ``Edition`` owns its manager. The games are those the installed plugins contribute
 (``installed_games``, asked once per set of installed plugins) and those a manifest's own plugins contribute.
 """
@@ -143,10 +144,10 @@ def _plugin_manager(modules: Sequence[tuple[str, ModuleType]], games: Sequence[G
     pm.add_hookspecs(hookspecs)
     pm.register(defaults, name=FRAMEWORK_DEFAULTS)
     for game in games:
-        for specs in game.hookspecs:
+        for specs in game.editions.hookspecs:
             pm.add_hookspecs(specs)
     for game in games:
-        for name, module in game.plugins:
+        for name, module in game.editions.plugins:
             if not pm.has_plugin(name) and not pm.is_registered(module):
                 pm.register(module, name=name)
     for name, module in modules:
@@ -319,23 +320,23 @@ def load_edition(name: str | os.PathLike[str]) -> Edition:
     if definition is None:  # a game the manifest's own plugins contribute
         modules = [(plugin, _plugin_module(plugin, source=source)) for plugin in data.get("plugins", [])]
         definition = game_of(_game_finder(modules, source=source), game_name, source=source, installed=installed)
-    if definition.check_extends is not None:
+    if definition.editions.check_extends is not None:
         for child, parent, level_path, level_text in extensions:
-            definition.check_extends(child, parent, level_path, level_text)
-    manifest = parse_manifest(data, path=source, text=text, game=game_name, game_keys=definition.manifest_keys)
-    if definition.read_manifest is not None:
-        manifest = definition.read_manifest(manifest, data, text)
+            definition.editions.check_extends(child, parent, level_path, level_text)
+    manifest = parse_manifest(data, path=source, text=text, game=game_name, game_keys=definition.editions.manifest_keys)
+    if definition.editions.read_manifest is not None:
+        manifest = definition.editions.read_manifest(manifest, data, text)
     if modules is None:
         modules = [(plugin, _plugin_module(plugin, source=source)) for plugin in manifest.plugins]
     pm = _plugin_manager(modules, [definition])
     games_of(pm, source=source)  # each game the edition's own plugins contribute is checked
     for level_path, level_plugins in levels:
         check_plugin_order(pm, level_plugins, source=level_path)
-    definition.check_manifest(manifest, data, text)
+    definition.editions.check_manifest(manifest, data, text)
     board = definition.load_board(manifest.map, source)
     # Records name the edition by id: an installed one loads by it, a manifest's must be vouched for.
-    if definition.open_edition is not None:
-        return definition.open_edition(definition, manifest, pm, board, text)
+    if definition.editions.open_edition is not None:
+        return definition.editions.open_edition(definition, manifest, pm, board, text)
     return Edition(manifest, pm, board, reference=manifest.id, game=definition)
 
 

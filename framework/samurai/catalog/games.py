@@ -2,14 +2,16 @@
 
 A ``GameDefinition`` is everything the layers above the games (records,
 ``simulate``, ``compare``, the conformance kit, ``render``) need from one game
-beyond the game protocol (``samurai.protocol``): how its manifests and boards
-are checked, how a position starts, how a seat's view is drawn, how
-``samurai serve`` offers it, what ``samurai compare`` measures in it (``GameMeasures``), the game's own
-conformance checks, and the hooks and core plugins its editions' plugin managers get. Every game is contributed
-by a plugin returning its definition from ``samurai_games()``, registered under the ``samurai`` entry-point
-group (``samurai_plugins.knizia.plugin`` and ``samurai_plugins.daimyo``; see docs/designing-games.md); a manifest's own
-plugins may contribute one too. The framework names no game: a manifest without a ``game`` key plays the one
-installed game whose definition says it is the default (``default_game``).
+beyond the game protocol (``samurai.protocol``): a few fields every game gives (its name, how its board is read,
+how a position starts, how a seat's view is drawn) and its own conformance checks, then groups a game may leave
+out: how its editions are read and equipped with hooks and core plugins (``GameEditions``), how it shows itself
+in words, on the web page and to learning libraries (``GameFaces``), how the one runner plays it (``GameRunner``),
+what ``samurai compare`` measures in it (``GameMeasures``), its records (``GameRecords``) and the commands only it
+can do (``GameCommands``). Every game is contributed by a plugin returning its definition from ``samurai_games()``,
+registered under the ``samurai`` entry-point group (``samurai_plugins.knizia.plugin`` and
+``samurai_plugins.daimyo``; see docs/designing-games.md); a manifest's own plugins may contribute one too. The
+framework names no game: a manifest without a ``game`` key plays the one installed game whose definition says it is
+the default (``default_game``).
 """
 
 from __future__ import annotations
@@ -32,8 +34,8 @@ if TYPE_CHECKING:
     from ..protocol import Bot, GameState, Move
     from .manifests import EditionManifest
 
-__all__ = ["GameDefinition", "GameMeasures", "GameRecords", "game_of", "games_of", "default_game", "GameCommands",
-           "BenchRequest", "PlayedScenario", "Edition", "GAMES_RESULT"]
+__all__ = ["GameDefinition", "GameEditions", "GameFaces", "GameRunner", "GameMeasures", "GameRecords", "game_of",
+           "games_of", "default_game", "GameCommands", "BenchRequest", "PlayedScenario", "Edition", "GAMES_RESULT"]
 
 
 def _no_checks() -> Sequence[Any]:
@@ -114,8 +116,113 @@ class GameRecords:
 
 
 @attrs.frozen
+class GameEditions:
+    """How an edition of one game is read, checked and equipped (``GameDefinition.editions``): the game's own
+    manifest keys, the hooks its editions decide through, the core plugins that answer them, and what the
+    conformance kit asks of those hooks. Every field may be left out: a game whose editions have the common manifest
+    keys and the framework's hooks alone gives none (``GameEditions()``, the default)."""
+
+    check_manifest: Callable[[EditionManifest, Mapping[str, Any], str], None] = _no_keys
+    """``(manifest, merged data, text)``: the game's own checks of a manifest, beyond the common keys."""
+    manifest_keys: frozenset[str] = frozenset()
+    """Top-level manifest keys this game adds to the common ones."""
+    read_manifest: Callable[[EditionManifest, Mapping[str, Any], str], EditionManifest] | None = None
+    """``(common manifest, merged data, text) -> manifest``: the game's own keys (``manifest_keys``) read into a
+    subclass of ``EditionManifest`` (Knizia's: ``samurai_plugins.knizia.editions.manifest_keys.KniziaManifest``);
+    None: the common manifest is the edition's."""
+    check_extends: Callable[[Mapping[str, Any], Mapping[str, Any], str, str], None] | None = None
+    """``(child data, parent's merged data, child path, child text)``: the game's check of one ``extends`` step,
+    before the two are merged (Knizia's: a tile table the base lacks describes a whole new kind); None: none."""
+    open_edition: Callable[[GameDefinition, EditionManifest, pluggy.PluginManager, Any, str], Edition] | None = None
+    """``(the game's definition, manifest, plugin manager, board, manifest text) -> edition``: the game's own
+    edition object, a subclass of ``samurai.catalog.editions.Edition``, checked as it loads (Knizia's:
+    ``samurai_plugins.knizia.engine.edition.open_edition`` compiles its rules for every player count); None: a
+    plain ``Edition``."""
+    hookspecs: Sequence[ModuleType] = ()
+    """The modules of hook specifications the plugin manager of each edition of this game gets beside the
+    framework's (``samurai.hooks.specs``): the hooks its editions decide through (Knizia's:
+    ``samurai_plugins.knizia.editions.hookspecs``)."""
+    plugins: Sequence[tuple[str, Any]] = ()
+    """The core plugins (name, module) registered in each edition's plugin manager before the manifest's own: the
+    game's answers to its own hooks (Knizia's: ``samurai_plugins.knizia.editions.defaults``,
+    ``samurai_plugins.knizia.engine.special_tiles``)."""
+    hook_results: Mapping[str, HookResult] = MappingProxyType({})
+    """What each of this game's own hooks must return, by hook name (``samurai.hooks.calls.HookResult``), held
+    against every answer where the hook is called; the framework's hooks are checked against
+    ``samurai.hooks.calls.HOOK_RESULTS``."""
+    hook_arguments: Callable[[Edition, int, int], Mapping[str, Sequence[Mapping[str, Any]]]] | None = None
+    """``(edition, players, seed) -> {hook name: argument sets}``: how the conformance kit's first rule
+    (``samurai.kit.conformance.check_hook_results``) asks the game's hooks that take more than the edition's
+    manifest, the player count and the options (Knizia's game: a few captures to score); None: those three."""
+    check_hook_answer: Callable[[str, Any, Edition, int], None] | None = None
+    """``(hook name, answer, edition, players)``: what the kit tries with a hook's answer beyond its specification,
+    raising a ``samurai.errors.SamuraiError`` naming the plugin when it fails (Knizia's game: every contributed
+    metric gives a number); None: nothing more."""
+
+
+@attrs.frozen
+class GameFaces:
+    """How one game shows itself beyond a seat's view drawn (``GameDefinition.render``): in words, on a board with
+    moves marked, in the browser and to learning libraries (``GameDefinition.faces``). Every field may be left out
+    (``GameFaces()``, the default): the framework then shows the game as the protocol does, or says in one line
+    that it cannot."""
+
+    tell: Callable[[GameState, Move, GameState], list[str]] | None = None
+    """``(before, action, after) -> lines``: what ``action`` caused, in words every seat may read (``samurai
+    replay`` prints them under the action); None: the action's description alone."""
+    render_moves: Callable[[GameState, Mapping[str, Any], Move, Move | None], str] | None = None
+    """``(state, view, played, preferred) -> SVG``: ``render`` with the places of the action just played (``state``
+    is the position after it) outlined, and those of another action of that decision marked apart (``samurai
+    analyse-game``'s boards: the move the search preferred); None: ``render`` alone."""
+    web: Callable[[Sequence[str]], Any] | None = None
+    """``manifests -> samurai.web.games.GameDefinition``: how ``samurai serve`` offers this game, given the
+    manifest paths named on its command line that play it (besides the installed editions); None: it does not."""
+    interop: Callable[[Edition, int, Mapping[str, Any] | None], Any] | None = None
+    """``(edition, players, options) -> samurai.interop.encoding.GameEncoding``: the game's fixed numbering of its
+    actions and a seat's observation as a tensor, from its view only, for that edition, player count and options;
+    with it the game is a PettingZoo and an OpenSpiel environment (``samurai.interop``). None: it is neither."""
+    interop_edition: str = ""
+    """The edition ``samurai.interop`` plays when none is named (OpenSpiel's ``edition`` parameter); empty with
+    ``interop`` None."""
+
+
+@attrs.frozen
+class GameRunner:
+    """How the one runner of every game (``samurai.runs.matches``, behind ``samurai simulate``) plays and sums up
+    this game's games (``GameDefinition.runner``): an accelerator of a batch, the facts the run's summary reads of a
+    game, the summary as the game shows it, and how bots are seeded. Every field may be left out (``GameRunner()``,
+    the default): the games are then played through the protocol and summed up as any game's."""
+
+    play_batch: Callable[[Edition, Any], Sequence[tuple[int, Any, Any]] | None] | None = None
+    """``(edition, batch) -> games``: an accelerator of the one runner for a batch (``samurai.runs.matches.Batch``)
+    of this game: each game's number, ``MatchGame`` and record (when the batch keeps them), exactly what the
+    protocol path (``samurai.runs.matches.play_batch_on_protocol``) returns for it, only faster (Knizia's game: its
+    fused random loop and engine); None from the call or no accelerator: the batch is played through the
+    protocol."""
+    outcome: Callable[[GameState], Any] | None = None
+    """``final position -> facts``: what this game's run summary reads of each finished game beyond the protocol's
+    returns and length (plain data, it travels from workers; Knizia's game: turns, tiles played, captures); None:
+    nothing more."""
+    summary: Callable[[Any], Any] | None = None
+    """``samurai.runs.matches.MatchSummary -> summary``: the run's summary as this game shows it (with ``table()``
+    and ``to_dict()``, what ``samurai simulate`` prints; Knizia's game: ``SimulationSummary``); None: the
+    ``MatchSummary`` itself."""
+    bot_seed_offset: int = 1_000
+    """Seat ``k``'s bot in a game of seed ``s`` is seeded with ``derive_seed(s, bot_seed_offset + k)``
+    (``samurai.runs.matches.play_match``): each game keeps the seeding its earlier runs had, so they replay the same
+    (Knizia's game: 0)."""
+
+
+@attrs.frozen
 class GameDefinition:
     """One game as the framework sees it, contributed by ``samurai_games()``.
+
+    A game must give the six fields without a default: its ``name`` and ``title``, how its board file is read
+    (``load_board``), the player counts of an edition (``player_counts``), how a game starts on the protocol
+    (``start``) and how a seat's view is drawn (``render``). Everything else is optional, and grouped by what it
+    serves: ``editions`` (the edition machinery: manifest keys, hooks, core plugins), ``faces`` (words, marked
+    boards, the web, PettingZoo and OpenSpiel), ``runner`` (the one runner's accelerator and summary), ``measures``
+    (``samurai compare``), ``records`` and ``commands`` (the commands only a game can do).
 
     The callables receive the loaded ``samurai.catalog.editions.Edition`` (its manifest,
     plugin manager and board), so a game reads its rulings from the edition's
@@ -125,6 +232,7 @@ class GameDefinition:
     name: str
     """What a manifest's ``game`` key says, e.g. ``"daimyo"``."""
     title: str
+    """The game's name as people read it, e.g. ``"Samurai: Daimyo and Shinobi"``."""
     load_board: Callable[[str, str], Any]
     """``(map entry, manifest path) -> board``: the manifest's ``map`` read as this game's board; ``DataError``
     naming the file for a bad one."""
@@ -136,107 +244,45 @@ class GameDefinition:
     render: Callable[[GameState, Mapping[str, Any]], str]
     """``(state, view) -> SVG``: a seat's view (``GameState.view``) drawn; ``state`` supplies only what every
     player knows (the board's geometry, the tile set)."""
-    check_manifest: Callable[[EditionManifest, Mapping[str, Any], str], None] = _no_keys
-    """``(manifest, merged data, text)``: the game's own checks of a manifest, beyond the common keys."""
-    manifest_keys: frozenset[str] = frozenset()
-    """Top-level manifest keys this game adds to the common ones."""
-    checks: Callable[[], Sequence[Any]] = _no_checks
-    """The game's own conformance checks (``samurai.kit.conformance.Check`` values): one named like a check of the
-    kit's ``PROTOCOL_CHECKS`` replaces it, the others run after them."""
-    tell: Callable[[GameState, Move, GameState], list[str]] | None = None
-    """``(before, action, after) -> lines``: what ``action`` caused, in words every seat may read (``samurai
-    replay`` prints them under the action); None: the action's description alone."""
-    render_moves: Callable[[GameState, Mapping[str, Any], Move, Move | None], str] | None = None
-    """``(state, view, played, preferred) -> SVG``: ``render`` with the places of the action just played (``state``
-    is the position after it) outlined, and those of another action of that decision marked apart (``samurai
-    analyse-game``'s boards: the move the search preferred); None: ``render`` alone."""
-    web: Callable[[Sequence[str]], Any] | None = None
-    """``manifests -> samurai.web.games.GameDefinition``: how ``samurai serve`` offers this game, given the
-    manifest paths named on its command line that play it (besides the installed editions)."""
-    measures: GameMeasures | None = None
-    """What ``samurai compare`` and ``samurai analyse`` measure in this game's games; None: what the protocol
-    shows of any game (``samurai.runs.compare.PROTOCOL_MEASURES``: wins by seat, draws, length, how games ended)."""
-    earlier_views: Sequence[Callable[[Mapping[str, Any]], Mapping[str, Any]]] = ()
-    """A seat's view as each earlier version of this game showed it: a record's ``check`` is a digest of the
-    views, so a record saved by an earlier version is checked against the views it was saved with."""
-    hook_arguments: Callable[[Edition, int, int], Mapping[str, Sequence[Mapping[str, Any]]]] | None = None
-    """``(edition, players, seed) -> {hook name: argument sets}``: how the conformance kit's first rule
-    (``samurai.kit.conformance.check_hook_results``) asks the game's hooks that take more than the edition's manifest,
-    the player count and the options (Knizia's game: a few captures to score); None: those three."""
-    check_hook_answer: Callable[[str, Any, Edition, int], None] | None = None
-    """``(hook name, answer, edition, players)``: what the kit tries with a hook's answer beyond its specification,
-    raising a ``samurai.errors.SamuraiError`` naming the plugin when it fails (Knizia's game: every contributed
-    metric gives a number); None: nothing more."""
     default_game: bool = False
     """Whether this is the game of a manifest (or a record) that names none: True for exactly one installed game
     (Knizia's); none or two is a ``DataError`` when such a manifest loads."""
-    hookspecs: Sequence[ModuleType] = ()
-    """The modules of hook specifications the plugin manager of each edition of this game gets beside the
-    framework's (``samurai.hooks.specs``): the hooks its editions decide through (Knizia's:
-    ``samurai_plugins.knizia.editions.hookspecs``)."""
-    plugins: Sequence[tuple[str, Any]] = ()
-    """The core plugins (name, module) registered in each edition's plugin manager before the manifest's own: the
-    game's answers to its own hooks (Knizia's: ``samurai_plugins.knizia.editions.defaults``, ``samurai_plugins.knizia.engine.special_tiles``)."""
-    hook_results: Mapping[str, HookResult] = MappingProxyType({})
-    """What each of this game's own hooks must return, by hook name (``samurai.hooks.calls.HookResult``), held
-    against every answer where the hook is called; the framework's hooks are checked against
-    ``samurai.hooks.calls.HOOK_RESULTS``."""
-    read_manifest: Callable[[EditionManifest, Mapping[str, Any], str], EditionManifest] | None = None
-    """``(common manifest, merged data, text) -> manifest``: the game's own keys (``manifest_keys``) read into a
-    subclass of ``EditionManifest`` (Knizia's: ``samurai_plugins.knizia.editions.manifest_keys.KniziaManifest``); None: the common
-    manifest is the edition's."""
-    check_extends: Callable[[Mapping[str, Any], Mapping[str, Any], str, str], None] | None = None
-    """``(child data, parent's merged data, child path, child text)``: the game's check of one ``extends`` step,
-    before the two are merged (Knizia's: a tile table the base lacks describes a whole new kind); None: none."""
-    open_edition: Callable[[GameDefinition, EditionManifest, pluggy.PluginManager, Any, str], Edition] | None = None
-    """``(this definition, manifest, plugin manager, board, manifest text) -> edition``: the game's own edition
-    object, a subclass of ``samurai.catalog.editions.Edition``, checked as it loads (Knizia's:
-    ``samurai_plugins.knizia.engine.edition.open_edition`` compiles its rules for every player count); None: a plain
-    ``Edition``."""
+    checks: Callable[[], Sequence[Any]] = _no_checks
+    """The game's own conformance checks (``samurai.kit.conformance.Check`` values): one named like a check of the
+    kit's ``PROTOCOL_CHECKS`` replaces it, the others run after them."""
+    earlier_views: Sequence[Callable[[Mapping[str, Any]], Mapping[str, Any]]] = ()
+    """A seat's view as each earlier version of this game showed it: a record's ``check`` is a digest of the
+    views, so a record saved by an earlier version is checked against the views it was saved with."""
     bots: Mapping[str, Callable[[int], Bot]] = attrs.field(default=_NO_BOTS, hash=False)
     """The game's own bots without a budget, by name, each made from a seed (Knizia's game: ``greedy``), offered
     beside the framework's (``random`` and the MCTS bots, ``samurai.search.bots``) wherever this game's bots are
     named; empty: the framework's alone."""
-    interop: Callable[[Edition, int, Mapping[str, Any] | None], Any] | None = None
-    """``(edition, players, options) -> samurai.interop.encoding.GameEncoding``: the game's fixed numbering of its
-    actions and a seat's observation as a tensor, from its view only, for that edition, player count and options;
-    with it the game is a PettingZoo and an OpenSpiel environment (``samurai.interop``). None: it is neither."""
-    interop_edition: str = ""
-    """The edition ``samurai.interop`` plays when none is named (OpenSpiel's ``edition`` parameter); empty with
-    ``interop`` None."""
-
+    editions: GameEditions = GameEditions()
+    """How an edition of this game is read, checked and equipped (``GameEditions``): its own manifest keys, its
+    hooks and core plugins; the default: the common manifest keys and the framework's hooks alone."""
+    faces: GameFaces = GameFaces()
+    """How this game shows itself beyond ``render`` (``GameFaces``): in words, with moves marked, on the web page,
+    to PettingZoo and OpenSpiel; the default: none of them."""
+    runner: GameRunner = GameRunner()
+    """How the one runner plays and sums up this game's games (``GameRunner``); the default: through the protocol,
+    summed up as any game's."""
+    measures: GameMeasures | None = None
+    """What ``samurai compare`` and ``samurai analyse`` measure in this game's games; None: what the protocol
+    shows of any game (``samurai.runs.compare.PROTOCOL_MEASURES``: wins by seat, draws, length, how games ended)."""
+    records: GameRecords | None = None
+    """How this game's records are made, written, read and replayed (``samurai.records`` reads every game's
+    through it); None: the protocol's record (``samurai.records.PROTOCOL_RECORDS``)."""
     commands: GameCommands | None = None
     """The work behind the commands only a game can do (``samurai score``, ``samurai render`` of a file that is not
     a protocol record, ``samurai bench``, the end-of-game hooks ``samurai editions`` tries): see ``GameCommands``;
     None: the game offers none of them, and each command says so in one line."""
-    play_batch: Callable[[Edition, Any], Sequence[tuple[int, Any, Any]] | None] | None = None
-    """``(edition, batch) -> games``: an accelerator of the one runner (``samurai.runs.matches``) for a batch
-    (``samurai.runs.matches.Batch``) of this game: each game's number, ``MatchGame`` and record (when the batch
-    keeps them), exactly what the protocol path (``samurai.runs.matches.play_batch_on_protocol``) returns for it,
-    only faster (Knizia's game: its fused random loop and engine); None from the call or no accelerator: the
-    batch is played through the protocol."""
-    outcome: Callable[[GameState], Any] | None = None
-    """``final position -> facts``: what this game's run summary reads of each finished game beyond the protocol's
-    returns and length (plain data, it travels from workers; Knizia's game: turns, tiles played, captures); None:
-    nothing more."""
-    summary: Callable[[Any], Any] | None = None
-    """``samurai.runs.matches.MatchSummary -> summary``: the run's summary as this game shows it (with ``table()``
-    and ``to_dict()``, what ``samurai simulate`` prints; Knizia's game: ``SimulationSummary``); None: the
-    ``MatchSummary`` itself."""
-    records: GameRecords | None = None
-    """How this game's records are made, written, read and replayed (``samurai.records`` reads every game's
-    through it); None: the protocol's record (``samurai.records.PROTOCOL_RECORDS``)."""
-    bot_seed_offset: int = 1_000
-    """Seat ``k``'s bot in a game of seed ``s`` is seeded with ``derive_seed(s, bot_seed_offset + k)``
-    (``samurai.runs.matches.play_match``): each game keeps the seeding its earlier runs had, so they replay the same
-    (Knizia's game: 0)."""
 
 
 class Edition:
     """An edition ready to play: its manifest, its own plugin manager, its game and its board.
 
     Every game starts through ``start(players, seed, options)`` on the game protocol. A game may open its
-    editions as a subclass with more (``GameDefinition.open_edition``: Knizia's ``samurai_plugins.knizia.engine.edition
+    editions as a subclass with more (``GameEditions.open_edition``: Knizia's ``samurai_plugins.knizia.engine.edition
     .KniziaEdition`` compiles its rules and holds its hex map).
     """
 
@@ -269,9 +315,17 @@ class Edition:
         return f"<Edition {self.id} {self.manifest.version}>"
 
 
-_GAME_FUNCTIONS = ("load_board", "player_counts", "start", "render", "check_manifest", "checks")
-_GAME_OPTIONAL_FUNCTIONS = ("tell", "render_moves", "web", "hook_arguments", "check_hook_answer", "read_manifest",
-                            "open_edition", "check_extends", "play_batch", "outcome", "summary")
+_FUNCTIONS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("", ("load_board", "player_counts", "start", "render", "checks"), ()),
+    ("editions", ("check_manifest",), ("read_manifest", "check_extends", "open_edition", "hook_arguments",
+                                       "check_hook_answer")),
+    ("faces", (), ("tell", "render_moves", "web", "interop")),
+    ("runner", (), ("play_batch", "outcome", "summary")),
+)
+"""Each part of a definition (the definition itself, then its groups by field name), its functions, and its
+functions that may be None."""
+
+_GROUPS: tuple[tuple[str, type], ...] = (("editions", GameEditions), ("faces", GameFaces), ("runner", GameRunner))
 
 
 def _game_problem(item: Any) -> str | None:
@@ -282,22 +336,28 @@ def _game_problem(item: Any) -> str | None:
     kind = f"GameDefinition {item.name!r},"
     if not isinstance(item.title, str):
         return field_problem(kind, "title", item.title, "a text")
-    for name in _GAME_FUNCTIONS:
-        if not callable(getattr(item, name)):
-            return field_problem(kind, name, getattr(item, name), "a function")
-    for name in _GAME_OPTIONAL_FUNCTIONS:
-        function = getattr(item, name)
-        if function is not None and not callable(function):
-            return field_problem(kind, name, function, "a function or None")
-    keys = item.manifest_keys
+    for group, group_type in _GROUPS:
+        if not isinstance(getattr(item, group), group_type):
+            return field_problem(kind, group, getattr(item, group), f"a {group_type.__name__}")
+    for group, functions, optional_functions in _FUNCTIONS:
+        part = getattr(item, group) if group else item
+        for name in functions:
+            if not callable(getattr(part, name)):
+                return field_problem(kind, f"{group}.{name}".lstrip("."), getattr(part, name), "a function")
+        for name in optional_functions:
+            function = getattr(part, name)
+            if function is not None and not callable(function):
+                return field_problem(kind, f"{group}.{name}".lstrip("."), function, "a function or None")
+    keys = item.editions.manifest_keys
     if not (isinstance(keys, frozenset) and all(isinstance(key, str) for key in keys)):
-        return field_problem(kind, "manifest_keys", keys, "a frozenset of key names")
+        return field_problem(kind, "editions.manifest_keys", keys, "a frozenset of key names")
     if item.measures is not None and not isinstance(item.measures, GameMeasures):
         return field_problem(kind, "measures", item.measures, "a GameMeasures or None")
     if item.records is not None and not isinstance(item.records, GameRecords):
         return field_problem(kind, "records", item.records, "a GameRecords or None")
-    if type(item.bot_seed_offset) is not int or item.bot_seed_offset < 0:
-        return field_problem(kind, "bot_seed_offset", item.bot_seed_offset, "a whole number from 0")
+    offset = item.runner.bot_seed_offset
+    if type(offset) is not int or offset < 0:
+        return field_problem(kind, "runner.bot_seed_offset", offset, "a whole number from 0")
     return None
 
 

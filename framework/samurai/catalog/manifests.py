@@ -33,7 +33,7 @@ game is the installed game whose definition says it is the default (Knizia's
 hex tile-placement game, whose manifests carry the ``players``, ``tiles`` and
 ``hand_size`` shown above). This module reads the common keys (id, name,
 version, description, source, extends, plugins, map, options, game); each game
-reads the keys it adds (``GameDefinition.manifest_keys`` and ``read_manifest``:
+reads the keys it adds (``GameDefinition.editions``: ``manifest_keys`` and ``read_manifest``:
 Knizia's are read by ``samurai_plugins.knizia.editions.manifest_keys``).
 
 A manifest may ``extends = "other-id"``: tables are merged key by key, other
@@ -102,7 +102,7 @@ class OptionSpec:
 class EditionManifest:
     """A validated edition manifest (after ``extends`` has been merged in): the keys every game's manifest has.
 
-    A game whose manifests add keys reads them into a subclass (``GameDefinition.read_manifest``; Knizia's
+    A game whose manifests add keys reads them into a subclass (``GameDefinition.editions.read_manifest``; Knizia's
     ``samurai_plugins.knizia.editions.manifest_keys.KniziaManifest`` adds ``hand_size``, ``players`` and ``tiles``).
     """
 
@@ -170,7 +170,7 @@ def parse_manifest(data: Mapping[str, Any], *, path: str, game: str, text: str =
     it names, or the default game).
 
     The manifest is checked for the common keys and ``game_keys`` (those its game adds); the game reads and
-    checks the rest (``samurai.catalog.games.GameDefinition.read_manifest`` and ``check_manifest``).
+    checks the rest (``samurai.catalog.games.GameEditions.read_manifest`` and ``check_manifest``).
     """
     where = "the edition manifest"
     manifest_game(data, path=path, text=text)

@@ -124,8 +124,8 @@ def _analyse_game(args: argparse.Namespace) -> int:
 
 def _board(game: Any, state: Any, mover: int, played: Any, preferred: Any) -> str:
     """The board after a move as its mover saw it, the move played (and the preferred one) marked where the game
-    draws moves (``GameDefinition.render_moves``)."""
+    draws moves (``GameDefinition.faces.render_moves``)."""
     view = state.view(mover)
-    if game.render_moves is None:
+    if game.faces.render_moves is None:
         return str(game.render(state, view))
-    return str(game.render_moves(state, view, played, preferred))
+    return str(game.faces.render_moves(state, view, played, preferred))

@@ -11,7 +11,7 @@ A wrong answer is refused as firmly as a failure: ``"no"`` or ``1`` where a
 hook must say ``True`` or ``False`` would otherwise be read as true and
 silently flip a rule. ``check_hook_result`` holds each answer against the
 hook's entry in ``HOOK_RESULTS`` (the framework's hooks) or in its game's
-``GameDefinition.hook_results`` (a game's own hooks) where the engine uses it.
+``GameDefinition.editions.hook_results`` (a game's own hooks) where the engine uses it.
 The helpers a game builds its checkers from (``HookResult``, ``one_of``,
 ``list_of``, ``bool_problem``, ``field_problem``, ...) are here, so every
 refusal reads alike.
@@ -261,7 +261,7 @@ HOOK_RESULTS: dict[str, HookResult] = {
 ``samurai_games`` and ``samurai_executors`` live beside the types they check (``samurai.catalog.games.GAMES_RESULT``,
 ``samurai.runs.executors.EXECUTORS_RESULT``) and are given where those hooks are called; the conformance kit holds
 all of them (``samurai.kit.conformance.FRAMEWORK_HOOK_RESULTS``). Each game's own hooks are checked against its
-``GameDefinition.hook_results`` (docs/designing-editions.md lists Knizia's).
+``GameDefinition.editions.hook_results`` (docs/designing-editions.md lists Knizia's).
 
 A deciding hook's answer is checked as a whole (None is pluggy's "no answer", and the engine's defaults
 always answer); a contributing hook's list of answers is checked plugin by plugin. Bools must be ``True`` or
@@ -280,7 +280,7 @@ def refused_hook_result(caller: pluggy.HookCaller, problem: str, *, source: str,
 def check_hook_result(caller: pluggy.HookCaller, returned: Any, *, source: str, arguments: Mapping[str, Any],
                       hook_results: Mapping[str, HookResult] | None = None) -> None:
     """Refuse an answer of hook ``caller`` (for ``arguments``) that its entry does not allow: in ``hook_results``
-    (a game's checkers, ``GameDefinition.hook_results``) or else in the framework's ``HOOK_RESULTS``.
+    (a game's checkers, ``GameDefinition.editions.hook_results``) or else in the framework's ``HOOK_RESULTS``.
 
     ``returned`` is what pluggy's call gave: a deciding hook's answer, or a contributing hook's list of
     contributions. The ``DataError`` names the plugin file, the hook and the value; ``source`` is the
@@ -303,7 +303,7 @@ def check_hook_result(caller: pluggy.HookCaller, returned: Any, *, source: str, 
 def call_hook(caller: pluggy.HookCaller, *, source: str, context: str = "",
               hook_results: Mapping[str, HookResult] | None = None, **arguments: Any) -> Any:
     """Call hook ``caller`` through pluggy with ``arguments`` and check its result (``check_hook_result``; a game's
-    own hook against ``hook_results``, its ``GameDefinition.hook_results``).
+    own hook against ``hook_results``, its ``GameDefinition.editions.hook_results``).
 
     A plugin that raises is reported by ``hook_failure`` (``context`` says what it was asked); a
     ``DataError`` a plugin raises on purpose passes through unchanged.

@@ -1,7 +1,7 @@
 """The framework's own answers to its hooks, registered ``trylast`` in every plugin manager as ``samurai.defaults``.
 
 They name no game: the manifests shipped in the distribution's ``editions/`` folder (whatever games they play).
-Each game's own answers to its hooks are that game's core plugins (``GameDefinition.plugins``: Knizia's are
+Each game's own answers to its hooks are that game's core plugins (``GameDefinition.editions.plugins``: Knizia's are
 ``samurai_plugins.knizia.editions.defaults`` and ``samurai_plugins.knizia.engine.special_tiles``).
 """
 

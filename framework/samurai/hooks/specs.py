@@ -2,8 +2,9 @@
 
 A plugin contributes edition manifests (``samurai_edition_manifests``), executors (``samurai_executors``) and
 games (``samurai_games``). Each game adds the hooks its editions decide through, in its own specification
-module (``GameDefinition.hookspecs``: Knizia's are ``samurai_plugins.knizia.editions.hookspecs``), and an edition's plugin manager
-holds the framework's hooks and those of its game only, so two games never see each other's hooks.
+module (``GameDefinition.editions.hookspecs``: Knizia's are ``samurai_plugins.knizia.editions.hookspecs``), and
+an edition's plugin manager holds the framework's hooks and those of its game only, so two games never see each
+other's hooks.
 
 Hooks that *decide* are ``firstresult``: the first implementation that returns
 something other than None wins. The edition's plugins are registered after the
@@ -12,7 +13,7 @@ another registers its own plugins after its parent's, so the most specific
 edition decides. Hooks that *contribute* collect a list from every plugin.
 
 Each hook's docstring says what it must return; the engine checks every
-answer against that (``samurai.hooks.calls.HOOK_RESULTS``, and a game's ``GameDefinition.hook_results`` for its
+answer against that (``samurai.hooks.calls.HOOK_RESULTS``, and a game's ``GameDefinition.editions.hook_results`` for its
 own hooks) where it uses it and refuses a wrong one as one line naming the plugin, the hook and the value. A
 list may also be a tuple, never a string.
 

@@ -1,6 +1,6 @@
 """What a game supplies to take part in ``samurai.interop``: its actions as numbers, a seat's observation as a tensor.
 
-A ``GameEncoding`` is made for one edition, player count and options (``GameDefinition.interop``), because the
+A ``GameEncoding`` is made for one edition, player count and options (``GameDefinition.faces.interop``), because the
 set of actions a game could ever allow depends on them (the board, the tiles), never on a position: a trained
 agent's action 17 is the same action in every position of that edition. Observations are computed from a seat's
 view (``GameState.view``) and nothing else, so hidden information stays hidden by construction.

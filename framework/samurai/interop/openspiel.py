@@ -1,4 +1,4 @@
-"""Every installed game that supplies an encoding (``GameDefinition.interop``) as an OpenSpiel Python game
+"""Every installed game that supplies an encoding (``GameDefinition.faces.interop``) as an OpenSpiel Python game
 (optional extra ``openspiel``: ``pip install "samurai-engine[openspiel]"``).
 
 ::
@@ -10,7 +10,7 @@
     state = game.new_initial_state()
 
 Each game is registered under its one name (a manifest's ``game``), with the parameters ``edition`` (default: the
-game's ``GameDefinition.interop_edition``), ``players`` and ``seed``. The game runs through the game protocol:
+game's ``GameDefinition.faces.interop_edition``), ``players`` and ``seed``. The game runs through the game protocol:
 actions are the game's fixed numbering (``GameEncoding``), observations come from a seat's view
 (``GameEncoding.observation``), returns are the protocol's (1 for a sole win, 1/k each for a win shared by k),
 and ``resample_from_infostate`` (what OpenSpiel's IS-MCTS stands on) is the protocol's ``determinize``. The
@@ -56,7 +56,7 @@ def game_type(game: GameDefinition, players: tuple[int, ...]) -> Any:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"edition": game.interop_edition, "players": min(players), "seed": 0},
+        parameter_specification={"edition": game.faces.interop_edition, "players": min(players), "seed": 0},
     )
 
 
@@ -177,12 +177,12 @@ class ProtocolObserver:
 
 
 def register(game: GameDefinition) -> None:
-    """Register ``game`` with OpenSpiel under its name (``game.interop`` must be set); again: nothing more."""
+    """Register ``game`` with OpenSpiel under its name (``game.faces.interop`` must be set); again: nothing more."""
     if game.name in REGISTERED:
         return
-    if game.interop is None or not game.interop_edition:
-        raise ValueError(f"game {game.name!r} supplies no encoding (GameDefinition.interop and interop_edition)")
-    kind = game_type(game, load_edition(game.interop_edition).player_counts)
+    if game.faces.interop is None or not game.faces.interop_edition:
+        raise ValueError(f"game {game.name!r} supplies no encoding (GameFaces.interop and interop_edition)")
+    kind = game_type(game, load_edition(game.faces.interop_edition).player_counts)
     # OpenSpiel makes a game by calling the class registered with its type; one class per game holds that type.
     named = type(f"{game.name.title()}Game", (ProtocolGame,), {"KIND": kind, "__doc__": f"{game.title}."})
     pyspiel.register_game(kind, named)
@@ -193,7 +193,7 @@ def _register_installed_games() -> None:
     """Register every installed game that supplies an encoding."""
     games = games_of(make_plugin_manager(tuple(installed_plugins()), source="installed plugins"))
     for game in games.values():
-        if game.interop is not None and game.interop_edition:
+        if game.faces.interop is not None and game.faces.interop_edition:
             register(game)
 
 

@@ -1,4 +1,4 @@
-"""Any game that supplies an encoding (``GameDefinition.interop``) as a PettingZoo AEC environment (optional extra
+"""Any game that supplies an encoding (``GameDefinition.faces.interop``) as a PettingZoo AEC environment (optional extra
 ``rl``: ``pip install "samurai-engine[rl]"``).
 
 ::
@@ -42,10 +42,10 @@ __all__ = ["GameEnv", "encoding_of"]
 def encoding_of(edition: Edition, players: int, options: Mapping[str, Any] | None = None) -> GameEncoding:
     """The encoding of ``edition``'s game for ``players`` and ``options``; ``ValueError`` naming the game when it
     supplies none."""
-    make = edition.game.interop
+    make = edition.game.faces.interop
     if make is None:
         raise ValueError(f"game {edition.game.name!r} supplies no encoding of its actions and observations "
-                         f"(GameDefinition.interop), so it has no PettingZoo or OpenSpiel environment")
+                         f"(GameFaces.interop), so it has no PettingZoo or OpenSpiel environment")
     encoding: GameEncoding = make(edition, players, options)
     return encoding
 

@@ -114,20 +114,20 @@ FRAMEWORK_HOOK_RESULTS: dict[str, HookResult] = {**HOOK_RESULTS, "samurai_games"
 
 def check_hook_results(edition: Edition, players: int, seed: int, games: int) -> None:
     """Every hook the edition's own plugins implement answers as its specification says
-    (``FRAMEWORK_HOOK_RESULTS``, and the game's ``GameDefinition.hook_results`` for its own hooks), asked
+    (``FRAMEWORK_HOOK_RESULTS``, and the game's ``GameDefinition.editions.hook_results`` for its own hooks), asked
     with the default options and each listed choice of every option.
 
     A hook is asked with the edition's manifest, the player count and the options; the hooks of a game that take
-    more are asked as the game's ``GameDefinition.hook_arguments`` says (Knizia's game scores a few captures), and
-    its ``check_hook_answer`` tries what they answer (the metrics its plugins contribute)."""
+    more are asked as the game's ``GameDefinition.editions.hook_arguments`` says (Knizia's game scores a few
+    captures), and its ``check_hook_answer`` tries what they answer (the metrics its plugins contribute)."""
     rule = "the manifest and its hooks are valid"
     manifest, pm, game = edition.manifest, edition.plugin_manager, edition.game
     own = set(manifest.plugins)
     callers = [(caller, caller.spec.argnames) for caller in vars(pm.hook).values()
                if isinstance(caller, pluggy.HookCaller) and caller.spec is not None
                and any(impl.plugin_name in own for impl in caller.get_hookimpls())]
-    special = game.hook_arguments(edition, players, seed) if game.hook_arguments is not None else {}
-    checkers = {**FRAMEWORK_HOOK_RESULTS, **game.hook_results}
+    special = game.editions.hook_arguments(edition, players, seed) if game.editions.hook_arguments is not None else {}
+    checkers = {**FRAMEWORK_HOOK_RESULTS, **game.editions.hook_results}
     try:
         for options in _option_sets(edition):
             given: dict[str, Any] = {"edition": manifest, "players": players, "options": options}
@@ -140,8 +140,8 @@ def check_hook_results(edition: Edition, players: int, seed: int, games: int) ->
                                           f"{game.name!r} does not say what to give for {', '.join(missing)}")
                     answer = call_hook(caller, source=manifest.path, hook_results=checkers,
                                        **{name: arguments[name] for name in argnames})
-                    if game.check_hook_answer is not None:
-                        game.check_hook_answer(caller.name, answer, edition, players)
+                    if game.editions.check_hook_answer is not None:
+                        game.editions.check_hook_answer(caller.name, answer, edition, players)
     except SamuraiError as exc:
         raise broken_rule(rule, edition, players, str(exc)) from None
 

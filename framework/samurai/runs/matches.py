@@ -3,7 +3,7 @@
 Every game's run (``samurai simulate``) is played here: seeds, bots, executors,
 progress, save folders and the summary. A game is played through the protocol
 (``GameState.ask`` hands a bot its seat's knowledge, never the position), unless
-its definition offers an accelerator for a batch (``GameDefinition.play_batch``:
+its definition offers an accelerator for a batch (``GameDefinition.runner.play_batch``:
 Knizia's fused random loop and engine), which returns exactly what the protocol
 path returns for that batch (tests pin the two together). A bot made for one game
 (``greedy`` reads Knizia's hands and hexes) says so with a ``games`` attribute and
@@ -73,14 +73,14 @@ def play_match(edition: Edition, players: int, seed: int, bots: Sequence[str], *
                options: Mapping[str, Any] | None = None,
                watch: Callable[[GameState], None] | None = None) -> tuple[GameState, list[Move]]:
     """Play one game of ``edition`` between bots (seat ``k`` gets ``bots[k % len(bots)]``, seeded from ``seed`` as
-    its game seeds bots, ``GameDefinition.bot_seed_offset``);
+    its game seeds bots, ``GameDefinition.runner.bot_seed_offset``);
     the final position and the actions played. ``watch(position)`` is called before the first action and after
     each one (``samurai compare`` collects a game's facts so)."""
     names = check_bots_play(edition.game, bots)
     state = edition.start(players, seed, options)
     if watch is not None:
         watch(state)
-    offset = edition.game.bot_seed_offset
+    offset = edition.game.runner.bot_seed_offset
     seated = [make_bot(names[seat % len(names)], derive_seed(seed, offset + seat), edition.game)
               for seat in range(players)]
     actions: list[Move] = []
@@ -112,13 +112,13 @@ class MatchGame:
     reason: str
     actions: int
     facts: Any = None
-    """What the game's definition reads of the finished game (``GameDefinition.outcome``); None when it reads
+    """What the game's definition reads of the finished game (``GameDefinition.runner.outcome``); None when it reads
     nothing more."""
 
 
 def match_game(edition: Edition, seed: int, state: GameState, actions: int) -> MatchGame:
     """The numbers of a finished game of ``edition`` played from ``seed`` in ``actions`` actions."""
-    outcome = edition.game.outcome
+    outcome = edition.game.runner.outcome
     return MatchGame(seed, tuple(state.returns()), result_reason(state), actions,
                      None if outcome is None else outcome(state))
 
@@ -303,9 +303,9 @@ def resume_matches(folder: str | Path, *, trust: TrustLike = (), progress: Calla
 
 
 def run_summary(edition: Edition, summary: MatchSummary) -> Any:
-    """The run's summary as ``edition``'s game shows it (``GameDefinition.summary``), else ``summary`` itself: what
-    ``samurai simulate`` prints (``table()``) or writes as JSON (``to_dict()``)."""
-    shown = edition.game.summary
+    """The run's summary as ``edition``'s game shows it (``GameDefinition.runner.summary``), else ``summary``
+    itself: what ``samurai simulate`` prints (``table()``) or writes as JSON (``to_dict()``)."""
+    shown = edition.game.runner.summary
     return summary if shown is None else shown(summary)
 
 
@@ -313,7 +313,7 @@ def run_summary(edition: Edition, summary: MatchSummary) -> Any:
 class Batch:
     """A share of a run's games for one worker: the edition (its key or manifest path), players, options, the
     run's seed, the bots, the games' numbers and whether to keep their records. A game's accelerator
-    (``GameDefinition.play_batch``) plays the same batches."""
+    (``GameDefinition.runner.play_batch``) plays the same batches."""
 
     edition: str
     players: int
@@ -328,7 +328,7 @@ def play_batch(batch: Batch) -> list[tuple[int, MatchGame, Any]]:
     """Play a batch of a run (in any process): each game's number, ``MatchGame`` and record if kept; through the
     game's accelerator when it offers one for the batch, else through the protocol."""
     edition = edition_named(batch.edition)
-    accelerator = edition.game.play_batch
+    accelerator = edition.game.runner.play_batch
     if accelerator is not None:
         played = accelerator(edition, batch)
         if played is not None:

@@ -1,6 +1,6 @@
 """The printed summary of a run of games (``samurai simulate``): one table of the seats, one of figures per game.
 
-A run's summary (``samurai.runs.matches.MatchSummary``, or the one its game shows, ``GameDefinition.summary``)
+A run's summary (``samurai.runs.matches.MatchSummary``, or the one its game shows, ``GameDefinition.runner.summary``)
 says what to show as a ``SummaryTable``; ``print_summary`` prints any of them, so the command line knows no game.
 """
 

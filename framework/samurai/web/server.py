@@ -27,7 +27,7 @@ def default_data_dir() -> Path:
 
 def web_definitions(manifests: Sequence[str] = ()) -> list[Any]:
     """The web definitions of every game with an installed edition or a manifest in ``manifests``, each given
-    the manifests that play it (``samurai.catalog.games.GameDefinition.web``), in the order the games are
+    the manifests that play it (``samurai.catalog.games.GameDefinition.faces.web``), in the order the games are
     contributed."""
     from ..catalog.editions import available_editions, installed_plugins, load_edition, make_plugin_manager
     from ..catalog.games import games_of
@@ -40,8 +40,8 @@ def web_definitions(manifests: Sequence[str] = ()) -> list[Any]:
         given.setdefault(edition.game.name, []).append(path)
         extra[edition.game.name] = edition.game
     games = {**games_of(make_plugin_manager(tuple(installed_plugins()), source="installed plugins")), **extra}
-    return [game.web(given.get(name, ())) for name, game in games.items()
-            if game.web is not None and (name in played or name in given)]
+    return [game.faces.web(given.get(name, ())) for name, game in games.items()
+            if game.faces.web is not None and (name in played or name in given)]
 
 
 def serve(*, host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None,

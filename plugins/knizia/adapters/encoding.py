@@ -1,5 +1,5 @@
 """Knizia's game as numbers for learning libraries: its encoding (``samurai.interop.encoding.GameEncoding``), which
-``GAME.interop`` supplies to ``samurai.interop`` (needs ``numpy``, in the ``rl`` and ``openspiel`` extras).
+``GAME.faces.interop`` supplies to ``samurai.interop`` (needs ``numpy``, in the ``rl`` and ``openspiel`` extras).
 
 Actions are the fixed numbering of ``samurai_plugins.knizia.adapters.action_space``; a seat's observation is one flat vector built
 from that seat's view (``samurai_plugins.knizia.play.views.seat_view``: nothing it may not know); what a seat saw of another's
@@ -151,5 +151,5 @@ class KniziaEncoding:
 
 
 def encoding(edition: str | Edition, players: int, options: Mapping[str, Any] | None = None) -> KniziaEncoding:
-    """The encoding of ``edition`` for ``players`` and ``options`` (``GAME.interop``)."""
+    """The encoding of ``edition`` for ``players`` and ``options`` (``GAME.faces.interop``)."""
     return KniziaEncoding(edition_of(edition).rules(players, options))

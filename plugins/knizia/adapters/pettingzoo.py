@@ -34,7 +34,7 @@ class SamuraiEnv(GameEnv):
                  options: dict[str, Any] | None = None) -> None:
         super().__init__(edition_of(edition), players, options=options)
         encoding = self.encoding
-        assert isinstance(encoding, KniziaEncoding)  # Knizia's game supplies its own (GAME.interop)
+        assert isinstance(encoding, KniziaEncoding)  # Knizia's game supplies its own (GAME.faces.interop)
         self.rules = encoding.rules
         self.space = encoding.space
 

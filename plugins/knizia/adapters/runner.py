@@ -1,7 +1,7 @@
 """Knizia's game in the one runner of runs (``samurai.runs.matches``): its accelerator of a batch
-(``play_batch``, its ``GameDefinition.play_batch``: the fused random loop and the fast engine), what it reads of a
-finished game (``outcome_of``) and its summary of a run (``SimulationSummary``); ``simulate`` is that runner with
-this game's summary.
+(``play_batch``, its ``GameDefinition.runner.play_batch``: the fused random loop and the fast engine), what it reads
+of a finished game (``outcome_of``) and its summary of a run (``SimulationSummary``); ``simulate`` is that runner
+with this game's summary.
 
 Game ``i`` of a run with seed ``s`` is played with seed ``derive_seed(s, i)``
 and each seat's bot gets its own seed derived from the game's, so one game
@@ -252,7 +252,7 @@ def simulate(edition: Edition, players: int, games: int, seed: int, bots: Sequen
 
 
 def outcome_of(st: State, players: int) -> tuple[Any, ...]:
-    """What this game's summary reads of a finished game (its ``GameDefinition.outcome``, plain data): a
+    """What this game's summary reads of a finished game (its ``GameDefinition.runner.outcome``, plain data): a
     ``GameSummary``'s fields after the seed."""
     assert st.result is not None and st.end_reason is not None
     return (st.result.winners, st.result.reason, st.end_reason, st.turn, st.tiles_played,
@@ -260,13 +260,13 @@ def outcome_of(st: State, players: int) -> tuple[Any, ...]:
 
 
 def summary_of(summary: MatchSummary) -> SimulationSummary:
-    """A run of the one runner summed up as this game shows it (its ``GameDefinition.summary``)."""
+    """A run of the one runner summed up as this game shows it (its ``GameDefinition.runner.summary``)."""
     return SimulationSummary(summary.edition, summary.players, summary.seed, summary.bots,
                              tuple(GameSummary(game.seed, *game.facts) for game in summary.games))
 
 
 def play_batch(edition: Edition, batch: Batch) -> list[tuple[int, MatchGame, GameRecord | None]]:
-    """This game's accelerator of a batch of the one runner (its ``GameDefinition.play_batch``): the games on the
+    """This game's accelerator of a batch of the one runner (its ``GameDefinition.runner.play_batch``): the games on the
     fast engine (random bots: the fused random loop), each with exactly the ``MatchGame`` and record the protocol
     path (``samurai.runs.matches.play_batch_on_protocol``) gives it (``tests/test_fast_paths.py`` pins them)."""
     # compiled once per edition, players and options
