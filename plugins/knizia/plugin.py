@@ -5,9 +5,8 @@
 The definition is the top of the game's package: it names the modules that do each job (the position, the
 editions, the checks, the fast runner, the web face, the commands), so none of those need to know it. The game's
 hooks, defaults and special tiles reach each of its editions through the definition (``editions``: its
-``hookspecs`` and ``plugins``);
-the editions shipped in the distribution's ``editions/`` folder are contributed by the framework's defaults
-(``samurai.hooks.defaults``), which list the folder whatever games it holds.
+``hookspecs`` and ``plugins``); the editions shipped in the distribution's ``editions/`` folder are contributed by
+the framework's defaults (``samurai.hooks.defaults``), which list the folder whatever games it holds.
 """
 
 from __future__ import annotations

@@ -315,17 +315,15 @@ class Edition:
         return f"<Edition {self.id} {self.manifest.version}>"
 
 
-_FUNCTIONS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
-    ("", ("load_board", "player_counts", "start", "render", "checks"), ()),
-    ("editions", ("check_manifest",), ("read_manifest", "check_extends", "open_edition", "hook_arguments",
-                                       "check_hook_answer")),
-    ("faces", (), ("tell", "render_moves", "web", "interop")),
-    ("runner", (), ("play_batch", "outcome", "summary")),
+_PARTS: tuple[tuple[str, type, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("", GameDefinition, ("load_board", "player_counts", "start", "render", "checks"), ()),
+    ("editions", GameEditions, ("check_manifest",), ("read_manifest", "check_extends", "open_edition",
+                                                     "hook_arguments", "check_hook_answer")),
+    ("faces", GameFaces, (), ("tell", "render_moves", "web", "interop")),
+    ("runner", GameRunner, (), ("play_batch", "outcome", "summary")),
 )
-"""Each part of a definition (the definition itself, then its groups by field name), its functions, and its
-functions that may be None."""
-
-_GROUPS: tuple[tuple[str, type], ...] = (("editions", GameEditions), ("faces", GameFaces), ("runner", GameRunner))
+"""The parts of a definition (the definition itself, then its groups by field name), each with its type, its
+functions, and its functions that may be None."""
 
 
 def _game_problem(item: Any) -> str | None:
@@ -336,18 +334,18 @@ def _game_problem(item: Any) -> str | None:
     kind = f"GameDefinition {item.name!r},"
     if not isinstance(item.title, str):
         return field_problem(kind, "title", item.title, "a text")
-    for group, group_type in _GROUPS:
-        if not isinstance(getattr(item, group), group_type):
-            return field_problem(kind, group, getattr(item, group), f"a {group_type.__name__}")
-    for group, functions, optional_functions in _FUNCTIONS:
+    for group, group_type, functions, optional_functions in _PARTS:
         part = getattr(item, group) if group else item
+        if not isinstance(part, group_type):
+            return field_problem(kind, group, part, f"a {group_type.__name__}")
+        place = f"{group}." if group else ""
         for name in functions:
             if not callable(getattr(part, name)):
-                return field_problem(kind, f"{group}.{name}".lstrip("."), getattr(part, name), "a function")
+                return field_problem(kind, place + name, getattr(part, name), "a function")
         for name in optional_functions:
             function = getattr(part, name)
             if function is not None and not callable(function):
-                return field_problem(kind, f"{group}.{name}".lstrip("."), function, "a function or None")
+                return field_problem(kind, place + name, function, "a function or None")
     keys = item.editions.manifest_keys
     if not (isinstance(keys, frozenset) and all(isinstance(key, str) for key in keys)):
         return field_problem(kind, "editions.manifest_keys", keys, "a frozenset of key names")
