@@ -22,7 +22,15 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..errors import DataError
-from ..hooks.calls import HookResult, call_hook, field_problem, is_text, list_of, not_expected
+from ..hooks.calls import (
+    Field,
+    HookResult,
+    call_hook,
+    instance_of,
+    list_of,
+    optional_function,
+    record_problem,
+)
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -274,34 +282,18 @@ _GAME_OPTIONAL_FUNCTIONS = ("tell", "render_moves", "web", "hook_arguments", "ch
                             "open_edition", "check_extends", "play_batch", "outcome", "summary")
 
 
-def _game_problem(item: Any) -> str | None:
-    if not isinstance(item, GameDefinition):
-        return not_expected(item, "a GameDefinition")
-    if not is_text(item.name):
-        return field_problem("GameDefinition", "name", item.name, "a text (what a manifest's game key says)")
-    kind = f"GameDefinition {item.name!r},"
-    if not isinstance(item.title, str):
-        return field_problem(kind, "title", item.title, "a text")
-    for name in _GAME_FUNCTIONS:
-        if not callable(getattr(item, name)):
-            return field_problem(kind, name, getattr(item, name), "a function")
-    for name in _GAME_OPTIONAL_FUNCTIONS:
-        function = getattr(item, name)
-        if function is not None and not callable(function):
-            return field_problem(kind, name, function, "a function or None")
-    keys = item.manifest_keys
-    if not (isinstance(keys, frozenset) and all(isinstance(key, str) for key in keys)):
-        return field_problem(kind, "manifest_keys", keys, "a frozenset of key names")
-    if item.measures is not None and not isinstance(item.measures, GameMeasures):
-        return field_problem(kind, "measures", item.measures, "a GameMeasures or None")
-    if item.records is not None and not isinstance(item.records, GameRecords):
-        return field_problem(kind, "records", item.records, "a GameRecords or None")
-    if type(item.bot_seed_offset) is not int or item.bot_seed_offset < 0:
-        return field_problem(kind, "bot_seed_offset", item.bot_seed_offset, "a whole number from 0")
-    return None
+_GAME_PROBLEM = record_problem(GameDefinition, "a text (what a manifest's game key says)", (
+    Field("title", instance_of(str), "a text"),
+    *(Field(name, callable, "a function") for name in _GAME_FUNCTIONS),
+    *(Field(name, optional_function, "a function or None") for name in _GAME_OPTIONAL_FUNCTIONS),
+    Field("manifest_keys", lambda keys: isinstance(keys, frozenset) and all(isinstance(key, str) for key in keys),
+          "a frozenset of key names"),
+    Field("measures", instance_of(GameMeasures, optional=True), "a GameMeasures or None"),
+    Field("records", instance_of(GameRecords, optional=True), "a GameRecords or None"),
+    Field("bot_seed_offset", lambda offset: type(offset) is int and offset >= 0, "a whole number from 0"),
+))
 
-
-GAMES_RESULT = list_of("GameDefinition", _game_problem)
+GAMES_RESULT = list_of("GameDefinition", _GAME_PROBLEM)
 """What ``samurai_games`` must return: a list of ``GameDefinition`` whose fields have their documented types (the
 framework's other hooks are checked against ``samurai.hooks.calls.HOOK_RESULTS`` and ``samurai_executors`` against
 ``samurai.runs.executors.EXECUTORS_RESULT``: each checker lives beside the type it checks)."""
