@@ -189,7 +189,7 @@ def test_daimyo_imports_without_knizias_game():
 
 
 def _private_cli_imports(path: Path, package: str) -> list[str]:
-    """``from samurai.cli.X import _name`` (or its relative spelling) in the file at ``path`` of ``package``."""
+    """``from samurai.cli.<module> import _name`` (or its relative spelling) in the file at ``path`` of ``package``."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
