@@ -186,3 +186,32 @@ def test_daimyo_imports_without_knizias_game():
     loaded = _loaded_after("import samurai_plugins.daimyo")
     assert "samurai_plugins.daimyo.rules" in loaded
     assert not [m for m in loaded if m.startswith("samurai_plugins.knizia")]
+
+
+def _private_cli_imports(path: Path, package: str) -> list[str]:
+    """``from samurai.cli.<module> import _name`` (or its relative spelling) in the file at ``path`` of ``package``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                module = ".".join([*parts[:len(parts) - node.level + 1], *([module] if module else [])])
+            if module == "samurai.cli" or module.startswith("samurai.cli."):
+                found += [f"{path}:{node.lineno}: {module}.{alias.name}"
+                          for alias in node.names if alias.name.startswith("_")]
+    return found
+
+
+def test_the_commands_share_only_public_names_of_each_other():
+    """The CLI's shared helpers are public within ``samurai.cli`` (issue 39, point 7): no module, test or game
+    imports another module's private name from it."""
+    files = [(path, name if path.name == "__init__.py" else name.rpartition(".")[0]) for name, path in MODULES.items()]
+    files += [(path, "tests") for path in (ROOT / "tests").rglob("*.py")]
+    assert [line for path, package in files for line in _private_cli_imports(path, package)] == []
+
+
+def test_the_private_import_finder_finds_one(tmp_path):
+    (tmp_path / "bad.py").write_text("from .arguments import _secret\nfrom samurai.cli.common import shared\n")
+    found = _private_cli_imports(tmp_path / "bad.py", "samurai.cli")
+    assert [line.rpartition(": ")[2] for line in found] == ["samurai.cli.arguments._secret"]

@@ -166,7 +166,7 @@ def test_a_balance_run_stopped_by_ctrl_c_says_what_it_keeps_and_resumes_to_the_w
 
     folder = tmp_path / "run"
     with monkeypatch.context() as patched:
-        patched.setattr(samurai.cli.progress, "_progress_bar", stopped_after_a_batch)
+        patched.setattr(samurai.cli.progress, "progress_bar", stopped_after_a_batch)
         assert main([*argv, "--save-dir", str(folder)]) == 130
     kept = len(list(folder.rglob("game-*.json")))
     assert 0 < kept < 80

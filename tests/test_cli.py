@@ -139,7 +139,7 @@ def test_knizias_score_bench_and_render_come_from_its_game_definition():
 
 
 def test_reading_the_arguments_loads_no_game_module():
-    program = ("import json, sys\nimport samurai.cli.program as program\nprogram._build_parser().format_help()\n"
+    program = ("import json, sys\nimport samurai.cli.program as program\nprogram.build_parser().format_help()\n"
                "print(json.dumps(sorted(sys.modules)))")
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120, check=True)
     loaded = json.loads(done.stdout)

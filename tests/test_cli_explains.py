@@ -12,13 +12,13 @@ import pytest
 
 from samurai import __version__
 from samurai.cli import main
-from samurai.cli.program import _build_parser
+from samurai.cli.program import build_parser
 
 from helpers import DATA
 
 
 def _commands() -> dict[str, argparse.ArgumentParser]:
-    parser = _build_parser()
+    parser = build_parser()
     (commands,) = [action for action in parser._actions if isinstance(action, argparse._SubParsersAction)]
     return dict(commands.choices)
 

@@ -6,10 +6,14 @@ still import for one release with a warning, and the packages pass ``mypy --stri
 from __future__ import annotations
 
 import ast
+import importlib
+import io
 import os
 import re
 import subprocess
 import sys
+import tokenize
+import tomllib
 import warnings
 
 import pytest
@@ -92,3 +96,80 @@ def test_the_packages_pass_mypy_strict(tmp_path):
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
     assert re.search(r"no issues found in (\d+) source files", done.stdout)
     assert int(re.search(r"in (\d+) source files", done.stdout)[1]) > 140
+
+
+DOTTED_NAME = re.compile(r"(?<![\w/.\-])(samurai(?:_plugins)?(?:\.[A-Za-z_]\w*)+)")
+"""A module or attribute named in prose: ``samurai.runs.matches``, ``samurai_plugins.knizia.engine.reference``."""
+
+NOT_MODULES = {"samurai.lan": "a host name in docs/http-api.md's example",
+               "samurai.defaults": "the name the framework's default answers are registered under"}
+
+
+def _resolves(name: str) -> bool:
+    """Whether ``name`` is a module of the project, or an attribute reached from one, importing it if need be."""
+    parts = name.split(".")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        for cut in range(len(parts), 0, -1):
+            try:
+                found: object = importlib.import_module(".".join(parts[:cut]))
+            except ImportError:
+                continue
+            for index in range(cut, len(parts)):
+                if not hasattr(found, parts[index]):
+                    try:  # a submodule not imported by its package
+                        importlib.import_module(".".join(parts[:index + 1]))
+                    except ImportError:
+                        return False
+                found = getattr(found, parts[index], None)
+                if found is None:
+                    return False
+            return True
+    return False
+
+
+def _prose() -> list[tuple[str, str]]:
+    """Where names are written in words: the docs, the README, and every docstring and comment of the framework, the
+    games and the tests (not the CHANGELOG, which keeps history, nor the map of the old names to the new)."""
+    texts = [(str(path.relative_to(ROOT)), path.read_text(encoding="utf-8"))
+             for path in [*sorted((ROOT / "docs").rglob("*.md")), ROOT / "README.md"]]
+    shim = ROOT / "framework" / "samurai" / "knizia" / "__init__.py"
+    for folder in ("framework", "plugins", "tests"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if path == shim:
+                continue
+            text = path.read_text(encoding="utf-8")
+            where = str(path.relative_to(ROOT))
+            for node in ast.walk(ast.parse(text)):
+                if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                    docstring = ast.get_docstring(node, clean=False)
+                    if docstring:
+                        texts.append((f"{where}:{getattr(node, 'lineno', 1)}", docstring))
+            texts += [(f"{where}:{token.start[0]}", token.string)
+                      for token in tokenize.generate_tokens(io.StringIO(text).readline)
+                      if token.type == tokenize.COMMENT]
+    return texts
+
+
+def test_every_module_named_in_the_docs_docstrings_and_comments_exists():
+    """Stale names cannot come back (issue 39, point 8): every dotted ``samurai`` or ``samurai_plugins`` name in
+    the docs, docstrings and comments is a module or an attribute of one (or a package the wheel installs), and
+    none is an old name under ``samurai.knizia`` outside the map of old names."""
+    with open(ROOT / "pyproject.toml", "rb") as file:
+        installed = set(tomllib.load(file)["tool"]["setuptools"]["packages"])
+    stale = []
+    for where, text in _prose():
+        for match in DOTTED_NAME.finditer(text):
+            name = match.group(1)
+            if name.endswith((".md", ".toml", ".json", ".py", ".pyi", ".svg")) or name in NOT_MODULES:
+                continue
+            if name.startswith("samurai.knizia.") or not (name in installed or _resolves(name)):
+                stale.append(f"{where}: {name}")
+    assert stale == []
+
+
+def test_the_name_check_tells_a_stale_name_from_a_real_one():
+    assert _resolves("samurai.runs.summary.seat_table") and _resolves("samurai_plugins.knizia.engine.reference")
+    assert not _resolves("samurai_plugins.knizia.native_engine") and not _resolves("samurai.runs.summary.nothing")
+    assert [m.group(1) for m in DOTTED_NAME.finditer("see `samurai.files.reading`, docs/rules/samurai.md.")] == [
+        "samurai.files.reading"]

@@ -151,11 +151,11 @@ def test_bad_arguments_are_one_line_and_exit_2(argv, message, capsys):
 def test_progress_off_a_terminal_is_a_line_now_and_then_and_nothing_for_a_short_run():
     import io
 
-    from samurai.cli.progress import _ProgressLines
+    from samurai.cli.progress import ProgressLines
 
     now = [100.0]
     stream = io.StringIO()
-    lines = _ProgressLines("tournament", 200, every=60.0, clock=lambda: now[0], stream=stream)
+    lines = ProgressLines("tournament", 200, every=60.0, clock=lambda: now[0], stream=stream)
     for done, at in [(1, 110.0), (5, 159.9), (20, 160.0), (21, 200.0), (40, 221.0), (200, 400.0)]:
         now[0] = at
         lines(done)

@@ -32,6 +32,6 @@ The package is built in floors; a floor imports only the floors below it (pyproj
   ``pettingzoo`` (the game as numbers for learning libraries).
 - ``plugin``: the game's definition (``GAME``) and its hooks, registered through the ``samurai`` entry points.
 
-The names from before this layout (``samurai.knizia.game``, ``samurai.knizia.engine``, ...) still import, with a
-``DeprecationWarning``, for one release (CHANGELOG "Moved").
+The module names from before this layout (under ``samurai.knizia``: its ``game``, ``engine``, ...) still import,
+with a ``DeprecationWarning``, for one release (CHANGELOG "Moved").
 """

@@ -24,7 +24,15 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..errors import DataError
-from ..hooks.calls import HookResult, call_hook, field_problem, is_text, list_of, not_expected
+from ..hooks.calls import (
+    Field,
+    HookResult,
+    call_hook,
+    instance_of,
+    list_of,
+    optional_function,
+    record_problem,
+)
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -326,40 +334,30 @@ _PARTS: tuple[tuple[str, type, tuple[str, ...], tuple[str, ...]], ...] = (
 functions, and its functions that may be None."""
 
 
-def _game_problem(item: Any) -> str | None:
-    if not isinstance(item, GameDefinition):
-        return not_expected(item, "a GameDefinition")
-    if not is_text(item.name):
-        return field_problem("GameDefinition", "name", item.name, "a text (what a manifest's game key says)")
-    kind = f"GameDefinition {item.name!r},"
-    if not isinstance(item.title, str):
-        return field_problem(kind, "title", item.title, "a text")
+def _game_fields() -> tuple[Field, ...]:
+    """Each field of a definition as ``record_problem`` checks it: the title, then part by part (a group's own type
+    first, then its functions by their dotted place), then the data fields."""
+    fields = [Field("title", instance_of(str), "a text")]
     for group, group_type, functions, optional_functions in _PARTS:
-        part = getattr(item, group) if group else item
-        if not isinstance(part, group_type):
-            return field_problem(kind, group, part, f"a {group_type.__name__}")
         place = f"{group}." if group else ""
-        for name in functions:
-            if not callable(getattr(part, name)):
-                return field_problem(kind, place + name, getattr(part, name), "a function")
-        for name in optional_functions:
-            function = getattr(part, name)
-            if function is not None and not callable(function):
-                return field_problem(kind, place + name, function, "a function or None")
-    keys = item.editions.manifest_keys
-    if not (isinstance(keys, frozenset) and all(isinstance(key, str) for key in keys)):
-        return field_problem(kind, "editions.manifest_keys", keys, "a frozenset of key names")
-    if item.measures is not None and not isinstance(item.measures, GameMeasures):
-        return field_problem(kind, "measures", item.measures, "a GameMeasures or None")
-    if item.records is not None and not isinstance(item.records, GameRecords):
-        return field_problem(kind, "records", item.records, "a GameRecords or None")
-    offset = item.runner.bot_seed_offset
-    if type(offset) is not int or offset < 0:
-        return field_problem(kind, "runner.bot_seed_offset", offset, "a whole number from 0")
-    return None
+        if group:
+            fields.append(Field(group, instance_of(group_type), f"a {group_type.__name__}"))
+        fields += [Field(place + name, callable, "a function") for name in functions]
+        fields += [Field(place + name, optional_function, "a function or None") for name in optional_functions]
+    return (
+        *fields,
+        Field("editions.manifest_keys",
+              lambda keys: isinstance(keys, frozenset) and all(isinstance(key, str) for key in keys),
+              "a frozenset of key names"),
+        Field("measures", instance_of(GameMeasures, optional=True), "a GameMeasures or None"),
+        Field("records", instance_of(GameRecords, optional=True), "a GameRecords or None"),
+        Field("runner.bot_seed_offset", lambda offset: type(offset) is int and offset >= 0, "a whole number from 0"),
+    )
 
 
-GAMES_RESULT = list_of("GameDefinition", _game_problem)
+_GAME_PROBLEM = record_problem(GameDefinition, "a text (what a manifest's game key says)", _game_fields())
+
+GAMES_RESULT = list_of("GameDefinition", _GAME_PROBLEM)
 """What ``samurai_games`` must return: a list of ``GameDefinition`` whose fields have their documented types (the
 framework's other hooks are checked against ``samurai.hooks.calls.HOOK_RESULTS`` and ``samurai_executors`` against
 ``samurai.runs.executors.EXECUTORS_RESULT``: each checker lives beside the type it checks)."""

@@ -7,7 +7,7 @@ import argparse
 from typing import Any
 
 from ..errors import DataError
-from .arguments import MAX_SEED, _trust_args, _whole
+from .arguments import MAX_SEED, trust_args, whole_number_in
 
 
 def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,9 +25,9 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     ana.add_argument("--bot", default=None, metavar="BOT",
                      help="judge with this search instead of a level: mcts-replies:N, mcts:N, ... (default none: "
                           "the level)")
-    ana.add_argument("--seat", type=_whole(0, 99), default=None, metavar="S",
+    ana.add_argument("--seat", type=whole_number_in(0, 99), default=None, metavar="S",
                      help="judge only seat S's moves (default: every seat's)")
-    ana.add_argument("--seed", type=_whole(0, MAX_SEED), default=1,
+    ana.add_argument("--seed", type=whole_number_in(0, MAX_SEED), default=1,
                      help="seed of the searches; decision i's search uses a seed derived from it (default 1)")
     ana.add_argument("-o", "--output", default=None, metavar="REPORT",
                      help="write the HTML report to REPORT.html (default: none)")
@@ -35,7 +35,7 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     ana.add_argument("--png", default=None, metavar="FILE",
                      help="write the graph as PNG; needs the png extra (default: none)")
     ana.add_argument("--force", action="store_true", help="overwrite output files that exist (default: refuse)")
-    _trust_args(ana)
+    trust_args(ana)
     ana.set_defaults(run=_analyse_game)
 
 
@@ -49,8 +49,8 @@ def _analyse_game(args: argparse.Namespace) -> int:
     from ..runs.analysis import DEFAULT_BOT, analyse_moves, search_bot
     from ..runs.analysis_report import describe_text, graph_svg, report_html
     from ..search.bots import LEVELS
-    from .outputs import _check_outputs
-    from .progress import _progress_bar
+    from .outputs import check_outputs
+    from .progress import progress_bar
 
     if args.level is not None and args.bot is not None:
         raise DataError("give --level or --bot, not both", source="--bot")
@@ -66,8 +66,8 @@ def _analyse_game(args: argparse.Namespace) -> int:
     if args.level is not None and args.level not in LEVELS:
         raise DataError(f"no level {args.level!r}; levels: {', '.join(LEVELS)} (--bot takes any search by name)",
                         source="--level")
-    _check_outputs([("-o", args.output), ("--json", args.json), ("--png", args.png)], force=args.force,
-                   inputs=[args.file, *args.trust])
+    check_outputs([("-o", args.output), ("--json", args.json), ("--png", args.png)], force=args.force,
+                  inputs=[args.file, *args.trust])
     bot = args.bot or args.level or DEFAULT_BOT
     trust = Trust(args.trust)
     folder = Path(args.file).parent
@@ -80,7 +80,7 @@ def _analyse_game(args: argparse.Namespace) -> int:
     start, moves = record_moves(read, source=args.file, trust=trust, folder=folder)
     if args.seat is not None and not 0 <= args.seat < start.players:
         raise DataError(f"the game has seats 0 to {start.players - 1}, not {args.seat}", source="--seat")
-    with _progress_bar("analysing", len(moves), True) as advance:
+    with progress_bar("analysing", len(moves), True) as advance:
         analysis = analyse_moves(start, moves, bot=bot, seed=args.seed, game=edition.game,
                                  seats=None if args.seat is None else (args.seat,), progress=advance)
     # The positions again, to say every move in the game's words and draw the board after it as its mover saw it.

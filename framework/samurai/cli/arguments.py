@@ -1,7 +1,8 @@
 """The arguments several commands share, and how their values are read: editions and options, a run of seeded games,
 executors, trust, comparison outputs, whole numbers and JSON given on the command line.
 
-The names are the ``samurai.cli`` package's own (underscored: not part of the public API).
+The names are shared by the commands of ``samurai.cli`` (which exports only ``main`` and ``run``): public within
+the package, so no module reaches for another's private names, but not part of the API.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from ..errors import DataError
 from ..files.reading import parse_json
 
 
-def _edition_args(parser: argparse.ArgumentParser) -> None:
+def edition_args(parser: argparse.ArgumentParser) -> None:
     """``--edition`` and ``--option``: the edition a command plays and its options."""
     parser.add_argument("--edition", default="ffg2015", help="edition id or manifest path (default ffg2015)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
@@ -29,26 +30,26 @@ BOT_KINDS = ("random, greedy, the levels easy, medium, hard and expert, or a sea
 """The bot names ``--bots`` takes, for its help (docs/bots.md explains each)."""
 
 
-def _run_args(parser: argparse.ArgumentParser, *, bots: str | None = "random", bots_default: str = "",
-              players: bool = True, games: str = "number of games") -> None:
+def run_args(parser: argparse.ArgumentParser, *, bots: str | None = "random", bots_default: str = "",
+             players: bool = True, games: str = "number of games") -> None:
     """The arguments of a run of seeded games: players (unless not ``players``: the command takes its own), games
     (``games`` says what they are), seed and bots (``bots`` by default; None: the command picks, as
     ``bots_default`` says)."""
     if players:
-        parser.add_argument("--players", type=_whole(0, 99), default=_DEFAULT_PLAYERS,
+        parser.add_argument("--players", type=whole_number_in(0, 99), default=DEFAULT_PLAYERS,
                             help="number of players (default 4, or the fewest the edition's game allows)")
-    parser.add_argument("--games", type=_whole(1, MAX_GAMES), default=1000, help=f"{games} (default 1000)")
-    parser.add_argument("--seed", type=_whole(0, MAX_SEED), default=1,
+    parser.add_argument("--games", type=whole_number_in(1, MAX_GAMES), default=1000, help=f"{games} (default 1000)")
+    parser.add_argument("--seed", type=whole_number_in(0, MAX_SEED), default=1,
                         help="seed of the run; game i uses a seed derived from it (default 1)")
     parser.add_argument("--bots", default=bots,
                         help=f"comma-separated bots, assigned to seats in turn: {BOT_KINDS} "
                              f"(default {bots_default or bots})")
 
 
-def _executor_args(parser: argparse.ArgumentParser) -> None:
+def executor_args(parser: argparse.ArgumentParser) -> None:
     """Where a run's batches are played: ``--workers``, ``--backend``, ``--scheduler`` (see
     ``samurai.runs.executors``)."""
-    parser.add_argument("--workers", type=_whole(1, 256), default=None,
+    parser.add_argument("--workers", type=whole_number_in(1, 256), default=None,
                         help="worker processes, 1 to 256 (default: the machine's cores, at most 8; with --backend dask "
                              "and no --scheduler, the local cluster's)")
     parser.add_argument("--backend", default="local", metavar="NAME",
@@ -59,14 +60,14 @@ def _executor_args(parser: argparse.ArgumentParser) -> None:
                              "(default: start a local cluster); see docs/scale.md")
 
 
-def _trust_args(parser: argparse.ArgumentParser) -> None:
+def trust_args(parser: argparse.ArgumentParser) -> None:
     """``--trust``: the manifests and maps a record, scenario or folder may use beyond installed ones."""
     parser.add_argument("--trust", action="append", default=[], metavar="PATH",
                         help="an edition manifest (or map file) you vouch for, so the file may use it; a manifest's "
                              "plugins are code: trust only what you would run (repeatable)")
 
 
-def _output_args(parser: argparse.ArgumentParser) -> None:
+def output_args(parser: argparse.ArgumentParser) -> None:
     """Where a comparison's metrics are written besides the table."""
     parser.add_argument("--json", metavar="FILE", help="write every metric with its intervals as JSON")
     parser.add_argument("--csv", metavar="FILE", help="write one row per metric as CSV")
@@ -76,7 +77,8 @@ class _Default(int):
     """An int default that can be told from the same number given on the command line."""
 
 
-_DEFAULT_PLAYERS = _Default(4)
+DEFAULT_PLAYERS = _Default(4)
+"""``--players`` when not given: 4, told apart from a 4 given (``players_of``)."""
 
 
 MAX_GAMES = 10_000_000
@@ -87,7 +89,7 @@ MAX_SEED = game_seeds.MAX_SEED
 """Seeds are 63-bit (the engines' and the records' range, ``samurai.seeds.MAX_SEED``)."""
 
 
-def _whole(low: int, high: int) -> Any:
+def whole_number_in(low: int, high: int) -> Any:
     """An argument type: a whole number from ``low`` to ``high`` in plain ASCII digits.
 
     ``int()`` alone would take ``"٣"``, ``"+3"``, ``" 3"`` and ``"1_000"``; a
@@ -108,7 +110,7 @@ def _whole(low: int, high: int) -> Any:
     return whole
 
 
-def _options(pairs: Sequence[str]) -> dict[str, Any]:
+def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
     """The ``NAME=VALUE`` options given, by name; a value is read as JSON when it can be, else kept as text."""
     options: dict[str, Any] = {}
     for pair in pairs:
@@ -124,7 +126,7 @@ def _options(pairs: Sequence[str]) -> dict[str, Any]:
     return options
 
 
-def _json_argument(text: str, flag: str) -> Any:
+def json_argument(text: str, flag: str) -> Any:
     """A JSON value given on the command line; duplicate keys and endless numbers are refused, not guessed."""
     def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: dict[str, Any] = {}
@@ -150,9 +152,9 @@ def _json_argument(text: str, flag: str) -> Any:
         raise DataError("a number is too long (more than 4300 digits)", source=flag) from None
 
 
-def _players_of(given: int, edition: Any) -> int:
+def players_of(given: int, edition: Any) -> int:
     """``--players`` as given, or by default 4 where the edition's game allows it, else the fewest it allows."""
-    if given is not _DEFAULT_PLAYERS or 4 in edition.player_counts:
+    if given is not DEFAULT_PLAYERS or 4 in edition.player_counts:
         return given
     return int(min(edition.player_counts))
 
@@ -160,7 +162,7 @@ def _players_of(given: int, edition: Any) -> int:
 
 def _player_counts(text: str) -> tuple[int, ...]:
     """An argument type: comma-separated player counts, ``2,3,4`` (each a whole number from 1 to 99)."""
-    whole = _whole(1, 99)
+    whole = whole_number_in(1, 99)
     counts = tuple(whole(part.strip()) for part in text.split(","))
     if len(set(counts)) != len(counts):
         raise argparse.ArgumentTypeError(f"{text!r} names a player count twice")
@@ -170,7 +172,7 @@ def _player_counts(text: str) -> tuple[int, ...]:
 _player_counts.__name__ = "player counts"  # argparse names the type in its messages
 
 
-def _typed_options(pairs: Sequence[str], edition: Any, *, several: bool) -> dict[str, list[Any]]:
+def typed_options(pairs: Sequence[str], edition: Any, *, several: bool) -> dict[str, list[Any]]:
     """The ``NAME=VALUE`` options given (``NAME=V1,V2,...`` when ``several``), by name, each value read as the
     type the edition declares for the option (``OptionSpec.read``: true/false, a whole number, a number or a text):
     an unknown option, a value that is not of its type or an option given twice is refused in one line naming
@@ -194,8 +196,8 @@ def _typed_options(pairs: Sequence[str], edition: Any, *, several: bool) -> dict
         options[name] = [spec.read(text.strip() if several else text) for text in texts]
     return options
 
-def _paired_args(parser: argparse.ArgumentParser, *, option: tuple[str, str], games: str,
-                 outputs: tuple[str, str, str], folders: str, result: str) -> None:
+def paired_args(parser: argparse.ArgumentParser, *, option: tuple[str, str], games: str,
+                outputs: tuple[str, str, str], folders: str, result: str) -> None:
     """The arguments of ``sweep`` and ``balance``, paired runs of one edition: the edition (left out with
     ``--resume``), ``--option`` (its ``option`` metavar and help), the player counts, the run (``games`` says what
     they are), the executors, ``--json``, ``--csv`` and ``--plot`` (their ``outputs`` help), ``--save-dir`` (its
@@ -206,9 +208,9 @@ def _paired_args(parser: argparse.ArgumentParser, *, option: tuple[str, str], ga
     parser.add_argument("--option", action="append", default=[], metavar=option[0], help=option[1])
     parser.add_argument("--players", type=_player_counts, default=None, metavar="2,3,4",
                         help="comma-separated player counts (default: every count the edition's game allows)")
-    _run_args(parser, bots=None, bots_default="greedy where the game has it, else random; medium plays well",
-              players=False, games=games)
-    _executor_args(parser)
+    run_args(parser, bots=None, bots_default="greedy where the game has it, else random; medium plays well",
+             players=False, games=games)
+    executor_args(parser)
     for flag, text in zip(("--json", "--csv", "--plot"), outputs, strict=True):
         parser.add_argument(flag, metavar="FILE", help=text)
     parser.add_argument("--save-dir", metavar="DIR", help=f"write DIR/run.json, then keep every game's record in "
@@ -217,6 +219,6 @@ def _paired_args(parser: argparse.ArgumentParser, *, option: tuple[str, str], ga
                         help=f"carry on the run saved in DIR (by --save-dir) that was cut short: its run.json gives "
                              f"the edition, options, players, games, seed and bots; the games it lacks are played "
                              f"and saved, and {result} the whole run's")
-    _trust_args(parser)
+    trust_args(parser)
     parser.add_argument("--force", action="store_true", help="overwrite existing output files and a run in --save-dir")
     parser.add_argument("--no-progress", action="store_true", help="do not show a progress bar")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .arguments import _paired_args
-from .common import _new_paired, _paired_command
+from .arguments import paired_args
+from .common import new_paired, paired_command
 
 _DESCRIPTION = (
     "Play the edition at every player count and print every metric of its game with its 95% interval (who wins "
@@ -22,14 +22,14 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     """Add ``balance`` to the command line's commands."""
     bal = commands.add_parser("balance", help="is an edition fair to every seat, at every player count?",
                               description=_DESCRIPTION)
-    _paired_args(bal, option=("NAME=VALUE", "set an edition option, VALUE read as the option's type: true or "
-                              "false, a number, or one of its choices (repeatable)"),
-                 games="games per player count",
-                 outputs=("write every metric, seat and verdict as JSON",
-                          "write one row per player count and metric, then per seat, as CSV",
-                          "draw each seat's share of the wins against par to FILE.png or FILE.svg (needs "
-                          "matplotlib)"),
-                 folders="DIR/players-P", result="the report is")
+    paired_args(bal, option=("NAME=VALUE", "set an edition option, VALUE read as the option's type: true or "
+                             "false, a number, or one of its choices (repeatable)"),
+                games="games per player count",
+                outputs=("write every metric, seat and verdict as JSON",
+                         "write one row per player count and metric, then per seat, as CSV",
+                         "draw each seat's share of the wins against par to FILE.png or FILE.svg (needs "
+                         "matplotlib)"),
+                folders="DIR/players-P", result="the report is")
     bal.set_defaults(run=_balance, command="balance")
 
 
@@ -43,6 +43,6 @@ def _balance(args: argparse.Namespace) -> int:
         return plan_balance(edition, options=chosen, players=args.players, games=args.games, seed=args.seed,
                             bots=bots)
 
-    return _paired_command(args, label="playing",
-                           start=lambda args: balance_of(_new_paired(args, several=False, doing="playing", plan=plan)),
-                           resume=resume_balance, show=print_balance, plot=plot_balance)
+    return paired_command(args, label="playing",
+                          start=lambda args: balance_of(new_paired(args, several=False, doing="playing", plan=plan)),
+                          resume=resume_balance, show=print_balance, plot=plot_balance)

@@ -7,8 +7,8 @@ import argparse
 from typing import Any
 
 from ..errors import DataError
-from .arguments import MAX_GAMES, MAX_SEED, _whole
-from .common import _not_offered
+from .arguments import MAX_GAMES, MAX_SEED, whole_number_in
+from .common import not_offered
 
 
 def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -18,27 +18,28 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
                                             "copy and Game.legal_actions at a 4-player opening, and compare "
                                             "on one core.")
     bench.add_argument("--edition", default="ffg2015", help="edition id (default ffg2015)")
-    bench.add_argument("--games", type=_whole(1, MAX_GAMES), default=2000,
+    bench.add_argument("--games", type=whole_number_in(1, MAX_GAMES), default=2000,
                        help="games per player count (default 2000)")
     bench.add_argument("--players", default="2,3,4", help="player counts (default 2,3,4)")
-    bench.add_argument("--seed", type=_whole(0, MAX_SEED), default=1, help="seed of the timed games (default 1)")
+    bench.add_argument("--seed", type=whole_number_in(0, MAX_SEED), default=1,
+                       help="seed of the timed games (default 1)")
     bench.add_argument("--no-paths", action="store_true", help="skip the copy and legal-actions timings")
-    bench.add_argument("--compare-games", type=_whole(0, MAX_GAMES), default=200, metavar="N",
+    bench.add_argument("--compare-games", type=whole_number_in(0, MAX_GAMES), default=200, metavar="N",
                        help="paired games of the compare timing (default 200; 0 skips it)")
     bench.add_argument("--compare-with", default="original", metavar="EDITION",
                        help="edition B of the compare timing (default original)")
     bench.add_argument("--mcts", action="store_true",
                        help="measure MCTS simulations per second instead (one core, full rollouts, from the first "
                             "turn of play and from mid-game; --players 2 unless given)")
-    bench.add_argument("--simulations", type=_whole(1, 10**7), default=2000,
+    bench.add_argument("--simulations", type=whole_number_in(1, 10**7), default=2000,
                        help="with --mcts: simulations per decision (default 2000)")
-    bench.add_argument("--decisions", type=_whole(1, 10**5), default=5,
+    bench.add_argument("--decisions", type=whole_number_in(1, 10**5), default=5,
                        help="with --mcts: decisions timed per kind of position (default 5)")
     bench.add_argument("--levels", nargs="?", const="easy,medium,hard,expert", default=None, metavar="LEVELS",
                        help="time the bot levels instead: whole games with every seat at the level, one core; "
                             "seconds per decision in the play phase and per 1,000 games (default all levels: "
                             "easy,medium,hard,expert)")
-    bench.add_argument("--level-games", type=_whole(1, 10**4), default=2, metavar="N",
+    bench.add_argument("--level-games", type=whole_number_in(1, 10**4), default=2, metavar="N",
                        help="with --levels: games per level and player count (default 2)")
     bench.add_argument("--engine", choices=("python", "native"), default=None,
                        help="time this engine only (default: each engine the game has, side by side, with the "
@@ -215,7 +216,7 @@ def _bench(args: argparse.Namespace) -> int:
     edition = load_edition(args.edition)
     commands = edition.game.commands
     if commands is None or commands.bench is None:
-        raise _not_offered(edition, "bench")
+        raise not_offered(edition, "bench")
     levels: tuple[str, ...] = ()
     if args.levels is not None:
         from ..search.bots import LEVELS

@@ -1,7 +1,8 @@
 """What several commands share beyond their arguments: the executor a run plays on, and how a command reaches the
 work only a game can do (``samurai.catalog.games.GameCommands``).
 
-The names are the ``samurai.cli`` package's own (underscored: not part of the public API).
+The names are shared by the commands of ``samurai.cli`` (which exports only ``main`` and ``run``): public within
+the package, so no module reaches for another's private names, but not part of the API.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 
 @contextlib.contextmanager
-def _executor(args: argparse.Namespace) -> Iterator[Any]:
+def run_executor(args: argparse.Namespace) -> Iterator[Any]:
     """The executor of ``--backend``, ``--workers`` and ``--scheduler``, started (a local pool starts lazily), and
     closed when the block ends, whatever happens: the one set-up of every command that plays on workers."""
     from ..runs.executors import default_workers, make_executor
@@ -32,13 +33,13 @@ def _executor(args: argparse.Namespace) -> Iterator[Any]:
         executor.close()
 
 
-def _not_offered(edition: Edition, command: str) -> DataError:
+def not_offered(edition: Edition, command: str) -> DataError:
     """The one-line refusal of ``samurai COMMAND`` for an edition whose game does not offer it."""
     return DataError(f"the game {edition.game.name!r} of edition {edition.id!r} does not offer samurai {command}",
                      source="--edition")
 
 
-def _file_game() -> GameDefinition:
+def file_game() -> GameDefinition:
     """The game that reads a record or scenario file naming no game: the installed default game."""
     from ..catalog.editions import installed_games
     from ..catalog.games import default_game
@@ -46,7 +47,7 @@ def _file_game() -> GameDefinition:
     return default_game(installed_games(), source="file")
 
 
-def _default_bots(edition: Edition, doing: str = "comparing", *, say: bool = True) -> str:
+def default_bots(edition: Edition, doing: str = "comparing", *, say: bool = True) -> str:
     """The bots of a run that measures rules (``compare``, ``sweep``, ``balance``) when none are given: the game's
     quick player that plays well (``greedy``) where it has one, for rules measured as players would play them; else
     random, said on standard error unless not ``say`` (what the run is ``doing``, "comparing", with them)."""
@@ -86,13 +87,13 @@ def _play_paired(args: argparse.Namespace, edition: Edition, run: Any, label: st
     arguments, after preparing ``--save-dir``, with a progress bar: its ``PairedFacts``. The executor starts before
     the save folder is touched (a backend that cannot start loses nothing)."""
     from ..runs.paired import play_paired, prepare_paired_folder
-    from .progress import _progress_bar
+    from .progress import progress_bar
 
-    with _executor(args) as executor:
+    with run_executor(args) as executor:
         if args.save_dir is not None:
             prepare_paired_folder(args.save_dir, run, force=args.force)
             _kept_note(args, args.save_dir, run.command)
-        with _progress_bar(label, run.games * len(run.players), not args.no_progress) as advance:
+        with progress_bar(label, run.games * len(run.players), not args.no_progress) as advance:
             return play_paired(edition, run, save_dir=args.save_dir, progress=advance, executor=executor)
 
 
@@ -100,27 +101,27 @@ def _resume_paired(args: argparse.Namespace, command: str, label: str, resume: A
     """``samurai COMMAND --resume DIR``: ``resume(DIR, trust=..., progress=..., executor=...)`` on the executor of
     the arguments, with a progress bar, then a line on standard error saying so."""
     from ..runs.paired import saved_pairs
-    from .progress import _progress_bar
+    from .progress import progress_bar
 
     _, asked = saved_pairs(args.resume)
-    with _executor(args) as executor:
+    with run_executor(args) as executor:
         _kept_note(args, args.resume, command)
-        with _progress_bar(label, asked, not args.no_progress) as advance:
+        with progress_bar(label, asked, not args.no_progress) as advance:
             result = resume(args.resume, trust=args.trust, progress=advance, executor=executor)
     print(f"samurai: resumed {args.resume}: {saved_pairs(args.resume)[0]} of {asked} games saved", file=sys.stderr)
     return result
 
 
-def _paired_command(args: argparse.Namespace, *, label: str, start: Any, resume: Any, show: Any, plot: Any) -> int:
+def paired_command(args: argparse.Namespace, *, label: str, start: Any, resume: Any, show: Any, plot: Any) -> int:
     """The whole of ``samurai sweep`` and ``samurai balance``: the outputs checked before any work, then a new run
     (``start(args)``, its result) or ``--resume DIR`` (``resume``, that command's resume function), printed
     (``show``) and written to ``--json``, ``--csv`` and ``--plot`` (``plot(result, path)``)."""
-    from .outputs import _check_outputs, _check_plot, _manifest_paths
+    from .outputs import check_outputs, check_plot, manifest_paths
 
-    _check_outputs([("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)], force=args.force,
-                   inputs=_manifest_paths(args.edition), run_dir=args.resume or args.save_dir)
+    check_outputs([("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)], force=args.force,
+                  inputs=manifest_paths(args.edition), run_dir=args.resume or args.save_dir)
     if args.plot:
-        _check_plot(args.plot)
+        check_plot(args.plot)
     if args.resume is not None:
         _drop_with_resume(args, {"EDITION": args.edition is not None, "--option": bool(args.option),
                                  "--players": args.players is not None, "--games": args.games != 1000,
@@ -139,20 +140,20 @@ def _paired_command(args: argparse.Namespace, *, label: str, start: Any, resume:
     return 0
 
 
-def _new_paired(args: argparse.Namespace, *, several: bool, doing: str, plan: Any) -> Any:
+def new_paired(args: argparse.Namespace, *, several: bool, doing: str, plan: Any) -> Any:
     """A new run of ``sweep`` or ``balance``: the edition loaded, its ``--option`` values read as their types
     (``several`` values each for a sweep), the bots, and the run planned (``plan(edition, options, bots)``, every
     setting checked by the edition), all before a worker starts or a folder is touched; then played (what the run
     is ``doing``, for the progress bar and the note on random bots)."""
     from ..catalog.editions import load_edition
-    from .arguments import _typed_options
+    from .arguments import typed_options
 
     if args.edition is None:
         raise DataError("name the EDITION (an id or a manifest path), or --resume DIR", source=args.command)
     edition = load_edition(args.edition)
-    options = _typed_options(args.option, edition, several=several)
-    bots = args.bots if args.bots is not None else _default_bots(edition, say=False)
+    options = typed_options(args.option, edition, several=several)
+    bots = args.bots if args.bots is not None else default_bots(edition, say=False)
     run = plan(edition, options, bots.split(","))
     if args.bots is None:
-        _default_bots(edition, doing)  # now that the run is sound, the note on the bots it plays
+        default_bots(edition, doing)  # now that the run is sound, the note on the bots it plays
     return _play_paired(args, edition, run, doing)

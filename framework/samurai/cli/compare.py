@@ -7,10 +7,10 @@ import argparse
 import sys
 from typing import Any
 
-from .arguments import _executor_args, _options, _output_args, _players_of, _run_args, _trust_args
-from .common import _default_bots, _executor
-from .outputs import _check_outputs, _check_plot, _manifest_paths
-from .progress import _progress_bar
+from .arguments import executor_args, parse_options, output_args, players_of, run_args, trust_args
+from .common import default_bots, run_executor
+from .outputs import check_outputs, check_plot, manifest_paths
+from .progress import progress_bar
 
 
 def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -21,13 +21,13 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
                                           "the difference B - A.")
     cmp.add_argument("edition_a", metavar="A", help="edition id or manifest path")
     cmp.add_argument("edition_b", metavar="B", help="edition id or manifest path")
-    _run_args(cmp, bots=None, bots_default="greedy where the game has it, else random")
+    run_args(cmp, bots=None, bots_default="greedy where the game has it, else random")
     cmp.add_argument("--option-a", action="append", default=[], metavar="NAME=VALUE",
                      help="set an option of edition A (repeatable; VALUE read as JSON when it can be)")
     cmp.add_argument("--option-b", action="append", default=[], metavar="NAME=VALUE",
                      help="set an option of edition B (repeatable)")
-    _executor_args(cmp)
-    _output_args(cmp)
+    executor_args(cmp)
+    output_args(cmp)
     cmp.add_argument("--plot", metavar="FILE", help="draw the main metrics to FILE.png or FILE.svg (needs matplotlib)")
     cmp.add_argument("--save-dir", metavar="DIR", help="write DIR/run.json, then keep every game's record in "
                                                        "DIR/a and DIR/b (DIR must not hold a run already)")
@@ -39,8 +39,8 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
                               description="Read DIR/a and DIR/b (written by compare --save-dir) and print the "
                                           "same metrics, from the records alone.")
     ana.add_argument("folder", metavar="DIR", help="the --save-dir of a samurai compare run")
-    _trust_args(ana)
-    _output_args(ana)
+    trust_args(ana)
+    output_args(ana)
     ana.add_argument("--partial", action="store_true",
                      help="analyse a run that was cut short (fewer games than its run.json asked for)")
     ana.add_argument("--force", action="store_true", help="overwrite existing output files")
@@ -52,27 +52,27 @@ def _compare(args: argparse.Namespace) -> int:
     from ..runs.compare import compare, measures_of
     from ..runs.matches import check_bots_play
 
-    _check_outputs([("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)], force=args.force,
-                   inputs=_manifest_paths(args.edition_a, args.edition_b), run_dir=args.save_dir)
+    check_outputs([("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)], force=args.force,
+                  inputs=manifest_paths(args.edition_a, args.edition_b), run_dir=args.save_dir)
     if args.plot:
-        _check_plot(args.plot)
-    options_a, options_b = _options(args.option_a), _options(args.option_b)
+        check_plot(args.plot)
+    options_a, options_b = parse_options(args.option_a), parse_options(args.option_b)
     # Refuse bad editions (two games), options and bots before a cluster starts or a save folder is touched.
     editions = [load_edition(args.edition_a), load_edition(args.edition_b)]
     measures = measures_of(editions)
-    players = _players_of(args.players, editions[0])
+    players = players_of(args.players, editions[0])
     for edition, options in zip(editions, (options_a, options_b), strict=True):
         edition.start(players, 0, options)
     if args.bots is None:
-        args.bots = _default_bots(editions[0])
+        args.bots = default_bots(editions[0])
     check_bots_play(editions[0].game.name, args.bots.split(","))
-    with _executor(args) as executor:
+    with run_executor(args) as executor:
         if args.save_dir is not None:
             from ..runs.folders import prepare_save_dir
 
             prepare_save_dir(args.save_dir, sides=("a", "b"), force=args.force)
             args.prepared = True
-        with _progress_bar("comparing", args.games, not args.no_progress) as advance:
+        with progress_bar("comparing", args.games, not args.no_progress) as advance:
             comparison = compare(args.edition_a, args.edition_b, players=players, games=args.games,
                                  seed=args.seed, bots=args.bots.split(","), save_dir=args.save_dir,
                                  options_a=options_a, options_b=options_b, progress=advance, executor=executor)
@@ -87,7 +87,7 @@ def _compare(args: argparse.Namespace) -> int:
 def _analyse(args: argparse.Namespace) -> int:
     from ..runs.compare import analyse_records
 
-    _check_outputs([("--json", args.json), ("--csv", args.csv)], force=args.force, run_dir=args.folder)
+    check_outputs([("--json", args.json), ("--csv", args.csv)], force=args.force, run_dir=args.folder)
     comparison = analyse_records(args.folder, partial=args.partial, trust=args.trust)
     if comparison.games_asked is not None and comparison.games < comparison.games_asked:
         print(f"samurai: warning: {args.folder} holds {comparison.games} of the {comparison.games_asked} paired "

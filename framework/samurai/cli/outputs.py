@@ -1,7 +1,8 @@
 """The checks of a command's output files, made before the work starts: nothing is overwritten without ``--force``,
 never an input, and a file that could not be written is refused in one line rather than after a long run.
 
-The names are the ``samurai.cli`` package's own (underscored: not part of the public API).
+The names are shared by the commands of ``samurai.cli`` (which exports only ``main`` and ``run``): public within
+the package, so no module reaches for another's private names, but not part of the API.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from collections.abc import Sequence
 from ..errors import DataError
 
 
-def _check_outputs(outputs: Sequence[tuple[str, str | None]], *, force: bool, inputs: Sequence[str] = (),
-                   run_dir: str | None = None) -> None:
+def check_outputs(outputs: Sequence[tuple[str, str | None]], *, force: bool, inputs: Sequence[str] = (),
+                  run_dir: str | None = None) -> None:
     """Refuse, before the work starts, an output file that cannot be written or would overwrite something.
 
     Every output (``--json``, ``--csv``, ``--plot``, ``--save``) follows one
@@ -59,19 +60,19 @@ def _check_outputs(outputs: Sequence[tuple[str, str | None]], *, force: bool, in
                 raise DataError(f"{path} is not writable", source=flag)
 
 
-def _manifest_paths(*editions: str | None) -> list[str]:
+def manifest_paths(*editions: str | None) -> list[str]:
     """The editions named by manifest path (inputs a command must not overwrite)."""
     return [name for name in editions if name is not None and name.endswith(".toml")]
 
 
-def _check_record_name(path: str) -> None:
+def check_record_name(path: str) -> None:
     """``--save``: a record is written as JSON or TOML, so the file's name must say which."""
     suffix = path.rsplit(".", 1)[-1].lower() if "." in path else ""
     if suffix not in ("json", "toml"):
         raise DataError(f"a record file ends in .json or .toml, not {path!r}", source="--save")
 
 
-def _check_plot(path: str) -> None:
+def check_plot(path: str) -> None:
     """A plot's file type and matplotlib, checked before the games rather than after them."""
     import importlib.util
 

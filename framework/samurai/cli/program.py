@@ -71,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     from ..interrupts import interruptible
 
-    parser = _build_parser()
+    parser = build_parser()
     args = parser.parse_args(argv)
     try:
         with interruptible():  # SIGTERM stops a run as cleanly as Ctrl-C
@@ -116,7 +116,7 @@ class _Version(argparse._VersionAction):
         parser.exit()
 
 
-def _build_parser() -> _Parser:
+def build_parser() -> _Parser:
     """The parser of every command; each command's module adds its own."""
     from importlib.metadata import PackageNotFoundError, version
 

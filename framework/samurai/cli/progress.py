@@ -1,6 +1,7 @@
 """Progress of a long run on stderr: a rich bar on a terminal, a plain line now and then off one (a log, ``nohup``).
 
-The names are the ``samurai.cli`` package's own (underscored: not part of the public API).
+The names are shared by the commands of ``samurai.cli`` (which exports only ``main`` and ``run``): public within
+the package, so no module reaches for another's private names, but not part of the API.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ _PROGRESS_LINE_SECONDS = 60.0
 """Off a terminal (a log, ``nohup``), how often at most a long run writes a line of progress to stderr."""
 
 
-class _ProgressLines:
+class ProgressLines:
     """Progress as plain lines on ``stream`` (stderr), for a run whose stderr is not a terminal: at most one line
     every ``every`` seconds (``_PROGRESS_LINE_SECONDS``) of ``clock``, none for a run shorter than that (its
     output stays as it was)."""
@@ -39,15 +40,15 @@ class _ProgressLines:
               file=self.stream or sys.stderr, flush=True)
 
 
-def _progress_bar(label: str, total: int, enabled: bool) -> Any:
+def progress_bar(label: str, total: int, enabled: bool) -> Any:
     """A rich progress bar on stderr, as a context manager yielding ``advance_to(k)``; off a terminal, a line
-    now and then (``_ProgressLines``)."""
+    now and then (``ProgressLines``)."""
     import contextlib
 
     if not enabled:
         return contextlib.nullcontext(None)
     if not sys.stderr.isatty():
-        return contextlib.nullcontext(_ProgressLines(label, total))
+        return contextlib.nullcontext(ProgressLines(label, total))
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import argparse
 
 from ..errors import DataError
-from .arguments import _trust_args, _whole
-from .common import _file_game
-from .outputs import _check_outputs
-from .replay import _play_record
+from .arguments import trust_args, whole_number_in
+from .common import file_game
+from .outputs import check_outputs
+from .replay import play_record_at
 
 
 def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,13 +24,14 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
                                           "finished game shows every seat's captures).")
     ren.add_argument("file", metavar="FILE", help="a game record (.json or .toml) or a scenario (.toml)")
     ren.add_argument("-o", "--output", required=True, metavar="OUT", help="the picture: OUT.svg or OUT.png")
-    ren.add_argument("--to", type=_whole(0, 10**6), metavar="N",
+    ren.add_argument("--to", type=whole_number_in(0, 10**6), metavar="N",
                      help="draw the position after action N (default: the last)")
-    ren.add_argument("--seat", type=_whole(0, 99), metavar="S", help="draw what seat S may know (default: a spectator)")
-    ren.add_argument("--width", type=_whole(1, 20_000), metavar="PX", help="width of the picture in pixels "
+    ren.add_argument("--seat", type=whole_number_in(0, 99), metavar="S",
+                     help="draw what seat S may know (default: a spectator)")
+    ren.add_argument("--width", type=whole_number_in(1, 20_000), metavar="PX", help="width of the picture in pixels "
                                                                           "(default: its natural size)")
     ren.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
-    _trust_args(ren)
+    trust_args(ren)
     ren.set_defaults(run=_render)
 
 
@@ -44,8 +45,8 @@ def _render(args: argparse.Namespace) -> int:
     suffix = target.suffix.lower()
     if suffix not in (".svg", ".png"):
         raise DataError(f"the picture is written as .svg or .png, not {suffix or 'no suffix'!r}", source="-o")
-    _check_outputs([("-o", args.output)], force=args.force, inputs=[args.file, *args.trust])
-    play_record = _play_record(args.file)
+    check_outputs([("-o", args.output)], force=args.force, inputs=[args.file, *args.trust])
+    play_record = play_record_at(args.file)
     if play_record is not None:  # a protocol record: its game draws a seat's view of the replayed position
         from ..catalog.trust import Trust
         from ..records import replayed
@@ -57,7 +58,7 @@ def _render(args: argparse.Namespace) -> int:
         edition = trust.edition(play_record.edition, source=args.file, folder=Path(args.file).parent)
         svg = edition.game.render(state, state.view(args.seat or 0))
     else:
-        game = _file_game()
+        game = file_game()
         if game.commands is None or game.commands.render_file is None:
             raise DataError(f"the game {game.name!r} does not draw files that are not protocol records",
                             source=args.file)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .arguments import _trust_args, _whole
+from .arguments import trust_args, whole_number_in
 
 
 def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -15,8 +15,9 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
                                           "and tie, the refills and the final explanation.")
     rep.add_argument("file", metavar="FILE", help="a game record (.json or .toml), as samurai simulate --save-dir "
                                                   "or samurai.save writes them")
-    rep.add_argument("--to", type=_whole(0, 10**6), metavar="N", help="stop after action N and print the position")
-    _trust_args(rep)
+    rep.add_argument("--to", type=whole_number_in(0, 10**6), metavar="N",
+                     help="stop after action N and print the position")
+    trust_args(rep)
     rep.set_defaults(run=_replay)
 
 
@@ -34,7 +35,7 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play_record(path: str) -> Any:
+def play_record_at(path: str) -> Any:
     """The record at ``path`` when it is of a game other than Knizia's (``samurai.records``), else None."""
     from ..files.reading import read_data
     from ..records import is_play_record, play_record_from_dict

@@ -6,15 +6,15 @@ import argparse
 import json
 
 from ..errors import DataError
-from .arguments import _edition_args, _json_argument
-from .common import _not_offered
+from .arguments import edition_args, json_argument
+from .common import not_offered
 
 
 def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``score`` to the command line's commands."""
     sc = commands.add_parser("score", help="score captured figures with an edition's rules",
                              description="Score captured figures; prints JSON with winners, reason, explanation.")
-    _edition_args(sc)
+    edition_args(sc)
     sc.add_argument("--captured", required=True,
                     help='JSON: {"0": {"buddha": 3, "rice": 1, "castle": 4}, "1": {...}}')
     sc.set_defaults(run=_score)
@@ -23,13 +23,13 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
 def _score(args: argparse.Namespace) -> int:
     from ..catalog.editions import load_edition
 
-    captured = _json_argument(args.captured, "--captured")
+    captured = json_argument(args.captured, "--captured")
     if args.option:
         raise DataError("score takes no options", source="--option")
     edition = load_edition(args.edition)
     commands = edition.game.commands
     if commands is None or commands.score is None:
-        raise _not_offered(edition, "score")
+        raise not_offered(edition, "score")
     try:
         result = commands.score(edition, captured)
     except DataError as exc:

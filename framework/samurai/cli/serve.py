@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import DataError
-from .arguments import _whole
+from .arguments import whole_number_in
 
 
 def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -14,7 +14,7 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
                                 description="Serve the page and its JSON API (docs/http-api.md); games are kept "
                                             "in DIR/games.sqlite3 and survive a restart. Needs the web extra.")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)")
-    serve.add_argument("--port", type=_whole(0, 65535), default=8000, help="port, 0 to 65535 (default 8000)")
+    serve.add_argument("--port", type=whole_number_in(0, 65535), default=8000, help="port, 0 to 65535 (default 8000)")
     serve.add_argument("--data-dir", metavar="DIR", help="where games are kept (default: the user's data folder, "
                                                          "$XDG_DATA_HOME/samurai or ~/.local/share/samurai)")
     serve.add_argument("--edition", action="append", default=[], metavar="MANIFEST",
@@ -22,13 +22,13 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     serve.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                        help="the least time between a position and a bot's move on it, so people can follow; a "
                             "bot that thinks longer is shown at once (default 0.6)")
-    serve.add_argument("--bot-workers", type=_whole(1, 256), default=None, metavar="N",
+    serve.add_argument("--bot-workers", type=whole_number_in(1, 256), default=None, metavar="N",
                        help="worker processes for the bots' searches, 1 to 256: at most N search at once (default: "
                             "the machine's cores)")
-    serve.add_argument("--bot-searches-per-client", type=_whole(1, 256), default=None, metavar="N",
+    serve.add_argument("--bot-searches-per-client", type=whole_number_in(1, 256), default=None, metavar="N",
                        help="at most N searches at once for the games one address started, 1 to 256 (default: half "
                             "the workers, at least 1)")
-    serve.add_argument("--games-per-minute", type=_whole(1, 100_000), default=None, metavar="N",
+    serve.add_argument("--games-per-minute", type=whole_number_in(1, 100_000), default=None, metavar="N",
                        help="games one address may start in any minute (default 30; more: 429)")
     serve.add_argument("--allowed-origin", action="append", default=[], metavar="URL",
                        help="also take game starts and record uploads from the page at URL, e.g. a reverse "

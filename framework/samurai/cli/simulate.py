@@ -11,9 +11,9 @@ from typing import Any
 from ..errors import DataError
 from ..runs.matches import InterruptedRun
 from ..runs.summary import print_summary
-from .arguments import _edition_args, _executor_args, _options, _players_of, _run_args, _trust_args
-from .common import _executor
-from .progress import _progress_bar
+from .arguments import edition_args, executor_args, parse_options, players_of, run_args, trust_args
+from .common import run_executor
+from .progress import progress_bar
 
 
 def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -21,8 +21,8 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     sim = commands.add_parser("simulate", help="play many seeded games between bots and summarise them",
                               description="Play many seeded games between bots; print wins by seat, shared "
                                           "wins, game lengths and end reasons.")
-    _edition_args(sim)
-    _run_args(sim)
+    edition_args(sim)
+    run_args(sim)
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     sim.add_argument("--save-dir", metavar="DIR", help="write DIR/run.json, then each game's record to "
                                                        "DIR/game-NNNNN.json (DIR must not hold a run already)")
@@ -31,9 +31,9 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
                      help="carry on the run saved in DIR (by --save-dir) that was cut short: its run.json gives the "
                           "edition, players, games, seed, bots and options; the games it lacks are played and saved, "
                           "and the summary is the whole run's")
-    _trust_args(sim)
+    trust_args(sim)
     sim.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
-    _executor_args(sim)
+    executor_args(sim)
     sim.set_defaults(run=_simulate)
 
 
@@ -55,16 +55,16 @@ def _resume(args: argparse.Namespace) -> int:
     """``simulate --resume DIR``: the run saved in DIR carried on to its end, then summed up as a whole."""
     from ..runs.folders import games_asked, saved_games
     from ..runs.matches import resume_matches, run_summary
-    from .arguments import _DEFAULT_PLAYERS
+    from .arguments import DEFAULT_PLAYERS
 
     for flag, (name, default) in _RUN_SETTINGS.items():
         value = getattr(args, name)
-        if (value is not _DEFAULT_PLAYERS if name == "players" else value != default):
+        if (value is not DEFAULT_PLAYERS if name == "players" else value != default):
             raise DataError(f"the run's settings come from {args.resume}/run.json: drop {flag}", source="--resume")
     asked = games_asked(args.resume) or 0
-    with _executor(args) as executor:
+    with run_executor(args) as executor:
         args.prepared, args.save_dir, args.games = True, args.resume, asked  # an interrupt says what DIR keeps
-        with _progress_bar("simulating", asked, not args.no_progress) as advance:
+        with progress_bar("simulating", asked, not args.no_progress) as advance:
             try:
                 edition, summary = resume_matches(args.resume, trust=args.trust, progress=advance, executor=executor)
             except DataError:
@@ -84,8 +84,8 @@ def _simulate_through_protocol(args: argparse.Namespace, edition: Any) -> int:
     from ..runs.matches import check_bots_play, run_summary, simulate_matches
 
     bots = check_bots_play(edition.game, args.bots)
-    options = _options(args.option)
-    players = _players_of(args.players, edition)
+    options = parse_options(args.option)
+    players = players_of(args.players, edition)
     edition.start(players, 0, options)  # refuse bad players or options before the progress bar starts
     try:
         summary = run_summary(edition, _simulating(args, lambda advance, executor: simulate_matches(
@@ -118,12 +118,12 @@ def _simulating(args: argparse.Namespace, run: Callable[[Any, Any], Any]) -> Any
     """``run(progress, executor)`` on the executor of the arguments, after preparing ``--save-dir``, with a
     progress bar; the executor starts before the save folder is touched (a backend that cannot start loses
     nothing) and is closed whatever happens."""
-    with _executor(args) as executor:
+    with run_executor(args) as executor:
         if args.save_dir is not None:
             from ..runs.folders import prepare_save_dir
 
             prepare_save_dir(args.save_dir, force=args.force)
             args.prepared = True
-        with _progress_bar("simulating", args.games, not args.no_progress) as advance:
+        with progress_bar("simulating", args.games, not args.no_progress) as advance:
             return run(advance, executor)
 

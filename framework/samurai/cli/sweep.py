@@ -7,8 +7,8 @@ import argparse
 from typing import Any
 
 from ..errors import DataError
-from .arguments import _paired_args
-from .common import _new_paired, _paired_command
+from .arguments import paired_args
+from .common import new_paired, paired_command
 
 _DESCRIPTION = (
     "Play every combination of the values given (a setting; the first values of every option make the first "
@@ -24,16 +24,16 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     """Add ``sweep`` to the command line's commands."""
     sweep = commands.add_parser("sweep", help="sweep edition options over their values on paired seeded games",
                                 description=_DESCRIPTION)
-    _paired_args(sweep, option=("NAME=V1,V2,...", "an option of the edition and the values to sweep it over, "
-                                "comma-separated, read as the option's type (repeatable: every combination of the "
-                                "values is played; one value sets the option in every setting); at least one is "
-                                "needed"),
-                 games="games per player count, each played under every setting",
-                 outputs=("write every metric under every setting, with intervals and p-values, as JSON",
-                          "write one row per player count, metric and setting as CSV",
-                          "draw each metric against the value, with its 95%% band, to FILE.png or FILE.svg (needs "
-                          "matplotlib)"),
-                 folders="DIR/players-P/setting-K", result="the tables are")
+    paired_args(sweep, option=("NAME=V1,V2,...", "an option of the edition and the values to sweep it over, "
+                               "comma-separated, read as the option's type (repeatable: every combination of the "
+                               "values is played; one value sets the option in every setting); at least one is "
+                               "needed"),
+                games="games per player count, each played under every setting",
+                outputs=("write every metric under every setting, with intervals and p-values, as JSON",
+                         "write one row per player count, metric and setting as CSV",
+                         "draw each metric against the value, with its 95%% band, to FILE.png or FILE.svg (needs "
+                         "matplotlib)"),
+                folders="DIR/players-P/setting-K", result="the tables are")
     sweep.set_defaults(run=_sweep, command="sweep")
 
 
@@ -47,6 +47,6 @@ def _sweep(args: argparse.Namespace) -> int:
             raise DataError("name an option to sweep and its values, --option NAME=V1,V2,...", source="--option")
         return plan_sweep(edition, options, players=args.players, games=args.games, seed=args.seed, bots=bots)
 
-    return _paired_command(args, label="sweeping",
-                           start=lambda args: sweep_of(_new_paired(args, several=True, doing="sweeping", plan=plan)),
-                           resume=resume_sweep, show=print_sweep, plot=plot_sweep)
+    return paired_command(args, label="sweeping",
+                          start=lambda args: sweep_of(new_paired(args, several=True, doing="sweeping", plan=plan)),
+                          resume=resume_sweep, show=print_sweep, plot=plot_sweep)

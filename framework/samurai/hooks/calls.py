@@ -13,7 +13,7 @@ silently flip a rule. ``check_hook_result`` holds each answer against the
 hook's entry in ``HOOK_RESULTS`` (the framework's hooks) or in its game's
 ``GameDefinition.editions.hook_results`` (a game's own hooks) where the engine uses it.
 The helpers a game builds its checkers from (``HookResult``, ``one_of``,
-``list_of``, ``bool_problem``, ``field_problem``, ...) are here, so every
+``list_of``, ``bool_problem``, ``field_problem``, ``record_problem``, ...) are here, so every
 refusal reads alike.
 """
 
@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import os
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from importlib.metadata import entry_points
 from importlib.resources.abc import Traversable
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,8 @@ from ..errors import DataError
 __all__ = ["PLUGIN_FAILURES", "plugin_location", "hook_failure", "wrong_hook_result", "deciding_plugin",
            "guarded", "plugin_failure", "PLUGIN_FILE_MODULE_PREFIX", "HookResult", "HOOK_RESULTS",
            "check_hook_result", "call_hook", "refused_hook_result", "short", "not_expected", "is_sequence",
-           "is_text", "is_whole", "one_of", "bool_problem", "list_of", "field_problem"]
+           "is_text", "is_whole", "one_of", "bool_problem", "list_of", "field_problem", "Field", "record_problem",
+           "instance_of", "optional_function"]
 
 PLUGIN_FAILURES: tuple[type[BaseException], ...] = (Exception, SystemExit)
 """What a failing hook may raise and still be reported as the plugin's failure.
@@ -246,6 +248,49 @@ def list_of(kind: str, item_problem: Callable[[Any], str | None]) -> HookResult:
 def field_problem(kind: str, name: str, value: Any, expected: str) -> str:
     """``a <kind> whose <name> is <value>, not <expected>``: a refusal of one field of an answer."""
     return f"a {kind} whose {name} is {not_expected(value, expected)}"
+
+
+@attrs.frozen
+class Field:
+    """One field of a record a hook returns, as ``record_problem`` checks it."""
+
+    name: str
+    """The field's name, or its dotted place in a group of the record (``"faces.web"``)."""
+    fits: Callable[[Any], bool]
+    """Whether a value is right for the field."""
+    expected: str
+    """The right value in words, as a refusal says it: ``"a function or None"``."""
+
+
+def record_problem(kind: type[Any], name_expected: str, fields: Sequence[Field]) -> Callable[[Any], str | None]:
+    """The checker of a named record a hook returns (``GameDefinition``, ``ExecutorFactory``, ``GameMetric``...):
+    an instance of ``kind`` whose ``name`` is a text (``name_expected`` in words), then each of ``fields`` in
+    order; a phrase for ``list_of`` naming the first field that is wrong (``field_problem``), or None."""
+    title = kind.__name__
+    article = "an" if title[0] in "AEIOU" else "a"
+
+    def problem(item: Any) -> str | None:
+        if not isinstance(item, kind):
+            return not_expected(item, f"{article} {title}")
+        if not is_text(item.name):
+            return field_problem(title, "name", item.name, name_expected)
+        for field in fields:
+            value = attrgetter(field.name)(item)  # a dotted name reads a field of a group
+            if not field.fits(value):
+                return field_problem(f"{title} {item.name!r},", field.name, value, field.expected)
+        return None
+
+    return problem
+
+
+def instance_of(*kinds: type, optional: bool = False) -> Callable[[Any], bool]:
+    """A ``Field.fits``: an instance of one of ``kinds`` (or None, when ``optional``)."""
+    return lambda value: (optional and value is None) or isinstance(value, kinds)
+
+
+def optional_function(value: Any) -> bool:
+    """A ``Field.fits``: a function, or None."""
+    return value is None or callable(value)
 
 
 def _manifest_problem(item: Any) -> str | None:

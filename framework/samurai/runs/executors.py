@@ -30,7 +30,7 @@ from typing import Any, Protocol, TypeVar
 import attrs
 
 from ..errors import DataError
-from ..hooks.calls import call_hook, field_problem, is_text, list_of, not_expected, plugin_failure
+from ..hooks.calls import Field, call_hook, instance_of, list_of, plugin_failure, record_problem
 from ..hooks.specs import hookimpl
 from ..interrupts import StoppableTask, deferred_interrupts
 from ..lifelines import exit_with_parent
@@ -77,20 +77,10 @@ class ExecutorFactory:
     """``make(workers, scheduler)`` builds the executor (``scheduler``: an address, or None)."""
 
 
-def _executor_problem(item: Any) -> str | None:
-    if not isinstance(item, ExecutorFactory):
-        return not_expected(item, "an ExecutorFactory")
-    if not is_text(item.name):
-        return field_problem("ExecutorFactory", "name", item.name, "a text (what --backend names)")
-    kind = f"ExecutorFactory {item.name!r},"
-    if not isinstance(item.description, str):
-        return field_problem(kind, "description", item.description, "a text")
-    if not callable(item.make):
-        return field_problem(kind, "make", item.make, "a function of (workers, scheduler)")
-    return None
-
-
-EXECUTORS_RESULT = list_of("ExecutorFactory", _executor_problem)
+EXECUTORS_RESULT = list_of("ExecutorFactory", record_problem(ExecutorFactory, "a text (what --backend names)", (
+    Field("description", instance_of(str), "a text"),
+    Field("make", callable, "a function of (workers, scheduler)"),
+)))
 """What ``samurai_executors`` must return: a list of ``ExecutorFactory`` (a non-empty ``name``, a text
 ``description``, a callable ``make``)."""
 

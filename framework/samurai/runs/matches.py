@@ -31,7 +31,7 @@ from ..search.bots import make_bot, parse_bots
 from ..seeds import MAX_SEED, check_seed, derive_seed
 from .executors import Executor, make_executor
 from .folders import RUN_FILE, batches_of, collect_batches, read_run, write_run
-from .summary import WIN_LEGEND, SummaryTable, share_rows
+from .summary import SummaryTable, seat_table, seat_wins, share_rows, spread, spread_row
 
 __all__ = ["MAX_ACTIONS", "check_bots_play", "play_match", "MatchGame", "MatchSummary", "simulate_matches",
            "result_reason", "Batch", "match_game", "play_batch", "play_batch_on_protocol", "run_summary",
@@ -138,34 +138,24 @@ class MatchSummary:
         """What ``samurai simulate`` prints of this run (``samurai.runs.summary.print_summary``)."""
         data = self.to_dict()
         games = data["games"]
-        rows = tuple((str(seat["seat"]), seat["bot"], str(seat["wins"]), f"{seat['won_alone']:.1%}",
-                      str(seat["shared_wins"]), f"{seat['win_share']:.1%}") for seat in data["seats"])
-        actions = data["actions"]
         figures = [("shared (drawn)", f"{data['shared_games']} games ({data['shared_games'] / games:.1%})"),
-                   ("actions", f"mean {actions['mean']:.1f} (min {actions['min']}, max {actions['max']})"),
+                   spread_row("actions", data["actions"]),
                    *share_rows("ended", {r.replace("_", " "): n for r, n in data["end_reasons"].items()}, games)]
-        return SummaryTable(f"{data['edition']} ({data['game']}): {data['players']} players, {games} games, "
-                            f"seed {data['seed']}", ("seat", "bot", "won alone", "won alone %", "shared wins",
-                                                     "win share"), rows, tuple(figures),
-                            (WIN_LEGEND, "shared (drawn): games no seat won alone; actions: every action of the "
-                                         "game, each seat's; ended: why the game stopped, as the game names it."))
+        return seat_table(f"{data['edition']} ({data['game']}): {data['players']} players, {games} games, "
+                          f"seed {data['seed']}", data["seats"], figures,
+                          "shared (drawn): games no seat won alone; actions: every action of the game, each seat's; "
+                          "ended: why the game stopped, as the game names it.")
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the summary (without the per-game list)."""
-        n = len(self.games)
-        wins = [sum(1 for g in self.games if g.returns[seat] == 1.0) for seat in range(self.players)]
-        shared = [sum(1 for g in self.games if 0.0 < g.returns[seat] < 1.0) for seat in range(self.players)]
-        lengths = [g.actions for g in self.games]
+        returns = [g.returns for g in self.games]
         return {
-            "edition": self.edition, "game": self.game, "players": self.players, "games": n, "seed": self.seed,
-            "seats": [{"seat": seat, "bot": self.bots[seat], "wins": wins[seat], "shared_wins": shared[seat],
-                       "won_alone": wins[seat] / n if n else 0.0,
-                       "win_share": sum(g.returns[seat] for g in self.games) / n if n else 0.0,
-                       "score": sum(g.returns[seat] for g in self.games)}
-                      for seat in range(self.players)],
+            "edition": self.edition, "game": self.game, "players": self.players, "games": len(self.games),
+            "seed": self.seed,
+            "seats": [{**seat, "score": sum(game[seat["seat"]] for game in returns)}
+                      for seat in seat_wins(self.bots, returns)],
             "shared_games": sum(1 for g in self.games if max(g.returns) < 1.0),
-            "actions": {"mean": sum(lengths) / n if n else 0.0, "min": min(lengths, default=0),
-                        "max": max(lengths, default=0)},
+            "actions": spread([g.actions for g in self.games]),
             "end_reasons": dict(Counter(g.reason for g in self.games).most_common()),
         }
 

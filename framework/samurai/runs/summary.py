@@ -2,15 +2,19 @@
 
 A run's summary (``samurai.runs.matches.MatchSummary``, or the one its game shows, ``GameDefinition.runner.summary``)
 says what to show as a ``SummaryTable``; ``print_summary`` prints any of them, so the command line knows no game.
+Every summary counts its seats' wins (``seat_wins``), spreads its per-game numbers (``spread``) and lays out its
+table (``seat_table``) here, so the summaries of every game read alike.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import attrs
 
-__all__ = ["SummaryTable", "print_summary", "share_rows", "WIN_LEGEND"]
+__all__ = ["SummaryTable", "print_summary", "share_rows", "WIN_LEGEND", "seat_wins", "seat_table", "spread",
+           "spread_row"]
 
 WIN_LEGEND = ("won alone: games the seat won with nobody beside it; shared wins: games it won together with others; "
               "win share: its wins with a win shared by k counted 1/k, over all games (par: 1 / players).")
@@ -30,6 +34,43 @@ class SummaryTable:
     """Per game: what (``"turns"``) and its value (``"mean 12.0 (min 9, max 15)"``)."""
     legend: tuple[str, ...] = ()
     """What the columns and figures mean, a line each, printed under the tables."""
+
+
+def seat_wins(bots: Sequence[str], returns: Sequence[Sequence[float]]) -> list[dict[str, Any]]:
+    """Each seat's bot and wins over a run, from every game's returns (a seat that won alone 1, a win shared by k
+    1/k each): ``seat``, ``bot``, ``wins`` (alone), ``shared_wins``, ``won_alone`` and ``win_share`` (over all
+    games), as a summary's JSON and ``seat_table`` show them."""
+    n = len(returns)
+    seats = []
+    for seat, bot in enumerate(bots):
+        wins = sum(1 for game in returns if game[seat] == 1.0)
+        seats.append({"seat": seat, "bot": bot, "wins": wins,
+                      "shared_wins": sum(1 for game in returns if 0.0 < game[seat] < 1.0),
+                      "won_alone": wins / n if n else 0.0,
+                      "win_share": sum(game[seat] for game in returns) / n if n else 0.0})
+    return seats
+
+
+def spread(values: Sequence[int]) -> dict[str, Any]:
+    """A per-game number over a run (each game's actions or turns): its ``mean``, ``min`` and ``max`` (0 for no
+    games)."""
+    return {"mean": sum(values) / len(values) if values else 0.0, "min": min(values, default=0),
+            "max": max(values, default=0)}
+
+
+def spread_row(label: str, figures: Mapping[str, Any]) -> tuple[str, str]:
+    """A ``spread`` as a figure of the summary: ``label`` and ``mean 12.0 (min 9, max 15)``."""
+    return label, f"mean {figures['mean']:.1f} (min {figures['min']}, max {figures['max']})"
+
+
+def seat_table(title: str, seats: Sequence[Mapping[str, Any]], figures: Sequence[tuple[str, str]],
+               legend: str) -> SummaryTable:
+    """A run's summary as text: ``title``, a row a seat of ``seat_wins``, then ``figures``; under them the win
+    columns' legend (``WIN_LEGEND``) and the figures' (``legend``)."""
+    rows = tuple((str(seat["seat"]), seat["bot"], str(seat["wins"]), f"{seat['won_alone']:.1%}",
+                  str(seat["shared_wins"]), f"{seat['win_share']:.1%}") for seat in seats)
+    return SummaryTable(title, ("seat", "bot", "won alone", "won alone %", "shared wins", "win share"), rows,
+                        tuple(figures), (WIN_LEGEND, legend))
 
 
 def share_rows(label: str, counts: Mapping[str, int], games: int) -> list[tuple[str, str]]:

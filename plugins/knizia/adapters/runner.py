@@ -22,7 +22,7 @@ from samurai.catalog.editions import Edition
 from samurai.errors import IllegalAction
 from samurai.runs.executors import Executor
 from samurai.runs.matches import Batch, MatchGame, MatchSummary, simulate_matches
-from samurai.runs.summary import WIN_LEGEND, SummaryTable, share_rows
+from samurai.runs.summary import SummaryTable, seat_table, seat_wins, share_rows, spread, spread_row
 from samurai.search.bots import BOTS, RandomBot
 from samurai.seeds import derive_seed
 from samurai_plugins.knizia.adapters.game_state import decide
@@ -135,6 +135,10 @@ class GameSummary:
     """Per seat, figures captured of each caste (``CASTES`` order)."""
     removed: int
 
+    def shares(self, players: int) -> tuple[float, ...]:
+        """Each seat's return, as the game protocol gives it: the winners share 1, the others get 0."""
+        return tuple(1 / len(self.winners) if seat in self.winners else 0.0 for seat in range(players))
+
     @classmethod
     def of(cls, seed: int, st: State, players: int) -> GameSummary:
         """Summarise a finished game's state."""
@@ -154,21 +158,14 @@ class SimulationSummary:
     """The bot at each seat."""
     games: tuple[GameSummary, ...]
 
+    def seats(self) -> list[dict[str, Any]]:
+        """Each seat's bot and wins (``samurai.runs.summary.seat_wins``)."""
+        return seat_wins(self.bots, [g.shares(self.players) for g in self.games])
+
     @property
     def wins(self) -> list[int]:
         """Games each seat won alone."""
-        return [sum(1 for g in self.games if g.winners == (seat,)) for seat in range(self.players)]
-
-    @property
-    def shared_wins(self) -> list[int]:
-        """Games each seat won together with others."""
-        return [sum(1 for g in self.games if len(g.winners) > 1 and seat in g.winners)
-                for seat in range(self.players)]
-
-    @property
-    def win_shares(self) -> list[float]:
-        """Each seat's wins, a win shared by k counted 1/k."""
-        return [sum(1 / len(g.winners) for g in self.games if seat in g.winners) for seat in range(self.players)]
+        return [seat["wins"] for seat in self.seats()]
 
     @property
     def shared_games(self) -> int:
@@ -191,36 +188,26 @@ class SimulationSummary:
         """What ``samurai simulate`` prints of this run (``samurai.runs.summary.print_summary``)."""
         data = self.to_dict()
         games = data["games"]
-        rows = tuple((str(seat["seat"]), seat["bot"], str(seat["wins"]), f"{seat['won_alone']:.1%}",
-                      str(seat["shared_wins"]), f"{seat['win_share']:.1%}") for seat in data["seats"])
-        turns = data["turns"]
         figures = [("shared wins", f"{data['shared_games']} games ({data['shared_games'] / games:.1%})"),
-                   ("turns", f"mean {turns['mean']:.1f} (min {turns['min']}, max {turns['max']})"),
+                   spread_row("turns", data["turns"]),
                    ("tiles played", f"mean {data['tiles_played']['mean']:.1f}"),
                    ("figures removed by ties", f"mean {data['removed_by_ties']['mean']:.2f}"),
                    *share_rows("ended", {END_REASONS.get(r, r): n for r, n in data["end_reasons"].items()}, games),
                    *share_rows("decided by", {r.replace("_", " "): n for r, n in data["win_reasons"].items()}, games)]
-        legend = (WIN_LEGEND,
-                  "turns: each seat's turn counts one; figures removed by ties: figures taken off the board because "
-                  "two or more seats tied for them; ended: why the game stopped; "
-                  "decided by: the step of the edition's scoring that named the winner, or a shared win where "
-                  "every step tied.")
-        return SummaryTable(f"Samurai {data['edition']}: {data['players']} players, {games} games, seed {data['seed']}",
-                            ("seat", "bot", "won alone", "won alone %", "shared wins", "win share"), rows,
-                            tuple(figures), legend)
+        return seat_table(f"Samurai {data['edition']}: {data['players']} players, {games} games, seed {data['seed']}",
+                          data["seats"], figures,
+                          "turns: each seat's turn counts one; figures removed by ties: figures taken off the board "
+                          "because two or more seats tied for them; ended: why the game stopped; decided by: the step "
+                          "of the edition's scoring that named the winner, or a shared win where every step tied.")
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the summary (without the per-game list)."""
         n = len(self.games)
-        turns = [g.turns for g in self.games]
         return {
             "edition": self.edition, "players": self.players, "games": n, "seed": self.seed,
-            "seats": [{"seat": s, "bot": self.bots[s], "wins": w, "shared_wins": sw,
-                       "won_alone": w / n if n else 0.0, "win_share": share / n if n else 0.0}
-                      for s, (w, sw, share) in enumerate(zip(self.wins, self.shared_wins, self.win_shares,
-                                                             strict=False))],
+            "seats": self.seats(),
             "shared_games": self.shared_games,
-            "turns": {"mean": self.mean("turns"), "min": min(turns, default=0), "max": max(turns, default=0)},
+            "turns": spread([g.turns for g in self.games]),
             "tiles_played": {"mean": self.mean("tiles_played")},
             "removed_by_ties": {"mean": self.mean("removed")},
             "captured": {caste: sum(sum(g.captured[s][c] for s in range(self.players)) for g in self.games) / n

@@ -12,15 +12,18 @@ from typing import Any
 
 from samurai.hooks.calls import (
     PLUGIN_FAILURES,
+    Field,
     HookResult,
     bool_problem,
     field_problem,
+    instance_of,
     is_sequence,
     is_text,
     is_whole,
     list_of,
     not_expected,
     one_of,
+    record_problem,
     short,
 )
 from samurai.runs.statistics import GameMetric
@@ -111,19 +114,11 @@ def _behaviour_problem(item: Any) -> str | None:
     return None
 
 
-def _metric_problem(item: Any) -> str | None:
-    if not isinstance(item, GameMetric):
-        return not_expected(item, "a GameMetric")
-    if not is_text(item.name):
-        return field_problem("GameMetric", "name", item.name, "a text")
-    kind = f"GameMetric {item.name!r},"
-    if not isinstance(item.label, str):
-        return field_problem(kind, "label", item.label, "a text")
-    if not (isinstance(item.kind, str) and item.kind in ("rate", "mean")):
-        return field_problem(kind, "kind", item.kind, "'rate' or 'mean'")
-    if not callable(item.value):
-        return field_problem(kind, "value", item.value, "a function of one game's facts")
-    return None
+_METRIC_PROBLEM = record_problem(GameMetric, "a text", (
+    Field("label", instance_of(str), "a text"),
+    Field("kind", lambda kind: isinstance(kind, str) and kind in ("rate", "mean"), "'rate' or 'mean'"),
+    Field("value", callable, "a function of one game's facts"),
+))
 
 
 KNIZIA_HOOK_RESULTS: dict[str, HookResult] = {
@@ -134,7 +129,7 @@ KNIZIA_HOOK_RESULTS: dict[str, HookResult] = {
     "samurai_tile_behaviours": list_of("TileBehaviour", _behaviour_problem),
     "samurai_public_captures": HookResult("True or False", bool_problem),
     "samurai_score": HookResult("a Result naming winning seats", score_problem),
-    "samurai_game_metrics": list_of("GameMetric", _metric_problem),
+    "samurai_game_metrics": list_of("GameMetric", _METRIC_PROBLEM),
 }
 """What every hook of ``samurai_plugins.knizia.editions.hookspecs`` must return, by hook name (docs/designing-editions.md lists
 them). Bools must be ``True`` or ``False`` themselves, choices one of their texts, seats whole numbers of the game,

@@ -275,13 +275,7 @@ def apply(rules: Rules, st: State, action: tuple[int, ...]) -> None:
         tile = action[1]
         st.hands[seat].remove(tile)
         put_tile(rules, st, seat, tile, action[2])
-        # _after_tile, written out on the most frequent action
-        st.played += 1
-        st.tiles_played += 1
-        if not rules.tile_fast[tile]:
-            st.normal_played = True
-        if rules.resolve_each_tile and st.pending:
-            _resolve_pending(rules, st)
+        _after_tile(rules, st, tile)
     elif kind == END:
         _end_turn(rules, st)
     elif kind == SPECIAL:
@@ -318,14 +312,7 @@ def put_tile(rules: Rules, st: State, seat: int, tile: int, h: int) -> None:
     if rules.tile_movable[tile]:
         st.movable_count[seat] += 1
     if rules.board.terrain[h] == LAND:
-        # _take written out for the most frequent case
-        empty, pos = st.empty_land, st.empty_land_pos
-        last = empty.pop()
-        if last != h:
-            i = pos[h]
-            empty[i] = last
-            pos[last] = i
-        pos[h] = EMPTY
+        _take(st.empty_land, st.empty_land_pos, h)
         empty_around = st.empty_around
         for s in rules.board.adjacent_settlements[h]:
             empty_around[s] -= 1
@@ -538,11 +525,12 @@ def play_random(rules: Rules, st: State, rngs: Sequence[random.Random], *,
     """Play the game in ``st`` to its end, seat ``k`` drawing ``sample_action`` from ``rngs[k]``.
 
     The same game, draw for draw, as ``apply(rules, st, sample_action(rules, st, rngs[st.current]))``
-    repeated until the game is over (``tests/test_fast_paths.py`` pins this down), only faster: the
-    frequent actions (choosing a starting tile, placing a figure under the fit ruling, placing a land
-    or sea tile, ending the turn) are drawn and carried out in loops on local names, without building
-    an action or calling per action; special tiles, resolution, the end and the rare cases go through
-    the general functions. ``after(action)`` is called after each action, the position then as
+    repeated until the game is over (``tests/test_fast_paths.py`` pins this down), only faster where it
+    pays (measured with ``samurai bench``, issue 39): placing a figure under the fit ruling
+    (``place_random_figures``) and placing a land or sea tile are drawn and carried out in loops on
+    local names, without building an action or calling per action; choosing starting tiles, special
+    tiles, resolution, ending a turn (refill, end check, passing on) and the rare cases go through the
+    general functions. ``after(action)`` is called after each action, the position then as
     ``apply`` would leave it. Returns how many actions it played (counted, not collected: the one runner's
     summary of a game has its length).
     """
@@ -553,8 +541,6 @@ def play_random(rules: Rules, st: State, rngs: Sequence[random.Random], *,
             played += _play_random_turns(rules, st, rngs, draws, after)
         elif st.phase == FIGURES and rules.setup.figures_must_fit and any(st.supply):
             played += _place_random_figures(rules, st, draws, after)
-        elif st.phase == HANDS:
-            played += _choose_random_hands(rules, st, draws, after)
         else:
             action = sample_action(rules, st, rngs[st.current])
             apply(rules, st, action)
@@ -562,37 +548,6 @@ def play_random(rules: Rules, st: State, rngs: Sequence[random.Random], *,
             if after is not None:
                 after(action)
     return played
-
-
-def _choose_random_hands(rules: Rules, st: State, draws: list[Callable[[], float]],
-                         after: Callable[[tuple[int, ...]], None] | None) -> int:
-    """``play_random`` through the hands phase: ``sample_action`` and ``apply`` of each ``CHOOSE`` written out;
-    how many it played."""
-    pools, hands, hand_size, players = st.pools, st.hands, rules.hand_size, rules.players
-    first = rules.setup.first_player
-    chosen = 0
-    while st.phase == HANDS:
-        seat = st.current
-        pool, hand, draw = pools[seat], hands[seat], draws[seat]
-        chosen += hand_size - len(hand)  # the seat's choices below: one a tile until its hand is full
-        # The seat goes on choosing until its hand is full: all but its last tile here, without the checks.
-        for _ in range(hand_size - 1 - len(hand)):
-            tile = pool[floor(draw() * len(pool))]
-            pool.remove(tile)  # choose_tile
-            hand.append(tile)
-            if after is not None:
-                after((CHOOSE, tile))
-        tile = pool[floor(draw() * len(pool))]
-        pool.remove(tile)
-        hand.append(tile)
-        if len(hand) == hand_size:
-            st.current = (seat + 1) % players
-            if st.current == first:
-                _leave_setup_phase(rules, st)
-                _run_automatic_setup(rules, st)
-        if after is not None:
-            after((CHOOSE, tile))
-    return chosen
 
 
 def _place_random_figures(rules: Rules, st: State, draws: list[Callable[[], float]],
@@ -614,20 +569,18 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random], d
     """``play_random`` through the play phase: turn after turn until the game is over; how many actions it played
     (a tile placed or a special tile played each, and an end of turn each).
 
-    Each step below is the line of ``sample_action``, ``apply``, ``put_tile`` or ``_end_turn`` it
-    stands for, in the same order, so the generators are drawn from exactly as those would draw.
+    Each step below is the line of ``sample_action``, ``apply`` or ``put_tile`` it stands for, in the same
+    order, so the generators are drawn from exactly as those would draw; a turn ends through ``_end_turn``.
     """
     # Everything the loop reads per action, looked up once (the rules change these lists in place).
-    players, hand_size, removed_limit = rules.players, rules.hand_size, rules.removed_limit
     tile_on, tile_fast, tile_movable = rules.tile_on, rules.tile_fast, rules.tile_movable
     special_tiles, behaviours = rules.special_tiles, rules.behaviours
     adjacent_settlements, resolve_each_tile = rules.board.adjacent_settlements, rules.resolve_each_tile
-    hands, stacks, on_board = st.hands, st.stacks, st.on_board
+    hands = st.hands
     tile_owner, tile_type, tile_turn, movable_count = st.tile_owner, st.tile_type, st.tile_turn, st.movable_count
     empty_land, empty_land_pos = st.empty_land, st.empty_land_pos
     empty_sea, empty_sea_pos = st.empty_sea, st.empty_sea_pos
     empty_around, figures = st.empty_around, st.figures
-    game_random = st.rng.random
     seat, played, normal_played, turn = st.current, st.played, st.normal_played, st.turn
     # While land and sea have room and the hand holds no special tile, a tile's target is an empty hex,
     # and playable_tiles is the hand (or its fast tiles); the hand only shrinks during a turn.
@@ -718,51 +671,15 @@ def _play_random_turns(rules: Rules, st: State, rngs: Sequence[random.Random], d
                     return st.tiles_played - tiles_before + ends
             if after is not None:
                 after((PLACE, tile, h))
-        # _end_turn
+        # The turn ends through _end_turn itself: a copy of its refill, end check and passing on here saved
+        # under 10% of a random game (samurai bench, issue 39).
         ends += 1
-        if st.pending:
-            _resolve_pending(rules, st)
-            if st.phase == OVER:
-                if after is not None:
-                    after((END,))
-                return st.tiles_played - tiles_before + ends
-        stack = stacks[seat]
-        held = before = len(hand)
-        left = len(stack)  # the stack's length, kept here
-        while held < hand_size and left:
-            i = floor(game_random() * left)
-            last = stack.pop()
-            left -= 1
-            if i < left:
-                hand.append(stack[i])
-                stack[i] = last
-            else:
-                hand.append(last)
-            held += 1
-        if st.events is not None:
-            st.events.append(("refill", seat, held - before))
-        if not on_board[0] or not on_board[1] or not on_board[2] or st.removed_total >= removed_limit:
-            _finish(rules, st, end_trigger(rules, st))  # type: ignore[arg-type]
+        _end_turn(rules, st)
+        if st.phase == OVER:
             if after is not None:
                 after((END,))
             return st.tiles_played - tiles_before + ends
-        st.turn = turn = turn + 1
-        st.played = played = 0
-        st.normal_played = normal_played = False
-        following = seat + 1 if seat + 1 < players else 0
-        upcoming = hands[following]
-        plain = special_tiles.isdisjoint(upcoming)
-        # can_play(following), at once when land and sea have room and the hand holds a tile that is not special
-        if (upcoming and empty_land and empty_sea and (plain or not special_tiles.issuperset(upcoming))
-                or can_play(rules, st, following)):
-            st.current = seat = following
-        elif _seek_player(rules, st, following):
-            seat = st.current
-            plain = special_tiles.isdisjoint(hands[seat])
-        else:
-            _finish(rules, st, "no_tiles")
-            if after is not None:
-                after((END,))
-            return st.tiles_played - tiles_before + ends
+        seat, turn, played, normal_played = st.current, st.turn, 0, False
+        plain = special_tiles.isdisjoint(hands[seat])
         if after is not None:
             after((END,))
