@@ -101,18 +101,19 @@ def greedy_action(observation: GreedyKnowledge, rng: random.Random) -> tuple[int
         return observation.sample_action(rng)
     best_value, best_actions = None, []
     board = observation.figures, observation.empty_around  # read once: the knowledge copies what is read
+
+    def worth(tile: int, h: int, placed: bool) -> int:
+        return _worth(observation, board, tile, h, placed)
+
     for action in observation.legal_actions():
         if action[0] == engine.END:
             value = 0
         elif action[0] == engine.PLACE:
             value = _worth(observation, board, action[1], action[2])
-        elif getattr(rules.behaviours[action[1]], "name", None) == "move":
-            source, target = action[2], action[3]
-            moved = observation.tile_type[source]
-            value = _worth(observation, board, moved, target) - _worth(observation, board, moved, source,
-                                                                      placed=True)
-        else:
-            value = -1  # other special tiles: keep them unless nothing else can be played
+        else:  # a special tile: its behaviour judges it (TileBehaviour.greedy_worth)
+            behaviour = rules.behaviours[action[1]]
+            assert behaviour is not None
+            value = behaviour.greedy_worth(action[2:], observation.tile_type, worth)
         if best_value is None or value > best_value:
             best_value, best_actions = value, [action]
         elif value == best_value:
