@@ -499,17 +499,22 @@ def _draw_key(out: Svg | None, x: float, y: float, *, heading: bool = True) -> f
             _figure(out, caste, cx, y + 10, 5.8, fill=CASTE_COLOURS[caste], stroke=_INK, stroke_width=1.1)
         text.line(cx + 10, y + 14, caste, size=10.5)
     y += 24
-    if out is not None:
-        for i, special in enumerate((None, *ENGINE_TILES)):
-            cx = x + 10 + i * 92
-            out.leaf("polygon", points=_hex_points(cx, y + 10, 10.5), fill="#777777", stroke=_INK, stroke_width=1)
-            if special is None:
-                _bolt(out, cx, y + 10, 1.0)
-            else:
-                special.draw_glyph(out, cx, y + 10, 0.55)
-    for i, label in enumerate(("fast tile", *(f"{special.title} tile" for special in ENGINE_TILES))):
-        text.line(x + 24 + i * 92, y + 14, label, size=10.5)
-    y += 24
+    marked = (None, *ENGINE_TILES)  # the fast tile's bolt, then each of the engine's own special tiles, three a row
+    for first in range(0, len(marked), 3):
+        row = marked[first:first + 3]
+        if out is not None:
+            for i, special in enumerate(row):
+                cx = x + 10 + i * 92
+                out.leaf("polygon", points=_hex_points(cx, y + 10, 10.5), fill="#777777", stroke=_INK,
+                         stroke_width=1)
+                if special is None:
+                    _bolt(out, cx, y + 10, 1.0)
+                else:
+                    special.draw_glyph(out, cx, y + 10, 0.55)
+        for i, special in enumerate(row):
+            text.line(x + 24 + i * 92, y + 14, "fast tile" if special is None else f"{special.title} tile",
+                      size=10.5)
+        y += 24
     if out is not None:
         out.leaf("circle", cx=x + 10, cy=y + 10, r=4.5, fill="none", stroke="#8C7F5C", stroke_width=1,
                  stroke_dasharray="2 2")
