@@ -199,8 +199,10 @@ class Game:
         """
         rules = self.rules
         if not isinstance(action, Action) or not attrs.has(type(action)):
-            raise IllegalAction(f"a {type(action).__name__} is not an action: apply takes ChooseTile, PlaceFigure, "
-                                f"PlaceTile, MoveTile, SwitchFigures or EndTurn values")
+            kinds = ["ChooseTile", "PlaceFigure", "PlaceTile",
+                     *dict.fromkeys(b.action_type.__name__ for b in rules.behaviours if b is not None)]
+            raise IllegalAction(f"a {type(action).__name__} is not an action: apply takes {', '.join(kinds)} or "
+                                f"EndTurn values")
         if isinstance(action, EndTurn):
             return (engine.END,)
         if isinstance(action, PlaceTile):
