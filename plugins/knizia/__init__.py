@@ -19,7 +19,7 @@ The package is built in floors; a floor imports only the floors below it (pyproj
 - ``engine``: legal moves and turns. ``reference`` (the Python reference engine), ``consistency`` (what a
   position handed to an engine must satisfy, in the native engine's words), ``edition`` (the framework's
   ``Edition`` with the map and the rules, its starting position checked), ``special_tiles`` (the
-  behaviours of Move and Switch), ``backends`` (the Python engine and the native one, the Rust crate in
+  behaviours of Move and Switch: each tile's rules and faces, its one home), ``backends`` (the Python engine and the native one, the Rust crate in
   ``engine/native/`` built as ``engine._native``, behind one face, chosen by ``SAMURAI_ENGINE``), ``greedy`` (the
   greedy player), ``evaluation`` (the estimate searches judge a position by).
 - ``play``: the friendly face. ``game`` (``new_game``, ``Game``, ``score``), ``views`` (what a seat may know, as

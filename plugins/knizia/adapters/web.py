@@ -24,7 +24,7 @@ from samurai_plugins.knizia.core.identity import KNIZIA
 from samurai_plugins.knizia.core.result import END_REASONS
 from samurai_plugins.knizia.core.state import FIGURES, HANDS, OVER
 from samurai_plugins.knizia.core.tiles import CASTES
-from samurai_plugins.knizia.editions.rules import Rules
+from samurai_plugins.knizia.editions.rules import Click, Rules
 from samurai_plugins.knizia.engine import reference as engine
 from samurai_plugins.knizia.engine.backends import NATIVE, engine_for
 from samurai_plugins.knizia.engine.edition import knizia_edition
@@ -322,32 +322,26 @@ def _clicks(rules: Rules, action: Move, number: int, buttons: dict[str, str],
         where = "sea" if rules.tile_types[action[1]].on == "sea" else "land"
         hints[tile] = f"Click a highlighted hex for {label}: an empty {where} hex (a {where} tile goes on {where})"
         return [(tile, f"hex:{_coord(rules, action[2])}")]
-    special = rules.tile_types[action[1]].special
-    if special == "move" and len(action) == 4:
-        source = f"hex:{_coord(rules, action[2])}"
-        hints[tile] = "Move: click one of your tiles placed on an earlier turn (this turn's tiles stay put)"
-        hints[f"{tile} {source}"] = "Move: click the empty hex it goes to (its influence moves with it)"
-        return [(tile, source, f"hex:{_coord(rules, action[3])}")]
-    if special == "switch" and len(action) == 6:
-        settlements = rules.board.settlements
-        first = "piece:{},{},{}".format(*settlements[action[2]].at, CASTES[action[3]])
-        second = "piece:{},{},{}".format(*settlements[action[4]].at, CASTES[action[5]])
-        hints[tile] = "Switch: click a figure (two figures of different settlements trade places)"
-        hints[f"{tile} {first}"] = hints[f"{tile} {second}"] = \
-            "Switch: click the figure it changes places with (in another settlement)"
-        return [(tile, first, second), (tile, second, first)]
-    # A special tile a plugin contributes: its targets are offered as buttons, described in the game's words.
+    behaviour = rules.behaviours[action[1]]
+    plan = None if behaviour is None else behaviour.clicks(rules, action[1], action[2:])
+    if plan is not None:  # the tile's own clicks (TileBehaviour.clicks), each prefix of a path with its hint
+        hints[tile] = plan.hints[0]
+        paths = [(tile, *(_click_key(rules, click) for click in path)) for path in plan.paths]
+        for path in paths:
+            for clicked in range(2, len(path)):
+                hints[" ".join(path[:clicked])] = plan.hints[clicked - 1]
+        return paths
+    # A special tile without clicks of its own: its targets are offered as buttons, described in the game's words.
     key = f"action:{number}"
     buttons[key] = _describe(rules, action)
     hints[tile] = f"Choose what {label} does"
     return [(tile, key)]
 
 
-def _near(rules: Rules, h: int) -> str:
-    names = [rules.board.settlements[s].name for s in rules.board.adjacent_settlements[h]]
-    if not names:
-        return ""
-    return " next to " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
+def _click_key(rules: Rules, click: Click) -> str:
+    """The page's key of a click: ``hex:COL,ROW``, or ``piece:COL,ROW,CASTE`` for a figure."""
+    where = _coord(rules, click.hex)
+    return f"hex:{where}" if click.caste is None else f"piece:{where},{CASTES[click.caste]}"
 
 
 def _action_words(rules: Rules, action: Move, *, you: bool, secret: bool) -> str:
@@ -365,16 +359,10 @@ def _action_words(rules: Rules, action: Move, *, you: bool, secret: bool) -> str
         settlement = rules.board.settlements[action[2]]
         return f"{verb('put')} a {CASTES[action[1]]} figure in {settlement.name}"
     if kind == engine.PLACE:
-        return f"{verb('play')} {_tile_label(rules, action[1])}{_near(rules, action[2])}"
-    special = rules.tile_types[action[1]].special
-    if special == "move" and len(action) == 4:
-        return (f"{verb('play')} Move: the tile{_near(rules, action[2])} goes to a hex"
-                f"{_near(rules, action[3]) or ' away from any settlement'}")
-    if special == "switch" and len(action) == 6:
-        settlements = rules.board.settlements
-        return (f"{verb('play')} Switch: the {CASTES[action[3]]} figure in {settlements[action[2]].name} "
-                f"and the {CASTES[action[5]]} figure in {settlements[action[4]].name} change places")
-    return f"{verb('play')} {_describe(rules, action)}"
+        return f"{verb('play')} {_tile_label(rules, action[1])}{rules.board.near_words(action[2])}"
+    behaviour = rules.behaviours[action[1]]
+    words = None if behaviour is None else behaviour.words(rules, action[1], action[2:], verb("play"))
+    return words if words is not None else f"{verb('play')} {_describe(rules, action)}"
 
 
 def _describe(rules: Rules, action: Move) -> str:

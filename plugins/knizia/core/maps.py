@@ -106,6 +106,21 @@ class Board:
         """The number of hexes on the board."""
         return len(self.coords)
 
+    def place_words(self, at: Sequence[int]) -> str:
+        """A hex ``(col, row)`` in the game's words: ``"Kyoto (4, 5)"`` where a settlement stands, else ``"(4, 5)"``."""
+        h = self.index.get((at[0], at[1]))
+        settlement = self.settlement_at[h] if h is not None else -1
+        where = f"({at[0]}, {at[1]})"
+        return f"{self.settlements[settlement].name} {where}" if settlement >= 0 else where
+
+    def near_words(self, h: int) -> str:
+        """``" next to Kyoto and Edo"``: the settlements next to hex ``h`` (its tile's influence reaches them), as
+        words to follow a noun; empty next to none."""
+        names = [self.settlements[s].name for s in self.adjacent_settlements[h]]
+        if not names:
+            return ""
+        return " next to " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
+
 
 def load_map(path: Path | Any) -> GameMap:
     """Load and validate a map file; refuse a malformed one with a ``DataError``."""

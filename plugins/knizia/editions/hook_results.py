@@ -107,10 +107,17 @@ def _behaviour_problem(item: Any) -> str | None:
     if not (isinstance(action_type, type) and issubclass(action_type, Action)):
         return field_problem(f"tile behaviour {name!r},", "action_type", action_type,
                              "a samurai_plugins.knizia.core.actions.Action class")
-    for method in ("can_play", "legal", "check", "sample", "apply", "to_action", "from_action", "parameter_ranges"):
+    for method in ("can_play", "legal", "check", "sample", "apply", "to_action", "from_action", "parameter_ranges",
+                   "describe", "words", "clicks", "marks", "draw_glyph", "greedy_worth"):
         if not callable(getattr(item, method, None)):
             return (f"a tile behaviour {name!r} without the method {method} "
-                    f"(see samurai_plugins.knizia.engine.special_tiles.TileBehaviour)")
+                    f"(see samurai_plugins.knizia.engine.special_tiles.TileBehaviour; TileFaces gives the faces)")
+    try:
+        title = item.title
+    except PLUGIN_FAILURES as exc:
+        return f"a tile behaviour {name!r} whose title fails ({type(exc).__name__})"
+    if not is_text(title):
+        return field_problem(f"tile behaviour {name!r},", "title", title, "a text naming the tile in words")
     return None
 
 

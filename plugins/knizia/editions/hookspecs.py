@@ -82,9 +82,11 @@ def samurai_tile_behaviours() -> Sequence[TileBehaviour] | None:
 
     A tile whose manifest entry says ``special = "move"`` is played through the
     behaviour named ``"move"``: it lists and checks the tile's targets and
-    applies its effect. Must return a list of behaviours, each with a non-empty
-    ``name``, an ``action_type`` that is a ``samurai_plugins.knizia.core.actions.Action`` class, and
-    every method of ``TileBehaviour``.
+    applies its effect, and it owns the tile's faces (its words, clicks, marks,
+    glyph and greedy worth; ``TileFaces`` gives their defaults). Must return a
+    list of behaviours, each with a non-empty ``name``, an ``action_type`` that
+    is a ``samurai_plugins.knizia.core.actions.Action`` class, a text ``title``
+    and every method of ``TileBehaviour``.
     """
 
 

@@ -10,8 +10,8 @@ except the single scoring call when a game ends.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol, cast
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
 from samurai.errors import DataError
 from samurai.hooks.calls import PLUGIN_FAILURES, call_hook, hook_failure, refused_hook_result
@@ -25,7 +25,11 @@ from samurai_plugins.knizia.editions.manifest_keys import KniziaManifest
 from samurai_plugins.knizia.editions.native_scoring import claimed_scoring
 from samurai_plugins.knizia.editions.setup import CUT_CONTRIBUTION, SETUP_PHASES, SetupProcedure, figures_fit
 
-__all__ = ["Rules", "TileBehaviour", "compile_rules", "initial_state", "LAND_TILE", "SEA_TILE", "SPECIAL_TILE"]
+if TYPE_CHECKING:
+    from samurai.files.svg import Svg
+
+__all__ = ["Rules", "TileBehaviour", "Click", "TileClicks", "compile_rules", "initial_state", "LAND_TILE", "SEA_TILE",
+           "SPECIAL_TILE"]
 
 LAND_TILE, SEA_TILE, SPECIAL_TILE = 0, 1, 2
 
@@ -274,8 +278,33 @@ def _compile_tiles(rules: Rules, manifest: KniziaManifest, hook: Any) -> None:
                         f"{manifest.hand_size}", source=manifest.path, key="tiles")
 
 
+class Click(NamedTuple):
+    """One click on the page while a special tile is played: the board hex ``hex``, or (``caste`` set) the figure
+    of that caste standing on it."""
+
+    hex: int
+    caste: int | None = None
+
+
+class TileClicks(NamedTuple):
+    """How a person plays one target of a special tile on the page, after choosing the tile in the hand.
+
+    Each path is one order of clicks that plays it (a Switch's two figures may be clicked either way round);
+    ``hints[0]`` is the hint once the tile is chosen, ``hints[i]`` after the i-th click of a path.
+    """
+
+    paths: tuple[tuple[Click, ...], ...]
+    hints: tuple[str, ...]
+
+
 class TileBehaviour(Protocol):
-    """What a special tile does. ``tile`` is the tile type being played, ``params`` its targets."""
+    """What a special tile does, and everything else about it: one home per tile.
+
+    ``tile`` is the tile type being played, ``params`` its targets. The rules come first (``can_play`` to
+    ``parameter_ranges``); then the tile's faces: its name in the native engine, its words, its clicks and marks,
+    its glyph and its worth to the greedy player. ``samurai_plugins.knizia.engine.special_tiles.TileFaces`` gives
+    every face a default, so a plugin's tile writes the rules alone.
+    """
 
     name: str
 
@@ -307,6 +336,40 @@ class TileBehaviour(Protocol):
     def parameter_ranges(self, rules: Rules) -> tuple[int, ...]:
         """How many values each target number can take (each runs from 0): a fixed action space
         (``samurai_plugins.knizia.adapters.action_space``) numbers every target this way."""
+
+    @property
+    def title(self) -> str:
+        """How the game's words name the tile (``"Move"``)."""
+
+    @property
+    def native_name(self) -> str | None:
+        """The name the native engine carries this tile out by (its Rust twin), or None: only the Python engine
+        plays it. Read from the behaviour's own class, never inherited: a subclass that changes a rule is not
+        handed to the twin of its parent (``samurai_plugins.knizia.engine.backends``)."""
+
+    def describe(self, rules: Rules, action: Action) -> str | None:
+        """A replay's words for a friendly action of this tile, after "seat k" (``"plays Move: ..."``); None for the
+        game's plain words (the action's fields)."""
+
+    def words(self, rules: Rules, tile: int, params: tuple[int, ...], play: str) -> str | None:
+        """The page's words for these targets, after "You" or "Seat k", beginning with ``play`` (the verb as
+        that subject takes it); None for the game's plain words."""
+
+    def clicks(self, rules: Rules, tile: int, params: tuple[int, ...]) -> TileClicks | None:
+        """How the page plays these targets by clicks on the board, with the hints on the way; None: the page
+        offers the tile's targets as buttons, in its words."""
+
+    def marks(self, rules: Rules, tile: int, params: tuple[int, ...]) -> tuple[int, ...]:
+        """The board hexes outlined when these targets were the last action (or a preferred one)."""
+
+    def draw_glyph(self, out: Svg, x: float, y: float, size: float) -> None:
+        """Draw the tile's mark, white, centred on ``(x, y)`` at scale ``size``, on tiles and in the key."""
+
+    def greedy_worth(self, params: tuple[int, ...], tile_type: Sequence[int],
+                     worth: Callable[[int, int, bool], int]) -> int:
+        """What the greedy player (``samurai_plugins.knizia.engine.greedy``) counts these targets worth, knowing
+        the tile type on each hex (``tile_type``) and the worth of a tile of a type on a hex (``worth(type, hex,
+        placed)``: ``placed`` when the tile already lies there)."""
 
 
 def initial_state(rules: Rules) -> State:

@@ -34,7 +34,6 @@ from samurai_plugins.knizia.core.state import OVER, State
 from samurai_plugins.knizia.editions.rules import Rules
 from samurai_plugins.knizia.engine import reference as python_engine
 from samurai_plugins.knizia.engine.consistency import check_position, refused_position
-from samurai_plugins.knizia.engine.special_tiles import MoveBehaviour, SwitchBehaviour
 
 __all__ = ["ENGINE_VARIABLE", "ENGINE_CHOICES", "Engine", "PYTHON", "NATIVE", "engine_for", "engine_of",
            "engine_report", "engine_note", "requested_engine", "native_module", "native_unsupported", "native_rules", "native_spec",
@@ -46,8 +45,13 @@ ENGINE_VARIABLE = "SAMURAI_ENGINE"
 ENGINE_CHOICES = ("python", "native", "auto")
 """What ``SAMURAI_ENGINE`` and ``engine=`` accept; ``auto`` (the default) is native wherever it can run."""
 
-_NATIVE_BEHAVIOURS = {MoveBehaviour: "move", SwitchBehaviour: "switch"}
-"""The special tile behaviours the native engine carries out itself (the engine's own), by class."""
+
+def _native_name(behaviour: Any) -> str | None:
+    """The name the native engine carries ``behaviour`` out by (``TileBehaviour.native_name``), or None. Read from
+    the behaviour's own class: a plugin's subclass of Move that changes a rule is played by the Python engine, not
+    handed to Move's twin."""
+    name = vars(type(behaviour)).get("native_name")
+    return name if isinstance(name, str) else None
 
 
 class Engine(Protocol):
@@ -261,7 +265,7 @@ def native_unsupported(rules: Rules) -> str | None:
     if native_module() is None:
         return _NOT_BUILT
     for tile, behaviour in enumerate(rules.behaviours):
-        if behaviour is not None and type(behaviour) not in _NATIVE_BEHAVIOURS:
+        if behaviour is not None and _native_name(behaviour) is None:
             return (f"tile {rules.tile_types[tile].name!r} is played by the special tile behaviour "
                     f"{getattr(behaviour, 'name', type(behaviour).__name__)!r} of a plugin "
                     f"({type(behaviour).__module__}), which only the Python engine runs")
@@ -339,8 +343,7 @@ def native_spec(rules: Rules) -> dict[str, Any]:
         "tile_influence": [t.influence for t in rules.tile_types],
         "tile_value": list(rules.tile_value), "tile_fast": list(rules.tile_fast),
         "tile_on": [placement[on] for on in rules.tile_on], "tile_movable": list(rules.tile_movable),
-        "tile_special": [None if b is None else _NATIVE_BEHAVIOURS.get(type(b), "unsupported")
-                         for b in rules.behaviours],
+        "tile_special": [None if b is None else _native_name(b) or "unsupported" for b in rules.behaviours],
         "player_tiles": list(rules.player_tiles), "board_size": board.size, "terrain": list(board.terrain),
         "land_hexes": list(board.land_hexes), "sea_hexes": list(board.sea_hexes),
         "adjacent_settlements": [list(s) for s in board.adjacent_settlements],

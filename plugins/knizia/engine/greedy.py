@@ -2,7 +2,8 @@
 
 Worth = influence added to figures next to the hex, plus ``CAPTURE_VALUE``
 for each figure the tile wins (or minus for one it lets an opponent win) in a
-settlement that will resolve this turn. It keeps its strongest tiles as a
+settlement that will resolve this turn; a special tile is worth what its
+behaviour says (``TileBehaviour.greedy_worth``). It keeps its strongest tiles as a
 starting hand and places figures at random. It reads only a seat's knowledge,
 so the ``greedy`` bot (``GreedyBot``, Knizia's own bot: ``samurai_plugins.knizia.adapters.search_bots``) and the searches' replies
 (``HexGameState.policy_action``) both use it without seeing hidden tiles.
@@ -101,18 +102,19 @@ def greedy_action(observation: GreedyKnowledge, rng: random.Random) -> tuple[int
         return observation.sample_action(rng)
     best_value, best_actions = None, []
     board = observation.figures, observation.empty_around  # read once: the knowledge copies what is read
+
+    def worth(tile: int, h: int, placed: bool) -> int:
+        return _worth(observation, board, tile, h, placed)
+
     for action in observation.legal_actions():
         if action[0] == engine.END:
             value = 0
         elif action[0] == engine.PLACE:
             value = _worth(observation, board, action[1], action[2])
-        elif getattr(rules.behaviours[action[1]], "name", None) == "move":
-            source, target = action[2], action[3]
-            moved = observation.tile_type[source]
-            value = _worth(observation, board, moved, target) - _worth(observation, board, moved, source,
-                                                                      placed=True)
-        else:
-            value = -1  # other special tiles: keep them unless nothing else can be played
+        else:  # a special tile: its behaviour judges it (TileBehaviour.greedy_worth)
+            behaviour = rules.behaviours[action[1]]
+            assert behaviour is not None
+            value = behaviour.greedy_worth(action[2:], observation.tile_type, worth)
         if best_value is None or value > best_value:
             best_value, best_actions = value, [action]
         elif value == best_value:

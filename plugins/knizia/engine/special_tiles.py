@@ -5,7 +5,11 @@ the ``samurai_tile_behaviours`` hook and named by the tile's ``special`` key in
 the edition manifest. The engine does the bookkeeping every tile shares (take
 it from the hand, count it toward the one normal tile, resolve, check the
 end); the behaviour says where the tile may go and what it does. The engine
-registers Move and Switch itself, through the same hook.
+registers Move and Switch itself (``ENGINE_TILES``), through the same hook.
+
+The behaviour is the one home of everything about its tile (``TileBehaviour``): besides the rules, its name in
+the native engine, its words in replays and on the page, its clicks on the page, its marks on the board and its
+worth to the greedy player. No other module branches on a tile's name; ``TileFaces`` gives each face a default.
 
 Targets are tuples of small ints ("params") on the fast path and actions
 (``MoveTile``, ``SwitchFigures``) on the friendly one.
@@ -14,7 +18,7 @@ Targets are tuples of small ints ("params") on the fast path and actions
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import compress
 from math import floor  # of a draw times a length: int() of it, faster (see samurai_plugins.knizia.engine.reference)
 from typing import Any
@@ -22,16 +26,18 @@ from typing import Any
 import attrs
 
 from samurai.errors import IllegalAction
+from samurai.files.svg import Svg, num
 from samurai.hooks.specs import hookimpl
 from samurai_plugins.knizia.core.actions import Action, to_coord
 from samurai_plugins.knizia.core.hexgrid import Coord
 from samurai_plugins.knizia.core.maps import LAND
 from samurai_plugins.knizia.core.state import EMPTY, State
 from samurai_plugins.knizia.core.tiles import CASTES
-from samurai_plugins.knizia.editions.rules import Rules, TileBehaviour
+from samurai_plugins.knizia.editions.rules import Click, Rules, TileBehaviour, TileClicks
 from samurai_plugins.knizia.engine.reference import put_tile
 
-__all__ = ["TileBehaviour", "MoveTile", "SwitchFigures", "MoveBehaviour", "SwitchBehaviour"]
+__all__ = ["TileBehaviour", "TileFaces", "MoveTile", "SwitchFigures", "MoveBehaviour", "SwitchBehaviour",
+           "ENGINE_TILES", "tiles_played_by"]
 
 
 @attrs.frozen(order=False)
@@ -95,12 +101,62 @@ def _hex(rules: Rules, coord: Coord, what: str) -> int:
     return index
 
 
-class MoveBehaviour:
+def _white_lines(size: float) -> dict[str, str]:
+    """The style of a glyph's white strokes at scale ``size``."""
+    return {"fill": "none", "stroke": "#FFFFFF", "stroke_width": num(2.4 * size), "stroke_linecap": "round",
+            "stroke_linejoin": "round"}
+
+
+class TileFaces:
+    """The faces of a special tile as the game shows any tile it knows nothing more of: a base for behaviours.
+
+    No native twin (only the Python engine plays it), the game's plain words (its action's fields), its targets
+    offered as buttons on the page and no hex marked, its initial as its glyph, and worth -1 to the greedy player
+    (kept unless nothing else can be played). A behaviour overrides what its tile shows otherwise.
+    """
+
+    name: str
+    native_name: str | None = None
+
+    @property
+    def title(self) -> str:
+        """How the game's words name the tile: its name, capitalised (``"Move"``)."""
+        return self.name.capitalize()
+
+    def describe(self, rules: Rules, action: Action) -> str | None:
+        """The game's plain words (None)."""
+        return None
+
+    def words(self, rules: Rules, tile: int, params: tuple[int, ...], play: str) -> str | None:
+        """The game's plain words (None)."""
+        return None
+
+    def clicks(self, rules: Rules, tile: int, params: tuple[int, ...]) -> TileClicks | None:
+        """Buttons, not clicks on the board (None)."""
+        return None
+
+    def marks(self, rules: Rules, tile: int, params: tuple[int, ...]) -> tuple[int, ...]:
+        """No hex."""
+        return ()
+
+    def draw_glyph(self, out: Svg, x: float, y: float, size: float) -> None:
+        """The tile's initial."""
+        out.leaf("text", x=x, y=y + 5 * size, text_anchor="middle", font_size=num(14 * size), font_weight="bold",
+                 fill="#FFFFFF", text=self.name[:1].upper())
+
+    def greedy_worth(self, params: tuple[int, ...], tile_type: Sequence[int],
+                     worth: Callable[[int, int, bool], int]) -> int:
+        """-1: a tile the greedy player cannot judge is kept unless nothing else can be played."""
+        return -1
+
+
+class MoveBehaviour(TileFaces):
     """Move: one of your normal tiles placed on an earlier turn goes to another
     empty land hex; the Move tile (influence 0, counts for nothing) takes its
     place (docs/rules/samurai.md#move-tile: not an opponent's, fast or just-played tile)."""
 
     name = "move"
+    native_name = "move"
     action_type = MoveTile
 
     def _sources(self, rules: Rules, st: State, seat: int) -> list[int]:
@@ -158,13 +214,51 @@ class MoveBehaviour:
     def from_action(self, rules: Rules, action: Any) -> tuple[int, ...]:
         return _hex(rules, action.source, "source hex"), _hex(rules, action.target, "target hex")
 
+    def describe(self, rules: Rules, action: Any) -> str | None:
+        """``"plays Move: the tile on (3, 4) goes to (5, 4)"``."""
+        board = rules.board
+        source, target = board.place_words(action.source), board.place_words(action.target)
+        return f"plays {self.title}: the tile on {source} goes to {target}"
 
-class SwitchBehaviour:
+    def words(self, rules: Rules, tile: int, params: tuple[int, ...], play: str) -> str | None:
+        """``"plays Move: the tile next to Kyoto goes to a hex next to Edo"``."""
+        board = rules.board
+        return (f"{play} {self.title}: the tile{board.near_words(params[0])} goes to a hex"
+                f"{board.near_words(params[1]) or ' away from any settlement'}")
+
+    def clicks(self, rules: Rules, tile: int, params: tuple[int, ...]) -> TileClicks | None:
+        """The tile to move, then the empty hex it goes to."""
+        return TileClicks(((Click(params[0]), Click(params[1])),), (
+            f"{self.title}: click one of your tiles placed on an earlier turn (this turn's tiles stay put)",
+            f"{self.title}: click the empty hex it goes to (its influence moves with it)"))
+
+    def marks(self, rules: Rules, tile: int, params: tuple[int, ...]) -> tuple[int, ...]:
+        """The hex the tile left and the hex it went to."""
+        return params[0], params[1]
+
+    def draw_glyph(self, out: Svg, x: float, y: float, size: float) -> None:
+        """Arrows left and right: a tile changes hex."""
+        s = size
+        out.leaf("path", d=f"M{num(x - 9 * s)} {num(y - 3 * s)} H{num(x + 7 * s)} m-4 -4 l4 4 l-4 4",
+                 **_white_lines(s))
+        out.leaf("path", d=f"M{num(x + 9 * s)} {num(y + 6 * s)} H{num(x - 7 * s)} m4 -4 l-4 4 l4 4",
+                 **_white_lines(s))
+
+    def greedy_worth(self, params: tuple[int, ...], tile_type: Sequence[int],
+                     worth: Callable[[int, int, bool], int]) -> int:
+        """What the moved tile is worth at its new hex less what it was worth where it lay."""
+        source, target = params[0], params[1]
+        moved = tile_type[source]
+        return worth(moved, target, False) - worth(moved, source, True)
+
+
+class SwitchBehaviour(TileFaces):
     """Switch: exchange two figures of different castes standing in two different
     unresolved settlements; no settlement may then hold two figures of one caste
     (Edo included). The tile then leaves the game (docs/rules/samurai.md#switch-tile)."""
 
     name = "switch"
+    native_name = "switch"
     action_type = SwitchFigures
 
     def legal(self, rules: Rules, st: State, seat: int, tile: int) -> list[tuple[int, ...]]:
@@ -269,8 +363,55 @@ class SwitchBehaviour:
             out += [settlement, CASTES.index(caste)]
         return tuple(out)
 
+    def describe(self, rules: Rules, action: Any) -> str | None:
+        """``"plays Switch: rice in Kyoto (4, 5) and castle in Edo (9, 8) change places"``."""
+        board = rules.board
+        return (f"plays {self.title}: {action.first_caste} in {board.place_words(action.first)} and "
+                f"{action.second_caste} in {board.place_words(action.second)} change places")
+
+    def words(self, rules: Rules, tile: int, params: tuple[int, ...], play: str) -> str | None:
+        """``"plays Switch: the rice figure in Kyoto and the castle figure in Edo change places"``."""
+        s1, c1, s2, c2 = params
+        settlements = rules.board.settlements
+        return (f"{play} {self.title}: the {CASTES[c1]} figure in {settlements[s1].name} "
+                f"and the {CASTES[c2]} figure in {settlements[s2].name} change places")
+
+    def clicks(self, rules: Rules, tile: int, params: tuple[int, ...]) -> TileClicks | None:
+        """The two figures, either one first."""
+        s1, c1, s2, c2 = params
+        at = rules.board.settlement_hex
+        first, second = Click(at[s1], c1), Click(at[s2], c2)
+        return TileClicks(((first, second), (second, first)), (
+            f"{self.title}: click a figure (two figures of different settlements trade places)",
+            f"{self.title}: click the figure it changes places with (in another settlement)"))
+
+    def marks(self, rules: Rules, tile: int, params: tuple[int, ...]) -> tuple[int, ...]:
+        """The two settlements."""
+        at = rules.board.settlement_hex
+        return at[params[0]], at[params[2]]
+
+    def draw_glyph(self, out: Svg, x: float, y: float, size: float) -> None:
+        """Two figures change places: one arrow up, one down."""
+        s = size
+        out.leaf("path", d=f"M{num(x - 5 * s)} {num(y + 9 * s)} V{num(y - 7 * s)} m-4 4 l4 -4 l4 4",
+                 **_white_lines(s))
+        out.leaf("path", d=f"M{num(x + 5 * s)} {num(y - 9 * s)} V{num(y + 7 * s)} m-4 -4 l4 4 l4 -4",
+                 **_white_lines(s))
+
+
+ENGINE_TILES: tuple[TileBehaviour, ...] = (MoveBehaviour(), SwitchBehaviour())
+"""The engine's own special tiles, in the order of the board's key; a new built-in tile is added here."""
+
+
+def tiles_played_by(rules: Rules, kind: type) -> list[int]:
+    """The tile types of ``rules`` whose behaviour plays actions of class ``kind``, or of a class of its name: a
+    plugin file loaded twice (two editions, or a record read apart from its game) defines two classes of one name
+    for the same action."""
+    return [t for t, b in enumerate(rules.behaviours)
+            if b is not None and (b.action_type is kind or b.action_type.__name__ == kind.__name__)]
+
 
 @hookimpl
 def samurai_tile_behaviours() -> Sequence[TileBehaviour]:
     """The engine's own special tiles."""
-    return [MoveBehaviour(), SwitchBehaviour()]
+    return list(ENGINE_TILES)

@@ -33,6 +33,7 @@ from samurai_plugins.knizia.editions.rules import Rules
 from samurai_plugins.knizia.engine import reference as engine
 from samurai_plugins.knizia.engine.backends import Engine, engine_for
 from samurai_plugins.knizia.engine.edition import KniziaEdition, knizia_edition
+from samurai_plugins.knizia.engine.special_tiles import tiles_played_by
 from samurai_plugins.knizia.play.scenarios import Scenario, load_scenario, parse_scenario, scenario_state
 from samurai_plugins.knizia.play.views import seat_view
 
@@ -198,8 +199,10 @@ class Game:
         """
         rules = self.rules
         if not isinstance(action, Action) or not attrs.has(type(action)):
-            raise IllegalAction(f"a {type(action).__name__} is not an action: apply takes ChooseTile, PlaceFigure, "
-                                f"PlaceTile, MoveTile, SwitchFigures or EndTurn values")
+            kinds = ["ChooseTile", "PlaceFigure", "PlaceTile",
+                     *dict.fromkeys(b.action_type.__name__ for b in rules.behaviours if b is not None)]
+            raise IllegalAction(f"a {type(action).__name__} is not an action: apply takes {', '.join(kinds)} or "
+                                f"EndTurn values")
         if isinstance(action, EndTurn):
             return (engine.END,)
         if isinstance(action, PlaceTile):
@@ -214,11 +217,7 @@ class Game:
                 raise IllegalAction(f"hex {action.at} is not a settlement")
             return engine.FIGURE, CASTES.index(action.caste), settlement
         hand = self.state.hands[self.state.current] if self.state.current != EMPTY else []
-        # By class name too: a plugin file loaded twice (two editions, or a record read apart from its
-        # game) defines two classes of one name for the same action.
-        kind = type(action)
-        special = [t for t, b in enumerate(rules.behaviours)
-                   if b is not None and (b.action_type is kind or b.action_type.__name__ == kind.__name__)]
+        special = tiles_played_by(rules, type(action))
         if special:
             tile = next((t for t in special if t in hand), special[0])
             behaviour = rules.behaviours[tile]

@@ -351,9 +351,10 @@ def _edition_action_types(edition: Edition) -> dict[str, type[Action]]:
 
 
 def _all_action_types() -> list[type[Action]]:
-    from samurai_plugins.knizia.engine.special_tiles import MoveTile, SwitchFigures
+    """The core actions and those of the engine's own special tiles."""
+    from samurai_plugins.knizia.engine.special_tiles import ENGINE_TILES
 
-    return [*_CORE_ACTIONS, MoveTile, SwitchFigures]
+    return [*_CORE_ACTIONS, *(tile.action_type for tile in ENGINE_TILES)]
 
 
 # --- files -------------------------------------------------------------------------------

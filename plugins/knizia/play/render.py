@@ -33,9 +33,10 @@ from samurai.files.svg import Svg, num, svg_to_png
 from samurai_plugins.knizia.core.actions import ChooseTile
 from samurai_plugins.knizia.core.hexgrid import Coord
 from samurai_plugins.knizia.core.maps import SEA, SETTLEMENT
-from samurai_plugins.knizia.core.tiles import CASTES, TileType
+from samurai_plugins.knizia.core.tiles import CASTES
 from samurai_plugins.knizia.editions.rules import Rules
 from samurai_plugins.knizia.engine import reference as engine
+from samurai_plugins.knizia.engine.special_tiles import ENGINE_TILES
 from samurai_plugins.knizia.play.game import Game, new_game
 from samurai_plugins.knizia.play.record_files import from_record, read_record, replay
 from samurai_plugins.knizia.play.replays import describe_action
@@ -148,8 +149,8 @@ def spectator_view(game: Game) -> dict[str, Any]:
 
 
 def move_marks(rules: Rules, action: tuple[int, ...]) -> tuple[Coord, ...]:
-    """The hexes an engine action names (a tile's hex, a figure's settlement, both ends of a move or switch); none
-    for a choice of a starting tile or an end of turn."""
+    """The hexes an engine action names (a tile's hex, a figure's settlement, the hexes a special tile marks:
+    ``TileBehaviour.marks``); none for a choice of a starting tile or an end of turn."""
     board = rules.board
     kind = action[0]
     if kind == engine.PLACE:
@@ -157,11 +158,9 @@ def move_marks(rules: Rules, action: tuple[int, ...]) -> tuple[Coord, ...]:
     if kind == engine.FIGURE:
         return (board.settlements[action[2]].at,)
     if kind == engine.SPECIAL:
-        special = rules.tile_types[action[1]].special
-        if special == "move":
-            return board.coords[action[2]], board.coords[action[3]]
-        if special == "switch":
-            return board.settlements[action[2]].at, board.settlements[action[4]].at
+        behaviour = rules.behaviours[action[1]]
+        if behaviour is not None:
+            return tuple(board.coords[h] for h in behaviour.marks(rules, action[1], action[2:]))
     return ()
 
 
@@ -215,8 +214,9 @@ def draw_view(view: Mapping[str, Any], rules: Rules, *, marks: Iterable[Coord] =
 
 
 def draw_key() -> str:
-    """The key to the board's symbols as a small SVG picture: the castes' figures, the marks of fast, Move and
-    Switch tiles, an empty place and the last action's outline (what the table beside the board ends with)."""
+    """The key to the board's symbols as a small SVG picture: the castes' figures, the marks of fast tiles and of
+    the engine's own special tiles (Move, Switch), an empty place and the last action's outline (what the table
+    beside the board ends with)."""
     height = _draw_key(None, 0.0, 0.0) + 4
     out = Svg()
     out.open("svg", xmlns="http://www.w3.org/2000/svg", width=num(_KEY_WIDTH), height=num(height),
@@ -285,15 +285,17 @@ def _draw_tile(out: Svg, rules: Rules, coord: Coord, name: str, owner: int) -> N
              data_tile=name, data_owner=owner)
     out.leaf("title", text=f"{name} of seat {owner} on ({coord[0]}, {coord[1]})")
     out.leaf("polygon", points=_hex_points(x, y, HEX_RADIUS - 3), fill=colour, stroke=_INK, stroke_width=1.2)
-    _tile_face(out, tile, x, y, 1.0)
+    _tile_face(out, rules, index, x, y, 1.0)
     out.close("g")
 
 
-def _tile_face(out: Svg, tile: TileType, x: float, y: float, size: float) -> None:
-    """The value and caste symbol of a tile (white on its owner's colour), and the fast or special mark."""
-    if tile.special is not None and not tile.counts_for:
+def _tile_face(out: Svg, rules: Rules, index: int, x: float, y: float, size: float) -> None:
+    """The value and caste symbol of tile type ``index`` (white on its owner's colour), and the fast or special
+    mark (``TileBehaviour.draw_glyph``)."""
+    tile, behaviour = rules.tile_types[index], rules.behaviours[index]
+    if behaviour is not None and not tile.counts_for:
         # a fast special tile (Switch) leaves the lower right corner to its bolt
-        _special_glyph(out, tile.special, x - (3 * size if tile.fast else 0), y - 2 * size, 0.9 * size)
+        behaviour.draw_glyph(out, x - (3 * size if tile.fast else 0), y - 2 * size, 0.9 * size)
     else:
         castes = [c for c in CASTES if c in tile.counts_for]
         if len(castes) == 1:
@@ -309,22 +311,6 @@ def _tile_face(out: Svg, tile: TileType, x: float, y: float, size: float) -> Non
         _bolt(out, x + 10.5 * size, y + 9 * size, size)
     if tile.on == "sea":
         _waves(out, x, y + 15 * size, size)
-
-
-def _special_glyph(out: Svg, special: str, x: float, y: float, size: float) -> None:
-    """Move: arrows left and right (a tile changes hex); Switch: up and down; any other: its initial."""
-    stroke = {"fill": "none", "stroke": "#FFFFFF", "stroke_width": num(2.4 * size), "stroke_linecap": "round",
-              "stroke_linejoin": "round"}
-    s = size
-    if special == "move":
-        out.leaf("path", d=f"M{num(x - 9 * s)} {num(y - 3 * s)} H{num(x + 7 * s)} m-4 -4 l4 4 l-4 4", **stroke)
-        out.leaf("path", d=f"M{num(x + 9 * s)} {num(y + 6 * s)} H{num(x - 7 * s)} m4 -4 l-4 4 l4 4", **stroke)
-    elif special == "switch":  # two figures change places: one arrow up, one down
-        out.leaf("path", d=f"M{num(x - 5 * s)} {num(y + 9 * s)} V{num(y - 7 * s)} m-4 4 l4 -4 l4 4", **stroke)
-        out.leaf("path", d=f"M{num(x + 5 * s)} {num(y - 9 * s)} V{num(y + 7 * s)} m-4 -4 l4 4 l4 -4", **stroke)
-    else:
-        out.leaf("text", x=x, y=y + 5 * s, text_anchor="middle", font_size=num(14 * s), font_weight="bold",
-                 fill="#FFFFFF", text=special[:1].upper())
 
 
 def _bolt(out: Svg, x: float, y: float, size: float) -> None:
@@ -450,7 +436,7 @@ class _Panel:
                     out.leaf("title", text=name)
                     out.leaf("polygon", points=_hex_points(cx, cy, 20), fill=seat_colour(viewer), stroke=_INK,
                              stroke_width=1.1)
-                    _tile_face(out, self.rules.tile_types[index], cx, cy, 0.78)
+                    _tile_face(out, self.rules, index, cx, cy, 0.78)
                     out.close("g")
             y += 8 + 42 * self.hand_rows
         y += 6
@@ -513,17 +499,22 @@ def _draw_key(out: Svg | None, x: float, y: float, *, heading: bool = True) -> f
             _figure(out, caste, cx, y + 10, 5.8, fill=CASTE_COLOURS[caste], stroke=_INK, stroke_width=1.1)
         text.line(cx + 10, y + 14, caste, size=10.5)
     y += 24
-    if out is not None:
-        for i, special in enumerate((None, "move", "switch")):
-            cx = x + 10 + i * 92
-            out.leaf("polygon", points=_hex_points(cx, y + 10, 10.5), fill="#777777", stroke=_INK, stroke_width=1)
-            if special is None:
-                _bolt(out, cx, y + 10, 1.0)
-            else:
-                _special_glyph(out, special, cx, y + 10, 0.55)
-    for i, label in enumerate(("fast tile", "Move tile", "Switch tile")):
-        text.line(x + 24 + i * 92, y + 14, label, size=10.5)
-    y += 24
+    marked = (None, *ENGINE_TILES)  # the fast tile's bolt, then each of the engine's own special tiles, three a row
+    for first in range(0, len(marked), 3):
+        row = marked[first:first + 3]
+        if out is not None:
+            for i, special in enumerate(row):
+                cx = x + 10 + i * 92
+                out.leaf("polygon", points=_hex_points(cx, y + 10, 10.5), fill="#777777", stroke=_INK,
+                         stroke_width=1)
+                if special is None:
+                    _bolt(out, cx, y + 10, 1.0)
+                else:
+                    special.draw_glyph(out, cx, y + 10, 0.55)
+        for i, special in enumerate(row):
+            text.line(x + 24 + i * 92, y + 14, "fast tile" if special is None else f"{special.title} tile",
+                      size=10.5)
+        y += 24
     if out is not None:
         out.leaf("circle", cx=x + 10, cy=y + 10, r=4.5, fill="none", stroke="#8C7F5C", stroke_width=1,
                  stroke_dasharray="2 2")

@@ -17,6 +17,7 @@ from samurai.catalog.trust import TrustLike
 from samurai_plugins.knizia.core.actions import Action, ChooseTile, EndTurn, PlaceFigure, PlaceTile
 from samurai_plugins.knizia.core.result import END_REASONS, seats_text
 from samurai_plugins.knizia.core.tiles import CASTES
+from samurai_plugins.knizia.engine.special_tiles import tiles_played_by
 from samurai_plugins.knizia.play.game import Game
 from samurai_plugins.knizia.play.record_files import GameRecord, replay
 
@@ -30,16 +31,16 @@ def describe_action(action: Action, game: Game) -> str:
     if isinstance(action, ChooseTile):
         return f"chooses {action.tile} for the starting hand"
     if isinstance(action, PlaceFigure):
-        return f"puts a {action.caste} figure in {_settlement(game, action.at)}"
+        return f"puts a {action.caste} figure in {game.rules.board.place_words(action.at)}"
     if isinstance(action, EndTurn):
         return "ends the turn"
+    tiles = tiles_played_by(game.rules, type(action))
+    behaviour = game.rules.behaviours[tiles[0]] if tiles else None
+    words = None if behaviour is None else behaviour.describe(game.rules, action)  # TileBehaviour.describe
+    if words is not None:
+        return words
     fields = action.to_dict()
     kind = fields.pop("action")
-    if kind == "MoveTile":
-        return f"plays Move: the tile on {_hex(fields['source'])} goes to {_hex(fields['target'])}"
-    if kind == "SwitchFigures":
-        return (f"plays Switch: {fields['first_caste']} in {_settlement(game, fields['first'])} and "
-                f"{fields['second_caste']} in {_settlement(game, fields['second'])} change places")
     return f"plays {kind} " + ", ".join(f"{k}={v}" for k, v in fields.items())
 
 
@@ -116,10 +117,3 @@ def position_lines(game: Game) -> Iterator[str]:
 
 def _hex(at: Any) -> str:
     return f"({at[0]}, {at[1]})"
-
-
-def _settlement(game: Game, at: Any) -> str:
-    board = game.rules.board
-    h = board.index.get(tuple(at))
-    index = board.settlement_at[h] if h is not None else -1
-    return f"{board.settlements[index].name} {_hex(at)}" if index >= 0 else _hex(at)
