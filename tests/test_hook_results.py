@@ -353,10 +353,12 @@ def test_a_daimyo_edition_with_a_wrong_answer_fails_the_kits_first_rule(tmp_path
     ("name", " ", "a GameDefinition whose name is ' ', not a text (what a manifest's game key says)"),
     ("title", None, "a GameDefinition 'daimyo', whose title is None, not a text"),
     ("start", None, "a GameDefinition 'daimyo', whose start is None, not a function"),
-    ("summary", "table", "a GameDefinition 'daimyo', whose summary is 'table', not a function or None"),
-    ("manifest_keys", {"a"}, "a GameDefinition 'daimyo', whose manifest_keys is {'a'}, not a frozenset of key names"),
+    ("runner.summary", "table", "a GameDefinition 'daimyo', whose runner.summary is 'table', not a function or None"),
+    ("editions.manifest_keys", {"a"},
+     "a GameDefinition 'daimyo', whose editions.manifest_keys is {'a'}, not a frozenset of key names"),
     ("records", 3, "a GameDefinition 'daimyo', whose records is 3, not a GameRecords or None"),
-    ("bot_seed_offset", True, "a GameDefinition 'daimyo', whose bot_seed_offset is True, not a whole number from 0"),
+    ("runner.bot_seed_offset", True,
+     "a GameDefinition 'daimyo', whose runner.bot_seed_offset is True, not a whole number from 0"),
 ])
 def test_one_field_checker_refuses_a_game_definitions_wrong_field_by_name(field, value, refusal):
     """The one checker of named records (``samurai.hooks.calls.record_problem``) names the first wrong field."""
@@ -366,4 +368,7 @@ def test_one_field_checker_refuses_a_game_definitions_wrong_field_by_name(field,
 
     daimyo = samurai.catalog.editions.installed_games()["daimyo"]
     assert GAMES_RESULT.problem([daimyo], {}) is None
-    assert GAMES_RESULT.problem([attrs.evolve(daimyo, **{field: value})], {}) == f"a list holding {refusal}"
+    group, _, name = field.rpartition(".")
+    wrong = attrs.evolve(daimyo, **({group: attrs.evolve(getattr(daimyo, group), **{name: value})} if group
+                                    else {name: value}))
+    assert GAMES_RESULT.problem([wrong], {}) == f"a list holding {refusal}"

@@ -27,7 +27,7 @@ def default_data_dir() -> Path:
 
 def web_definitions(manifests: Sequence[str] = ()) -> list[Any]:
     """The web definitions of every game with an installed edition or a manifest in ``manifests``, each given
-    the manifests that play it (``samurai.catalog.games.GameDefinition.faces.web``), in the order the games are
+    the manifests that play it (``GameDefinition.faces.web``, ``samurai.catalog.games``), in the order the games are
     contributed."""
     from ..catalog.editions import available_editions, installed_plugins, load_edition, make_plugin_manager
     from ..catalog.games import games_of
