@@ -4,7 +4,8 @@
 use crate::state::State;
 
 /// Each seat's captured total after every turn of a game, to name the seat leading alone after its middle turn
-/// (as `samurai_plugins.knizia.core.facts.FactsWatch` notes them: when the turn number changes, for the turn just ended).
+/// (as `samurai_plugins.knizia.core.facts.FactsWatch` notes them: when the turn number changes, for the turn just
+/// ended).
 #[derive(Default)]
 pub struct TurnWatch {
     /// The turn being played.

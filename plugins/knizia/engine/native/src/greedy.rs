@@ -1,5 +1,5 @@
-//! The greedy player (`samurai_plugins.knizia.engine.greedy`): the tile and hex worth most right now, ties drawn from its
-//! generator. It reads only what its seat may know (its own hand and unchosen tiles, the public board), so it
+//! The greedy player (`samurai_plugins.knizia.engine.greedy`): the tile and hex worth most right now, ties drawn
+//! from its generator. It reads only what its seat may know (its own hand and unchosen tiles, the public board), so it
 //! decides on the whole position as the Python player decides on the seat's knowledge.
 
 use crate::actions::{Action, Refusal};

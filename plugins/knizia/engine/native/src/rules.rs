@@ -1,8 +1,9 @@
 //! An edition compiled for one player count, options and map: the tables the engine reads.
 //!
-//! The Python side compiles an edition (`samurai_plugins.knizia.editions.rules.compile_rules`: it asks the edition's hooks and
-//! numbers tiles, hexes and settlements) and hands the result over once (`samurai_plugins.knizia.engine.backends.native_spec`); these
-//! are the same tables, read-only and shared by every game under them.
+//! The Python side compiles an edition (`samurai_plugins.knizia.editions.rules`: it asks the edition's hooks and
+//! numbers tiles, hexes and settlements) and hands the result over once
+//! (`samurai_plugins.knizia.engine.backends.native_spec`); these are the same tables, read-only and shared by every
+//! game under them.
 
 use crate::actions::{Action, Refusal};
 use crate::mt::Draw;

@@ -201,7 +201,8 @@ impl NativeState {
         self.tuples.of(py, &action)
     }
 
-    /// What the greedy player (`samurai_plugins.knizia.engine.greedy`) plays for the seat to act, ties drawn from `rng`.
+    /// What the greedy player (`samurai_plugins.knizia.engine.greedy`) plays for the seat to act, ties drawn from
+    /// `rng`.
     fn greedy_action<'py>(
         &self,
         py: Python<'py>,

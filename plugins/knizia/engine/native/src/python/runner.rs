@@ -12,14 +12,14 @@ use crate::rules::Rules;
 use crate::runner::{play_batch, Bot, Finished};
 use crate::scoring;
 
-/// Whole games between random and greedy bots, one per seed in `seeds` (the games' seeds): seat `k` of a game
-/// seeded `s` draws from `random.Random(derive_seed(s, k))` and plays `bots[k % len(bots)]` (`"random"` or
-/// `"greedy"`), as `samurai_plugins.knizia.adapters.runner.play_game` plays them. Per game, a tuple in the order of
-/// `samurai_plugins.knizia.engine.backends.NativeGame`'s fields: the seed, the winners and reason code (None when the edition's own
-/// Python hook scores), the protocol's returns (None then too), the end reason, turns, tiles played, each seat's
-/// captured figures per caste, figures removed by ties, actions played, the seat that led alone in captured
-/// figures after the middle turn (`samurai_plugins.knizia.core.facts.FactsWatch`) or None, and the actions when `keep` (else
-/// None).
+/// Whole games between random and greedy bots, one per seed in `seeds` (the games' seeds): seat `k` of a game seeded
+/// `s` draws from `random.Random(derive_seed(s, k))` and plays `bots[k % len(bots)]` (`"random"` or `"greedy"`), as
+/// `samurai_plugins.knizia.adapters.runner.play_game` plays them. Per game, a tuple in the order of
+/// `samurai_plugins.knizia.engine.backends.NativeGame`'s fields: the seed, the winners and reason code (None when the
+/// edition's own Python hook scores), the protocol's returns (None then too), the end reason, turns, tiles played, each
+/// seat's captured figures per caste, figures removed by ties, actions played, the seat that led alone in captured
+/// figures after the middle turn (`samurai_plugins.knizia.core.facts.FactsWatch`) or None, and the actions when `keep`
+/// (else None).
 #[pyfunction]
 #[pyo3(signature = (rules, seeds, bots, keep = false))]
 pub(crate) fn play_games<'py>(
