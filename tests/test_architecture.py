@@ -1,8 +1,10 @@
 """The import graph of the framework and the games, read statically (every import, those under TYPE_CHECKING and
 inside functions included), and what importing the framework loads (issue 21, point 3; docs/architecture.md).
 
-There is no import cycle anywhere; no framework module imports a game (the front door, ``samurai/__init__.py``,
-re-exports the reference game's names lazily and is the one exception); Knizia's game (``samurai_plugins.knizia``) and
+There is no import cycle anywhere, nor a module cycle in Knizia's native crate (whose pure-Rust modules never use its
+Python binding, ``src/python/``, and whose one ``#[pymodule]`` names the binding's files); no framework module imports
+a game (the front door, ``samurai/__init__.py``, re-exports the reference game's names lazily and is the one
+exception); Knizia's game (``samurai_plugins.knizia``) and
 Daimyo (``samurai_plugins.daimyo``) import nothing of each other; ``import samurai``, ``import samurai.protocol``
 and ``import samurai_plugins.daimyo`` load no module of Knizia's game.
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -145,15 +148,16 @@ def test_no_framework_module_imports_a_game_module():
         assert not games, f"{module} imports {games}"
 
 
-def _cycle() -> list[str] | None:
-    """One import cycle of the project's modules, counting every import (deferred and TYPE_CHECKING ones), or None."""
+def _cycle(graph: dict[str, set[str]] = GRAPH) -> list[str] | None:
+    """One import cycle of ``graph``'s modules (the project's, counting every import, deferred and TYPE_CHECKING
+    ones), or None."""
     state: dict[str, int] = {}
     path: list[str] = []
 
     def visit(module: str) -> list[str] | None:
         state[module] = 1
         path.append(module)
-        for imported in sorted(GRAPH[module]):
+        for imported in sorted(graph[module]):
             if state.get(imported) == 1:
                 return path[path.index(imported):] + [imported]
             if imported not in state and (found := visit(imported)):
@@ -162,7 +166,7 @@ def _cycle() -> list[str] | None:
         path.pop()
         return None
 
-    for module in sorted(GRAPH):
+    for module in sorted(graph):
         if module not in state and (found := visit(module)):
             return found
     return None
@@ -180,6 +184,63 @@ def test_the_cycle_finder_finds_a_cycle():
     finally:
         GRAPH[imported].discard(module)
     assert found is not None and found[0] == found[-1]
+
+
+CRATE = ROOT / "plugins" / "knizia" / "engine" / "native" / "src"
+"""Knizia's native crate (docs/native.md): its modules must use one another without a cycle, like the Python ones."""
+
+
+def _rust_modules() -> dict[str, Path]:
+    """The crate's modules by path (``reference``, ``python::state``; ``python`` for ``python/mod.rs``)."""
+    found = {}
+    for path in sorted(CRATE.rglob("*.rs")):
+        parts = path.relative_to(CRATE).with_suffix("").parts
+        if parts != ("lib",):
+            found["::".join(parts[:-1] if parts[-1] == "mod" else parts)] = path
+    return found
+
+
+RUST_MODULES = _rust_modules()
+
+
+def _rust_uses(name: str, path: Path) -> set[str]:
+    """The crate's modules that module ``name`` names anywhere in its code (``use crate::...`` or a path written
+    out, ``$crate::`` in a macro included; comments left out, as they name modules to explain)."""
+    code = "\n".join(line.split("//")[0] for line in path.read_text(encoding="utf-8").splitlines())
+    found = set()
+    for named in re.findall(r"\bcrate::((?:\w+::)*\w+)", code):
+        module = named
+        while module and module not in RUST_MODULES:
+            module = module.rpartition("::")[0]
+        if module and module != name:
+            found.add(module)
+    return found
+
+
+RUST_GRAPH = {name: _rust_uses(name, path) for name, path in RUST_MODULES.items()}
+
+
+def test_the_native_crate_has_no_module_cycle():
+    assert {"reference", "special_tiles", "state", "python", "python::state"} <= RUST_GRAPH.keys()
+    assert RUST_GRAPH["special_tiles"] >= {"reference", "rules"}  # the reading sees the crate's uses
+    assert _cycle(RUST_GRAPH) is None, " -> ".join(_cycle(RUST_GRAPH) or [])
+
+
+def test_the_cycle_finder_finds_a_cycle_of_the_crate():
+    graph = {name: set(uses) for name, uses in RUST_GRAPH.items()}
+    graph["rules"].add("special_tiles")  # the rules would name the behaviours' module, which names the rules
+    assert _cycle(graph) is not None
+
+
+def test_the_pure_rust_modules_never_use_the_binding_and_it_has_one_pymodule():
+    """``cargo test`` builds the pure-Rust modules without Python: none of them uses ``crate::python``. The binding's
+    one ``#[pymodule]`` is in ``python/mod.rs``, which declares every file of ``python/``."""
+    pure = [name for name in RUST_MODULES if not name.startswith("python")]
+    assert [name for name in pure if any(used.startswith("python") for used in RUST_GRAPH[name])] == []
+    modules = [path for path in RUST_MODULES.values() if "#[pymodule]" in path.read_text(encoding="utf-8")]
+    assert modules == [CRATE / "python" / "mod.rs"]
+    declared = set(re.findall(r"^mod (\w+);", modules[0].read_text(encoding="utf-8"), re.MULTILINE))
+    assert declared == {name.removeprefix("python::") for name in RUST_MODULES if name.startswith("python::")}
 
 
 def test_daimyo_imports_without_knizias_game():

@@ -4,12 +4,16 @@ Present only where the package was built with a Rust toolchain: the engine (``Na
 ``play_games``) and the generator every game draws from. ``samurai_plugins.knizia.engine.backends`` is its face; docs/native.md.
 """
 
-from typing import Any
+from typing import Any, final
 
+__all__ = ["MersenneTwister", "NativeRules", "NativeState", "play_games", "derive_seed", "derive_seeds",
+           "native_scoring_decision", "search_decision"]
+
+@final
 class MersenneTwister:
     """CPython's Mersenne Twister, value for value with ``random.Random(seed)`` for a whole-number seed."""
 
-    def __init__(self, seed: int) -> None:
+    def __new__(cls, seed: int) -> MersenneTwister:
         """The generator of ``random.Random(seed)``; a seed that is not an int is refused with TypeError."""
     def seed(self, seed: int) -> None:
         """Reseeds as ``random.Random.seed(seed)`` does for an int."""
@@ -30,11 +34,12 @@ class MersenneTwister:
     def copy(self) -> MersenneTwister:
         """An independent copy at the same point of the sequence."""
 
+@final
 class NativeRules:
     """An edition compiled for one player count, options and map, as the native engine reads it
     (``samurai_plugins.knizia.engine.backends.native_rules`` makes one per compiled ``Rules``)."""
 
-    def __init__(self, spec: dict[str, Any], template: Any) -> None:
+    def __new__(cls, spec: dict[str, Any], template: Any) -> NativeRules:
         """The tables of ``spec`` (``samurai_plugins.knizia.engine.backends.native_spec``) and the starting position ``template`` (a
         Python engine ``State``); ``ValueError`` naming the table or field that is malformed."""
     @property
@@ -44,46 +49,21 @@ class NativeRules:
     def scoring(self) -> str:
         """``leader_tokens``, ``majorities``, ``most_figures``, or ``python`` (only the edition's hook decides)."""
 
+@final
 class NativeState:
-    """One position on the native engine: the Python engine ``State``'s fields, read-only (each read a fresh list),
-    and the engine's functions as methods."""
+    """One position on the native engine: the Python engine ``State``'s fields, read by name (``__getattribute__``:
+    the one list of them is the crate's, ``native/src/state.rs``), and the engine's functions as methods."""
 
-    phase: int
-    setup_queue: list[int]
-    current: int
-    turn: int
-    pools: list[list[int]]
-    hands: list[list[int]]
-    stacks: list[list[int]]
-    spent: list[int]
-    tile_owner: list[int]
-    tile_type: list[int]
-    tile_turn: list[int]
-    empty_land: list[int]
-    empty_land_pos: list[int]
-    empty_sea: list[int]
-    empty_sea_pos: list[int]
-    movable_count: list[int]
-    figures: list[int]
-    empty_around: list[int]
-    pending: list[int]
-    supply: list[int]
-    on_board: list[int]
-    captured: list[int]
-    removed: list[int]
-    removed_total: int
-    open_by_stage: list[list[int]]
-    cut: list[int]
-    normal_played: bool
-    played: int
-    tiles_played: int
-    end_reason: str | None
-    events: list[tuple[Any, ...]] | None
-    rng: Any
-    """A ``random.Random`` in the state of the game's generator (a copy)."""
-    result: Any
-    """The ``Result`` once the game is over and scored (``samurai_plugins.knizia.engine.backends`` scores it), else None."""
-
+    def __getattribute__(self, name: str, /) -> Any:
+        """A field of the position by its name (``phase``, ``hands``, ...: those of the Python engine's ``State``,
+        ``samurai_plugins.knizia.core.state``, each read a fresh value, read-only; ``rng`` a ``random.Random`` in
+        the state of the game's generator, a copy), else the attribute as Python looks it up."""
+    @property
+    def result(self) -> Any:
+        """The ``Result`` once the game is over and scored (``samurai_plugins.knizia.engine.backends`` scores it),
+        else None."""
+    @result.setter
+    def result(self, result: Any) -> None: ...
     @staticmethod
     def start(rules: NativeRules, seed: int, trace: bool = False) -> NativeState:
         """A new game seeded ``seed``, its random setup done; ``trace`` keeps the events."""
@@ -113,6 +93,10 @@ class NativeState:
         played in all (the position does not change)."""
     def native_decision(self) -> tuple[list[int], str] | None:
         """The winners and reason code of a finished game by its shipped scoring, or None."""
+    def __copy__(self) -> NativeState:
+        """An independent copy."""
+    def __deepcopy__(self, _memo: Any) -> NativeState:
+        """An independent copy."""
 
 def play_games(rules: NativeRules, seeds: list[int], bots: list[str],
                keep: bool = False) -> list[tuple[Any, ...]]:
@@ -130,3 +114,13 @@ def derive_seeds(seed: int, indices: list[int]) -> list[int]:
 
 def native_scoring_decision(scoring: str, captured: list[int], players: int) -> tuple[list[int], str]:
     """The winners and reason code the native scoring ``scoring`` gives ``captured`` (``seat * 3 + caste``)."""
+
+def search_decision(rules: NativeRules, public: Any, seat: int, hidden: list[list[int]], hand_sizes: list[int],
+                    pool_sizes: list[int], rng: Any, *, simulations: int | None, seconds: float | None,
+                    exploration: float, playout: int | None, replies: bool, worlds: int | None, finish: float = 0.0,
+                    statistics: bool = False) -> tuple[tuple[int, ...], int, Any] | None:
+    """The information-set search's decision for ``seat`` (``samurai.search.mcts.MCTSBot.act`` inside the engine)
+    from the seat's knowledge only (``public``: a Python ``State`` holding no other seat's tiles; ``hidden``: each
+    seat's unseen tiles; each seat's hand and unchosen sizes), ``rng`` advanced exactly as the Python search
+    advances it: ``(action, simulations run, root statistics or None)``, or None when the edition scores in
+    Python. ``ValueError`` for knowledge or options that do not fit."""

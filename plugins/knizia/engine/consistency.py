@@ -5,7 +5,7 @@ each settlement, the figures on the board, each seat's movable tiles, the setup'
 as the native one does: a position that breaks one would index past a list, never resolve a settlement, end at
 once or loop for ever. So a position that crosses in (a scenario's, a starting-position template) is checked
 here once: its fields' shapes and ranges, then its consistency with its board, then that it can go on. The
-checks are the native engine's (``native/src/state.rs`` ``State::problem``, ``native/src/consistency.rs``), in
+checks are the native engine's (``native/src/consistency.rs``: ``State::problem``, then ``inconsistency``), in
 the same order and the same words, so the two engines refuse a position alike. Positions the engines make
 themselves (a game's, a playout's copy, a determinization) are never checked again: this is no hot path.
 """

@@ -1,12 +1,149 @@
-//! What a position handed over from Python must satisfy beyond its ranges ([`State::problem`]): the fields the
+//! What a position handed over from Python must satisfy (`samurai_plugins.knizia.engine.consistency`): its ranges
+//! ([`State::problem`]), then the fields the
 //! engine keeps alongside the board (the lists of empty hexes, the empty land around each settlement, the
 //! figures on the board, each seat's movable tiles, the setup's cut counts) equal what the board says, and the
 //! setup still to come can be carried out. The engine trusts these fields on every action, so a position that
 //! breaks one would make it index past a list, never resolve a settlement, end at once or loop for ever.
 
-use crate::engine::{can_play, cut_contribution, figure_placements, popcount};
+use crate::reference::{can_play, figure_placements};
 use crate::rules::{Rules, LAND, SEA};
-use crate::state::{State, EMPTY, FIGURES, HANDS, OVER, PLAY};
+use crate::setup::cut_contribution;
+use crate::state::{popcount, State, EMPTY, FIGURES, HANDS, OVER, PLAY};
+
+/// The most a count may be in a position handed over from Python: far above any game's, far below overflow.
+const COUNT_LIMIT: i64 = 1 << 40;
+
+impl State {
+    /// What is wrong with this position under `r`, if anything: lists of the right lengths, every number the
+    /// engine indexes by in range, the empty-hex lists and their positions agreeing, then every field the engine
+    /// keeps beside the board equal to what the board says (`State::inconsistency`). A position handed over from
+    /// Python is checked before the engine touches it, so no position can make it read past a table.
+    pub fn problem(&self, r: &Rules) -> Option<String> {
+        let (n, size, settlements, types) = (
+            r.players,
+            r.board_size,
+            r.settlement_names.len(),
+            r.tile_names.len(),
+        );
+        let lengths = [
+            ("pools", self.pools.len(), n),
+            ("hands", self.hands.len(), n),
+            ("stacks", self.stacks.len(), n),
+            ("spent", self.spent.len(), n),
+            ("movable_count", self.movable_count.len(), n),
+            ("captured", self.captured.len(), 3 * n),
+            ("tile_owner", self.tile_owner.len(), size),
+            ("tile_type", self.tile_type.len(), size),
+            ("tile_turn", self.tile_turn.len(), size),
+            ("empty_land_pos", self.empty_land_pos.len(), size),
+            ("empty_sea_pos", self.empty_sea_pos.len(), size),
+            ("figures", self.figures.len(), settlements),
+            ("empty_around", self.empty_around.len(), settlements),
+        ];
+        for (name, got, want) in lengths {
+            if got != want {
+                return Some(format!("{name} has {got} entries, not {want}"));
+            }
+        }
+        if self.open_by_stage.len() != r.stage_count {
+            return Some(format!(
+                "open_by_stage has {} stages, not {}",
+                self.open_by_stage.len(),
+                r.stage_count
+            ));
+        }
+        if self.phase > OVER || self.setup_queue.iter().any(|&p| p > FIGURES) {
+            return Some(format!(
+                "phase {} or setup queue {:?} is not a phase",
+                self.phase, self.setup_queue
+            ));
+        }
+        let to_act_ok = if self.phase == OVER {
+            self.current == EMPTY
+        } else {
+            (0..n as i64).contains(&self.current)
+        };
+        if !to_act_ok {
+            return Some(format!(
+                "seat {} cannot be to act in phase {}",
+                self.current, self.phase
+            ));
+        }
+        let tiles = self
+            .pools
+            .iter()
+            .chain(&self.hands)
+            .chain(&self.stacks)
+            .flatten();
+        if tiles.clone().any(|&t| t >= types) {
+            return Some("a hand, stack or pool holds a tile type the rules do not have".into());
+        }
+        for h in 0..size {
+            let (owner, kind) = (self.tile_owner[h], self.tile_type[h]);
+            let placed = (0..n as i64).contains(&owner) && (0..types as i64).contains(&kind);
+            if !(placed || owner == EMPTY && kind == EMPTY) {
+                return Some(format!("hex {h} holds owner {owner} and tile type {kind}"));
+            }
+            if placed && r.terrain[h] != LAND && r.terrain[h] != SEA {
+                return Some(format!("hex {h} is a settlement and cannot hold a tile"));
+            }
+        }
+        let empty_ok = |empty: &[usize], pos: &[i64], terrain: u8| {
+            empty.iter().enumerate().all(|(i, &h)| {
+                h < size
+                    && r.terrain[h] == terrain
+                    && pos[h] == i as i64
+                    && self.tile_owner[h] == EMPTY
+            }) && pos.iter().filter(|&&p| p != EMPTY).count() == empty.len()
+        };
+        if !empty_ok(&self.empty_land, &self.empty_land_pos, LAND)
+            || !empty_ok(&self.empty_sea, &self.empty_sea_pos, SEA)
+        {
+            return Some("the lists of empty hexes do not agree with the board".into());
+        }
+        for s in 0..settlements {
+            let mask = self.figures[s];
+            if mask > 7 || (mask.count_ones() as usize) > r.capacities[s] {
+                return Some(format!(
+                    "settlement {s} holds figures {mask}, more than it has room for"
+                ));
+            }
+        }
+        if self.pending.iter().any(|&s| s >= settlements)
+            || self
+                .open_by_stage
+                .iter()
+                .flatten()
+                .any(|&s| s >= settlements)
+        {
+            return Some(
+                "pending or open_by_stage names a settlement the board does not have".into(),
+            );
+        }
+        let counts = [
+            self.turn,
+            self.played,
+            self.tiles_played,
+            self.removed_total,
+        ]
+        .into_iter()
+        .chain(self.supply)
+        .chain(self.on_board)
+        .chain(self.removed)
+        .chain(self.cut)
+        .chain(self.spent.iter().copied())
+        .chain(self.movable_count.iter().copied())
+        .chain(self.captured.iter().copied())
+        .chain(self.empty_around.iter().copied())
+        .chain(self.tile_turn.iter().copied());
+        for count in counts {
+            if !(-COUNT_LIMIT..=COUNT_LIMIT).contains(&count) {
+                return Some(format!("a count of {count} is out of any game's range"));
+            }
+        }
+        self.inconsistency(r)
+    }
+}
 
 impl State {
     /// What in this position (its ranges already checked by [`State::problem`]) disagrees with its board, if

@@ -1,11 +1,11 @@
-//! The greedy player (`samurai_plugins.knizia.engine.greedy`): the tile and hex worth most right now, ties drawn from its
-//! generator. It reads only what its seat may know (its own hand and unchosen tiles, the public board), so it
+//! The greedy player (`samurai_plugins.knizia.engine.greedy`): the tile and hex worth most right now, ties drawn
+//! from its generator. It reads only what its seat may know (its own hand and unchosen tiles, the public board), so it
 //! decides on the whole position as the Python player decides on the seat's knowledge.
 
-use crate::engine::{
-    legal_actions, move_sources, playable_tiles_into, sample_action, Action, Draw, Refusal,
-};
-use crate::rules::{Placement, Rules, Special, LAND};
+use crate::actions::{Action, Refusal};
+use crate::mt::Draw;
+use crate::reference::{legal_actions, playable_tiles_into, sample_action};
+use crate::rules::{Placement, Rules, TileBehaviour, LAND};
 use crate::state::{State, EMPTY, FIGURES, HANDS, PLAY};
 
 /// Points of influence traded for one figure captured now (`CAPTURE_VALUE`).
@@ -31,6 +31,8 @@ pub struct Greedy {
     arounds: Arounds,
     resolving: Resolving,
     at_targets: Vec<(usize, Vec<i64>)>,
+    /// The hexes a relocating special tile (Move) takes a tile from.
+    sources: Vec<usize>,
     /// The worth of every action [`Greedy::each_play`] visits, in its order.
     values: Vec<i64>,
     /// Where each run of actions of one kind starts in `values`, and what they are.
@@ -39,12 +41,12 @@ pub struct Greedy {
     best_at: Vec<u32>,
 }
 
-/// A run of actions in the play phase's legal order: one tile on each empty hex of a terrain, a Move from one
-/// source to each empty land hex, or the end of the turn.
+/// A run of actions in the play phase's legal order: one tile on each empty hex of a terrain, a relocating special
+/// tile (Move) from one source to each empty land hex, or the end of the turn.
 #[derive(Clone, Copy)]
 enum Run {
     Place { tile: usize, land: bool },
-    Move { tile: usize, source: usize },
+    Relocate { tile: usize, source: usize },
     End,
 }
 
@@ -97,16 +99,17 @@ impl Greedy {
                 let hexes = if land { &self.land } else { &self.sea };
                 Action::Place(tile, hexes.hexes[i - start])
             }
-            Run::Move { tile, source } => {
+            Run::Relocate { tile, source } => {
                 Action::Special(tile, [source, self.land.hexes[i - start], 0, 0], 2)
             }
             Run::End => Action::End,
         }
     }
 
-    /// The worth of every action of the play phase but the special tiles other than Move, into `values` (and its
-    /// runs into `runs`): run by run in the legal order, each run's hexes in the position's order. A Move's worth away from its source is worked out once per
-    /// source, and at each target once per kind of tile moved.
+    /// The worth of every action of the play phase but the special tiles that do not relocate a tile, into `values`
+    /// (and its runs into `runs`): run by run in the legal order, each run's hexes in the position's order. A
+    /// relocation's worth away from its source is worked out once per source, and at each target once per kind of
+    /// tile moved.
     fn each_play(&mut self, r: &Rules, st: &State, seat: usize) {
         let Greedy {
             tiles,
@@ -115,6 +118,7 @@ impl Greedy {
             arounds,
             resolving,
             at_targets,
+            sources,
             values,
             runs,
             best_at: _,
@@ -153,9 +157,14 @@ impl Greedy {
                             .map(|&h| value_at(resolving, arounds.around[h], r, st, seat, tile, h)),
                     );
                 }
-                Placement::Special if r.tile_special[tile] == Some(Special::Move) => {
+                Placement::Special => {
+                    let relocates = r.tile_special[tile]
+                        .is_some_and(|b| b.relocation_sources(r, st, seat, sources));
+                    if !relocates {
+                        continue;
+                    }
                     land.fill(arounds, r, st, &st.empty_land);
-                    for source in move_sources(r, st, seat) {
+                    for &source in sources.iter() {
                         let moved = st.tile_type[source] as usize;
                         let away = worth(r, st, seat, moved, source, true);
                         let k = match at_targets.iter().position(|(t, _)| *t == moved) {
@@ -168,11 +177,10 @@ impl Greedy {
                                 at_targets.len() - 1
                             }
                         };
-                        runs.push((values.len(), Run::Move { tile, source }));
+                        runs.push((values.len(), Run::Relocate { tile, source }));
                         values.extend(at_targets[k].1.iter().map(|&v| v - away));
                     }
                 }
-                Placement::Special => {}
             }
         }
         if st.played > 0 {
@@ -188,7 +196,7 @@ fn legal_place(runs: &[(usize, Run)], land: &[usize], sea: &[usize], i: usize) -
     let run = runs.partition_point(|&(start, _)| start <= i) - 1;
     let (start, kind) = runs[run];
     let hex = match kind {
-        Run::Place { land: true, .. } | Run::Move { .. } => land[i - start],
+        Run::Place { land: true, .. } | Run::Relocate { .. } => land[i - start],
         Run::Place { land: false, .. } => sea[i - start],
         Run::End => usize::MAX,
     };
@@ -515,16 +523,20 @@ fn every_action<D: Draw + ?Sized>(r: &Rules, st: &State, rng: &mut D) -> Result<
     }
     let mut best_value: Option<i64> = None;
     let mut best_actions: Vec<Action> = Vec::new();
+    let mut sources = Vec::new();
     for action in legal_actions(r, st) {
         let value = match action {
             Action::End => 0,
             Action::Place(tile, h) => worth(r, st, seat, tile, h, false),
-            Action::Special(tile, params, _) if r.tile_special[tile] == Some(Special::Move) => {
+            Action::Special(tile, params, _)
+                if r.tile_special[tile]
+                    .is_some_and(|b| b.relocation_sources(r, st, seat, &mut sources)) =>
+            {
                 let (source, target) = (params[0], params[1]);
                 let moved = st.tile_type[source] as usize;
                 worth(r, st, seat, moved, target, false) - worth(r, st, seat, moved, source, true)
             }
-            _ => -1, // other special tiles: kept unless nothing else can be played
+            _ => -1, // special tiles that relocate nothing: kept unless nothing else can be played
         };
         match best_value {
             Some(best) if value < best => {}

@@ -485,6 +485,26 @@ impl MersenneTwister {
     }
 }
 
+/// A source of random floats in `[0, 1)`: a native generator, or (in the binding) a Python one.
+pub trait Draw {
+    /// The next float, as `random.Random.random()`.
+    fn random(&mut self) -> f64;
+
+    /// `floor(random() * n)`, how the engine picks an index.
+    #[inline(always)]
+    fn index(&mut self, n: usize) -> usize {
+        // The product is never negative, so truncating is flooring (and `floor` is a library call).
+        (self.random() * n as f64) as usize
+    }
+}
+
+impl Draw for MersenneTwister {
+    #[inline(always)]
+    fn random(&mut self) -> f64 {
+        MersenneTwister::random(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,8 +1,13 @@
 //! An edition compiled for one player count, options and map: the tables the engine reads.
 //!
-//! The Python side compiles an edition (`samurai_plugins.knizia.editions.rules.compile_rules`: it asks the edition's hooks and
-//! numbers tiles, hexes and settlements) and hands the result over once (`samurai_plugins.knizia.native_engine`); these
-//! are the same tables, read-only and shared by every game under them.
+//! The Python side compiles an edition (`samurai_plugins.knizia.editions.rules`: it asks the edition's hooks and
+//! numbers tiles, hexes and settlements) and hands the result over once
+//! (`samurai_plugins.knizia.engine.backends.native_spec`); these are the same tables, read-only and shared by every
+//! game under them.
+
+use crate::actions::{Action, Refusal};
+use crate::mt::Draw;
+use crate::state::State;
 
 /// Where a tile type goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,13 +20,72 @@ pub enum Placement {
     Special,
 }
 
-/// The special tile behaviours the native engine carries out (the engine's own, `samurai_plugins.knizia.engine.special_tiles`).
+/// The special tile behaviours the native engine carries out (the engine's own, `samurai_plugins.knizia.engine.
+/// special_tiles`): named here so that the compiled rules can hold them, everything they do is in
+/// `crate::special_tiles` (their [`TileBehaviour`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Special {
     /// Move: one of the seat's normal tiles of an earlier turn goes to an empty land hex.
     Move,
     /// Switch: two figures of different castes in two settlements change places.
     Switch,
+}
+
+/// What a special tile does (`samurai_plugins.knizia.editions.rules.TileBehaviour`): `tile` is the tile type being
+/// played by `seat`, its targets the numbers after it in the action. The engine does the bookkeeping every tile
+/// shares (take it from the hand, count it toward the one normal tile, resolve, check the end); the behaviour says
+/// where the tile may go and what it does.
+pub trait TileBehaviour {
+    /// Whether the tile has at least one legal target now.
+    fn can_play(&self, r: &Rules, st: &State, seat: usize, tile: usize) -> bool;
+
+    /// Every legal action of the tile now, in the Python behaviour's order, onto `out` (`empty_land`: the empty
+    /// land hexes, sorted).
+    fn legal(
+        &self,
+        r: &Rules,
+        st: &State,
+        seat: usize,
+        tile: usize,
+        empty_land: &[usize],
+        out: &mut Vec<Action>,
+    );
+
+    /// Why `targets` are not a legal target now, or None; `Err(OutOfRange)` where the Python behaviour would index
+    /// past a table or unpack the wrong number of targets.
+    fn check(
+        &self,
+        r: &Rules,
+        st: &State,
+        seat: usize,
+        tile: usize,
+        targets: &[u64],
+    ) -> Result<Option<String>, Refusal>;
+
+    /// A random legal action of the tile, drawn as the Python behaviour draws (None when there is none).
+    fn sample<D: Draw + ?Sized>(
+        &self,
+        r: &Rules,
+        st: &State,
+        seat: usize,
+        tile: usize,
+        rng: &mut D,
+    ) -> Option<Action>;
+
+    /// Carry out the tile's effect on checked targets (the tile has already left the hand).
+    fn apply(&self, r: &Rules, st: &mut State, seat: usize, tile: usize, targets: [usize; 4]);
+
+    /// How the greedy player values the tile's actions: true when each one, `(source, target)`, takes the seat's
+    /// tile on `source` to the empty land hex `target` (worth its worth there less its worth where it stood), the
+    /// sources then into `sources` in the legal order; false when the greedy player keeps the tile for when
+    /// nothing else can be played.
+    fn relocation_sources(
+        &self,
+        r: &Rules,
+        st: &State,
+        seat: usize,
+        sources: &mut Vec<usize>,
+    ) -> bool;
 }
 
 /// How the winner is decided from the captured figures, when the native engine can decide it itself.

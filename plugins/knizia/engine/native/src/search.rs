@@ -15,10 +15,11 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
-use crate::engine::{self, Action, Refusal};
+use crate::actions::{Action, Refusal};
 use crate::evaluation::Estimate;
 use crate::greedy::Greedy;
 use crate::mt::MersenneTwister as Twister;
+use crate::reference;
 use crate::rules::Rules;
 use crate::scoring;
 use crate::state::{State, OVER};
@@ -241,7 +242,7 @@ struct Search<'a> {
     pool: Vec<(State, Twister)>,
     legal: Vec<Action>,
     /// The working lists of `legal`.
-    lists: engine::Legal,
+    lists: reference::Legal,
     child_ids: Vec<u32>,
     /// The nodes of a simulation's path (kept to reuse its room).
     path: Vec<u32>,
@@ -272,7 +273,7 @@ pub fn decide(
             "the edition scores in Python: the native search cannot end a game",
         ));
     }
-    let legal = engine::legal_actions(r, public);
+    let legal = reference::legal_actions(r, public);
     match legal.len() {
         0 => {
             return Err(Refusal::NoAction(
@@ -301,7 +302,7 @@ pub fn decide(
         logarithms: Vec::new(),
         pool: Vec::new(),
         legal: Vec::new(),
-        lists: engine::Legal::default(),
+        lists: reference::Legal::default(),
         child_ids: Vec::new(),
         path: Vec::new(),
         returns: Vec::with_capacity(r.players),
@@ -419,7 +420,7 @@ impl Search<'_> {
             (action, id, false, best_at)
         };
         let mut world_rng = self.draw(self.nodes[node as usize].visits, rng, state);
-        engine::apply(self.r, state, action);
+        reference::apply(self.r, state, action);
         let mut path = std::mem::take(&mut self.path);
         path.clear();
         path.push(node);
@@ -453,7 +454,7 @@ impl Search<'_> {
                 action = best.0;
                 node = best.1;
             }
-            engine::apply(self.r, state, action);
+            reference::apply(self.r, state, action);
             path.push(node);
         }
         self.play_out(state, policy(&mut world_rng, rng), searcher)?;
@@ -556,7 +557,6 @@ impl Search<'_> {
         }
         let (world, generator) = &self.pool[index];
         state.reset_from(world);
-        state.rng.clone_from(&world.rng);
         Some(generator.clone())
     }
 
@@ -574,18 +574,18 @@ impl Search<'_> {
         match self.options.playout {
             None => {
                 while state.phase != OVER {
-                    let action = engine::sample_action(r, state, rng)?;
-                    engine::apply(r, state, action);
+                    let action = reference::sample_action(r, state, rng)?;
+                    reference::apply(r, state, action);
                 }
             }
             Some(_) if self.options.replies => {
                 while to_act(state, searcher) {
                     let action = self.greedy.action(r, state, rng)?;
-                    engine::apply(r, state, action);
+                    reference::apply(r, state, action);
                 }
                 while state.phase != OVER && !to_act(state, searcher) {
                     let action = self.greedy.action(r, state, rng)?;
-                    engine::apply(r, state, action);
+                    reference::apply(r, state, action);
                 }
                 let share = self.options.finish;
                 if share > 0.0 && state.phase != OVER {
@@ -595,7 +595,7 @@ impl Search<'_> {
                     self.estimated.extend_from_slice(&self.returns);
                     while state.phase != OVER {
                         let action = self.greedy.action(r, state, rng)?;
-                        engine::apply(r, state, action);
+                        reference::apply(r, state, action);
                     }
                     self.evaluate(state);
                     for (end, &estimated) in self.returns.iter_mut().zip(&self.estimated) {
@@ -609,8 +609,8 @@ impl Search<'_> {
                     if state.phase == OVER {
                         break;
                     }
-                    let action = engine::sample_action(r, state, rng)?;
-                    engine::apply(r, state, action);
+                    let action = reference::sample_action(r, state, rng)?;
+                    reference::apply(r, state, action);
                 }
             }
         }

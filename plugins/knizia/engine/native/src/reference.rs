@@ -1,133 +1,25 @@
-//! The rules engine: setup, legal actions, checking and applying them, turn flow, random play.
+//! The rules engine (`samurai_plugins.knizia.engine.reference`): starting a game and its automatic setup, legal
+//! actions, checking and applying them, the turn flow, random play.
 //!
-//! A line-for-line port of the Python engine (`samurai_plugins.knizia.engine.reference`, `setup_rules` and `special_tiles`): the
-//! same lists in the same orders, the same draws from the same generators in the same order, so that both
-//! engines play the same game from the same seed and actions. Where a function here stands for a Python one,
-//! its doc names it; the rules themselves are explained there and in docs/rules/samurai.md.
+//! A line-for-line port of the Python engine: the same lists in the same orders, the same draws from the same
+//! generators in the same order, so that both engines play the same game from the same seed and actions. The
+//! setup's rules are in [`crate::setup`], the special tiles' in their behaviour ([`TileBehaviour`], carried out
+//! in `crate::special_tiles`), as in Python. Where a function here stands for a Python one, its doc names it;
+//! the rules themselves are explained there and in docs/rules/samurai.md.
 
-use crate::mt::MersenneTwister;
-use crate::rules::{Placement, Rules, Special, LAND, SEA};
-use crate::state::{EndReason, Event, State, EMPTY, FIGURES, HANDS, OVER, PLAY};
-
-/// The castes, in the order used everywhere (`samurai_plugins.knizia.core.tiles.CASTES`).
-pub const CASTES: [&str; 3] = ["buddha", "rice", "castle"];
+use crate::actions::{Action, Refusal, CHOOSE, END, FIGURE, PLACE, SPECIAL};
+use crate::mt::{Draw, MersenneTwister};
+use crate::rules::{Placement, Rules, TileBehaviour, LAND, SEA};
+use crate::setup::{
+    choose_tile, figure_placement_is_feasible, figure_stage, legal_figure_placements, place_figure,
+    remove_value, stage_list,
+};
+use crate::state::{
+    castes_in, popcount, EndReason, Event, State, CASTES, EMPTY, FIGURES, HANDS, OVER, PLAY,
+};
 
 /// Tries of a random figure placement or Switch before listing every one (`_FIGURE_SAMPLE_TRIES`).
-const SAMPLE_TRIES: usize = 16;
-
-/// An action: the Python engine's tuples `(CHOOSE, tile)`, `(FIGURE, caste, settlement)`, `(PLACE, tile, hex)`,
-/// `(SPECIAL, tile, *targets)` and `(END,)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
-    Choose(usize),
-    Figure(usize, usize),
-    Place(usize, usize),
-    /// A special tile and its targets: Move `(source, target)`, Switch `(s1, c1, s2, c2)`.
-    Special(usize, [usize; 4], u8),
-    End,
-}
-
-impl std::hash::Hash for Action {
-    /// The fields packed into one word, so a hasher mixes once per action (the search looks up every legal
-    /// action of every node it walks through). Equal actions pack equally; for the small numbers of a board the
-    /// packing is also one to one, and where it is not, equality still tells the actions apart.
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        let packed = match *self {
-            Action::Choose(tile) => 1 ^ (tile << 3),
-            Action::Figure(caste, settlement) => 2 ^ (caste << 3) ^ (settlement << 8),
-            Action::Place(tile, h) => 3 ^ (tile << 3) ^ (h << 10),
-            Action::Special(tile, [a, b, c, d], n) => {
-                4 ^ (tile << 3)
-                    ^ (a << 10)
-                    ^ (b << 20)
-                    ^ (c.rotate_left(30))
-                    ^ (d.rotate_left(40))
-                    ^ (usize::from(n).rotate_left(50))
-            }
-            Action::End => 5,
-        };
-        state.write_u64(packed as u64);
-    }
-}
-
-/// The action kinds' numbers in a tuple.
-pub const CHOOSE: u64 = 0;
-/// See [`CHOOSE`].
-pub const FIGURE: u64 = 1;
-/// See [`CHOOSE`].
-pub const PLACE: u64 = 2;
-/// See [`CHOOSE`].
-pub const SPECIAL: u64 = 3;
-/// See [`CHOOSE`].
-pub const END: u64 = 4;
-
-impl Action {
-    /// The action as the Python engine's tuple of numbers.
-    pub fn numbers(&self) -> Vec<u64> {
-        match *self {
-            Action::Choose(t) => vec![CHOOSE, t as u64],
-            Action::Figure(c, s) => vec![FIGURE, c as u64, s as u64],
-            Action::Place(t, h) => vec![PLACE, t as u64, h as u64],
-            Action::Special(t, params, len) => {
-                let mut out = vec![SPECIAL, t as u64];
-                out.extend(params[..len as usize].iter().map(|&p| p as u64));
-                out
-            }
-            Action::End => vec![END],
-        }
-    }
-}
-
-/// A source of random floats in `[0, 1)`: a native generator, or (in the binding) a Python one.
-pub trait Draw {
-    /// The next float, as `random.Random.random()`.
-    fn random(&mut self) -> f64;
-
-    /// `floor(random() * n)`, how the engine picks an index.
-    #[inline(always)]
-    fn index(&mut self, n: usize) -> usize {
-        // The product is never negative, so truncating is flooring (and `floor` is a library call).
-        (self.random() * n as f64) as usize
-    }
-}
-
-impl Draw for MersenneTwister {
-    #[inline(always)]
-    fn random(&mut self) -> f64 {
-        MersenneTwister::random(self)
-    }
-}
-
-/// Why the engine could not do what it was asked, where the Python engine raises.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Refusal {
-    /// A number names a tile, hex, caste or settlement the game does not have, or targets are missing
-    /// (Python: an `IndexError`, `ValueError` or `TypeError` inside `engine.check`).
-    OutOfRange,
-    /// There is no action to sample (Python: `ValueError` or a failed unpacking).
-    NoAction(&'static str),
-}
-
-const POPCOUNT: [usize; 8] = [0, 1, 1, 2, 1, 2, 2, 3];
-
-/// The castes of a caste bitmask, in caste order (`_CASTES_IN`).
-fn castes_in(mask: u8) -> &'static [usize] {
-    const TABLE: [&[usize]; 8] = [&[], &[0], &[1], &[0, 1], &[2], &[0, 2], &[1, 2], &[0, 1, 2]];
-    TABLE[(mask & 7) as usize]
-}
-
-/// `CUT_CONTRIBUTION[open][present][subset]`: how many figures of the castes `subset` a settlement with `open`
-/// free slots and castes `present` can still take.
-pub(crate) fn cut_contribution(open: usize, present: u8, subset: usize) -> i64 {
-    open.min(POPCOUNT[subset & !(present as usize) & 7]) as i64
-}
-
-/// Remove the first element equal to `value` (Python's `list.remove`).
-fn remove_value(list: &mut Vec<usize>, value: usize) {
-    if let Some(i) = list.iter().position(|&x| x == value) {
-        list.remove(i);
-    }
-}
+pub(crate) const SAMPLE_TRIES: usize = 16;
 
 pub(crate) fn sorted_unique(items: &[usize]) -> Vec<usize> {
     let mut out = items.to_vec();
@@ -174,90 +66,7 @@ pub(crate) fn sorted_hexes_into(hexes: &[usize], out: &mut Vec<usize>) {
     }
 }
 
-// --- setup (samurai_plugins.knizia.editions.setup) -----------------------------------------------------------
-
-/// `figure_placement_is_feasible`: whether the supply still fits every open slot after `caste` goes to
-/// `settlement` (the cut condition of the three subsets of the two other castes).
-pub fn figure_placement_is_feasible(
-    st: &State,
-    capacity: usize,
-    settlement: usize,
-    caste: usize,
-) -> bool {
-    let present = st.figures[settlement];
-    let open_before = capacity.saturating_sub(POPCOUNT[present as usize]);
-    let (a, b) = match caste {
-        0 => (1, 2),
-        1 => (0, 2),
-        _ => (0, 1),
-    };
-    let (only_a, only_b, both) = (1usize << a, 1usize << b, (1usize << a) | (1usize << b));
-    let lose = |subset: usize| i64::from(POPCOUNT[subset & !(present as usize) & 7] >= open_before);
-    let (need_a, need_b) = (st.supply[a], st.supply[b]);
-    need_a <= st.cut[only_a] - lose(only_a)
-        && need_b <= st.cut[only_b] - lose(only_b)
-        && need_a + need_b <= st.cut[both] - lose(both)
-}
-
-/// `figure_stage`: the index of the first stage with a free slot, if any.
-fn figure_stage(st: &State) -> Option<usize> {
-    st.open_by_stage.iter().position(|stage| !stage.is_empty())
-}
-
-fn stage_list(st: &State) -> &[usize] {
-    match figure_stage(st) {
-        Some(i) => &st.open_by_stage[i],
-        None => &[],
-    }
-}
-
-/// `legal_figure_placements`: every feasible `(caste, settlement)`, by settlement then caste.
-fn legal_figure_placements(r: &Rules, st: &State) -> Vec<(usize, usize)> {
-    let mut moves = Vec::new();
-    for &s in stage_list(st) {
-        let present = st.figures[s];
-        for c in 0..3 {
-            if st.supply[c] > 0
-                && present >> c & 1 == 0
-                && figure_placement_is_feasible(st, r.capacities[s], s, c)
-            {
-                moves.push((c, s));
-            }
-        }
-    }
-    moves.sort_by_key(|&(c, s)| (s, c));
-    moves
-}
-
-/// `place_figure`: a figure from the supply into a settlement (checked before).
-fn place_figure(r: &Rules, st: &mut State, caste: usize, settlement: usize) {
-    let present = st.figures[settlement];
-    let open_before = r.capacities[settlement].saturating_sub(POPCOUNT[present as usize]);
-    if open_before > 0 {
-        let after = present | 1 << caste;
-        for subset in 0..8 {
-            st.cut[subset] += cut_contribution(open_before - 1, after, subset)
-                - cut_contribution(open_before, present, subset);
-        }
-    }
-    st.figures[settlement] = present | 1 << caste;
-    st.supply[caste] -= 1;
-    st.on_board[caste] += 1;
-    if open_before == 1 {
-        let stage = r.stage_of[settlement];
-        if stage >= 0 {
-            remove_value(&mut st.open_by_stage[stage as usize], settlement);
-        }
-    }
-}
-
-/// `choose_tile`: one tile of `tile` from the seat's unchosen tiles into its hand.
-fn choose_tile(st: &mut State, seat: usize, tile: usize) {
-    remove_value(&mut st.pools[seat], tile);
-    st.hands[seat].push(tile);
-}
-
-// --- starting a game (samurai_plugins.knizia.engine.reference) ------------------------------------------------------
+// --- starting a game ------------------------------------------------------------------------------
 
 /// `new_state`: a copy of the starting position `template` with the game's generator, the random setup done.
 pub fn new_state(r: &Rules, template: &State, rng: MersenneTwister, trace: bool) -> State {
@@ -268,10 +77,11 @@ pub fn new_state(r: &Rules, template: &State, rng: MersenneTwister, trace: bool)
     st
 }
 
-/// `new_state` into `st`, reusing its lists (a run of games plays one after another in one position): `st.rng`
-/// is the game's generator, already seeded.
-pub fn restart(r: &Rules, st: &mut State, template: &State) {
+/// `new_state` into `st`, reusing its lists (a run of games plays one after another in one position): `rng` is
+/// the game's generator, already seeded.
+pub fn restart(r: &Rules, st: &mut State, template: &State, rng: &MersenneTwister) {
     st.reset_from(template);
+    st.rng.clone_from(rng);
     st.events = None;
     run_automatic_setup(r, st);
 }
@@ -413,7 +223,7 @@ fn tile_playable(
     match r.tile_on[tile] {
         Placement::Land => room[0],
         Placement::Sea => room[1],
-        Placement::Special => special_can_play(r, st, seat, tile),
+        Placement::Special => r.tile_special[tile].is_some_and(|b| b.can_play(r, st, seat, tile)),
     }
 }
 
@@ -462,7 +272,7 @@ pub fn can_play(r: &Rules, st: &State, seat: usize) -> bool {
     st.hands[seat].iter().any(|&tile| match r.tile_on[tile] {
         Placement::Land => !st.empty_land.is_empty(),
         Placement::Sea => !st.empty_sea.is_empty(),
-        Placement::Special => special_can_play(r, st, seat, tile),
+        Placement::Special => r.tile_special[tile].is_some_and(|b| b.can_play(r, st, seat, tile)),
     })
 }
 
@@ -523,12 +333,9 @@ impl Legal {
                             sorted(&mut sea_sorted, &st.empty_sea, sea);
                             actions.extend(sea.iter().map(|&h| Action::Place(tile, h)));
                         }
-                        (Placement::Special, Some(Special::Move)) => {
+                        (Placement::Special, Some(behaviour)) => {
                             sorted(&mut land_sorted, &st.empty_land, land);
-                            move_legal(r, st, seat, tile, land, actions);
-                        }
-                        (Placement::Special, Some(Special::Switch)) => {
-                            switch_legal(st, tile, actions)
+                            behaviour.legal(r, st, seat, tile, land, actions);
                         }
                         (Placement::Special, None) => {}
                     }
@@ -542,15 +349,11 @@ impl Legal {
     }
 }
 
-pub(crate) fn popcount(mask: u8) -> usize {
-    POPCOUNT[(mask & 7) as usize]
-}
-
-fn bit(mask: u8, caste: u64) -> bool {
+pub(crate) fn bit(mask: u8, caste: u64) -> bool {
     caste < 8 && mask >> caste & 1 == 1
 }
 
-fn index(value: u64, len: usize) -> Result<usize, Refusal> {
+pub(crate) fn index(value: u64, len: usize) -> Result<usize, Refusal> {
     match usize::try_from(value) {
         Ok(i) if i < len => Ok(i),
         _ => Err(Refusal::OutOfRange),
@@ -653,7 +456,8 @@ pub fn check(r: &Rules, st: &State, action: &[u64]) -> Result<Option<String>, Re
                 r.tile_names[tile]
             )));
         }
-        return special_check(r, st, seat, tile, &action[2..]);
+        let behaviour = r.tile_special[tile].ok_or(Refusal::OutOfRange)?;
+        return behaviour.check(r, st, seat, tile, &action[2..]);
     }
     if on == Placement::Special {
         return Ok(Some(format!(
@@ -681,25 +485,6 @@ pub fn check(r: &Rules, st: &State, action: &[u64]) -> Result<Option<String>, Re
     Ok(None)
 }
 
-/// The action of checked numbers (`check` said None).
-pub fn action_of(numbers: &[u64]) -> Action {
-    let n = |i: usize| numbers.get(i).copied().unwrap_or(0) as usize;
-    match numbers[0] {
-        CHOOSE => Action::Choose(n(1)),
-        FIGURE => Action::Figure(n(1), n(2)),
-        PLACE => Action::Place(n(1), n(2)),
-        SPECIAL => {
-            let mut params = [0usize; 4];
-            let len = (numbers.len() - 2).min(4);
-            for (i, p) in params.iter_mut().enumerate().take(len) {
-                *p = n(i + 2);
-            }
-            Action::Special(n(1), params, len as u8)
-        }
-        _ => Action::End,
-    }
-}
-
 // --- doing it -------------------------------------------------------------------------------------
 
 /// `apply`: carry out a legal action (checked before: this trusts its caller).
@@ -714,7 +499,9 @@ pub fn apply(r: &Rules, st: &mut State, action: Action) {
         Action::End => end_turn(r, st),
         Action::Special(tile, params, _) => {
             remove_value(&mut st.hands[seat], tile);
-            special_apply(r, st, seat, tile, params);
+            if let Some(behaviour) = r.tile_special[tile] {
+                behaviour.apply(r, st, seat, tile, params);
+            }
             after_tile(r, st, tile);
         }
         Action::Figure(caste, settlement) => {
@@ -923,312 +710,6 @@ fn finish(st: &mut State, reason: EndReason) {
     }
 }
 
-// --- special tiles (samurai_plugins.knizia.engine.special_tiles) -------------------------------------------------
-
-fn special_can_play(r: &Rules, st: &State, seat: usize, tile: usize) -> bool {
-    match r.tile_special[tile] {
-        Some(Special::Move) => {
-            if st.empty_land.is_empty() || st.movable_count[seat] == 0 {
-                return false;
-            }
-            if !r.tile_fast[tile] && !st.normal_played {
-                return true;
-            }
-            move_sources(r, st, seat).next().is_some()
-        }
-        Some(Special::Switch) => {
-            // Which caste masks stand somewhere (bit `m` for mask `m`): whether two settlements can swap depends
-            // on that set only, looked up in a table made once.
-            let present = st
-                .figures
-                .iter()
-                .fold(0u8, |present, &mask| present | 1 << (mask & 7));
-            SWITCH_POSSIBLE[present as usize]
-        }
-        None => false,
-    }
-}
-
-/// `SWITCH_POSSIBLE[present]`: whether settlements holding the caste masks of the set `present` (bit `m` for mask
-/// `m`) include two that can swap figures: some caste of one missing from the other and the other way round.
-const SWITCH_POSSIBLE: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut present = 0;
-    while present < 256 {
-        let mut m1 = 1;
-        while m1 < 8 {
-            let mut m2 = 1;
-            while m2 < 8 {
-                if present >> m1 & 1 == 1
-                    && present >> m2 & 1 == 1
-                    && m1 & !m2 != 0
-                    && m2 & !m1 != 0
-                {
-                    table[present] = true;
-                }
-                m2 += 1;
-            }
-            m1 += 1;
-        }
-        present += 1;
-    }
-    table
-};
-
-/// `MoveBehaviour._sources`: the seat's movable tiles placed before this turn, in land-hex order.
-pub(crate) fn move_sources<'a>(
-    r: &'a Rules,
-    st: &'a State,
-    seat: usize,
-) -> impl Iterator<Item = usize> + 'a {
-    r.land_hexes.iter().copied().filter(move |&h| {
-        st.tile_owner[h] == seat as i64
-            && st.tile_type[h] >= 0
-            && r.tile_movable[st.tile_type[h] as usize]
-            && st.tile_turn[h] < st.turn
-    })
-}
-
-/// `_SWAPS[m1][m2]`: the caste pairs two settlements holding `m1` and `m2` may exchange.
-fn swaps(m1: u8, m2: u8) -> impl Iterator<Item = (usize, usize)> {
-    (0..3usize).flat_map(move |c1| {
-        (0..3usize).filter_map(move |c2| {
-            let ok = m1 >> c1 & 1 == 1
-                && m2 >> c1 & 1 == 0
-                && c2 != c1
-                && m2 >> c2 & 1 == 1
-                && m1 >> c2 & 1 == 0;
-            ok.then_some((c1, c2))
-        })
-    })
-}
-
-/// The legal actions of a Move tile, onto `out` (`targets`: the empty land hexes, sorted).
-fn move_legal(
-    r: &Rules,
-    st: &State,
-    seat: usize,
-    tile: usize,
-    targets: &[usize],
-    out: &mut Vec<Action>,
-) {
-    for source in move_sources(r, st, seat) {
-        out.extend(
-            targets
-                .iter()
-                .map(|&target| Action::Special(tile, [source, target, 0, 0], 2)),
-        );
-    }
-}
-
-/// The legal actions of a Switch tile, onto `out`.
-fn switch_legal(st: &State, tile: usize, out: &mut Vec<Action>) {
-    let occupied: Vec<(usize, u8)> = st
-        .figures
-        .iter()
-        .copied()
-        .enumerate()
-        .filter(|&(_, m)| m != 0)
-        .collect();
-    for (i, &(s1, m1)) in occupied.iter().enumerate() {
-        for &(s2, m2) in &occupied[i + 1..] {
-            out.extend(swaps(m1, m2).map(|(c1, c2)| Action::Special(tile, [s1, c1, s2, c2], 4)));
-        }
-    }
-}
-
-fn special_check(
-    r: &Rules,
-    st: &State,
-    seat: usize,
-    tile: usize,
-    params: &[u64],
-) -> Result<Option<String>, Refusal> {
-    match r.tile_special[tile] {
-        Some(Special::Move) => {
-            let [source, target] = params else {
-                return Err(Refusal::OutOfRange);
-            };
-            let source = index(*source, r.board_size)?;
-            if st.tile_owner[source] != seat as i64 {
-                return Ok(Some(
-                    "Move takes one of your own tiles, and there is none at the source hex".into(),
-                ));
-            }
-            let moved = index(st.tile_type[source].max(0) as u64, r.tile_names.len())?;
-            if !r.tile_movable[moved] {
-                return Ok(Some(format!(
-                    "Move cannot take a {} tile: only normal caste or Samurai tiles move",
-                    r.tile_names[moved]
-                )));
-            }
-            if st.tile_turn[source] >= st.turn {
-                return Ok(Some("Move cannot take a tile placed this turn".into()));
-            }
-            let target = index(*target, r.board_size)?;
-            if r.terrain[target] != LAND || st.tile_owner[target] != EMPTY {
-                return Ok(Some("Move needs an empty land hex as the target".into()));
-            }
-            Ok(None)
-        }
-        Some(Special::Switch) => {
-            let [s1, c1, s2, c2] = params else {
-                return Err(Refusal::OutOfRange);
-            };
-            let (s1, c1, s2, c2) = (*s1, *c1, *s2, *c2);
-            if s1 == s2 {
-                return Ok(Some(
-                    "Switch exchanges figures between two different settlements".into(),
-                ));
-            }
-            if c1 == c2 {
-                return Ok(Some(
-                    "Switch exchanges two figures of different castes".into(),
-                ));
-            }
-            let settlements = r.settlement_names.len();
-            let (i1, i2) = (index(s1, settlements)?, index(s2, settlements)?);
-            let (m1, m2) = (st.figures[i1], st.figures[i2]);
-            let caste = |c: u64| index(c, 3).map(|c| CASTES[c]);
-            if !bit(m1, c1) {
-                return Ok(Some(format!(
-                    "there is no {} figure in {}",
-                    caste(c1)?,
-                    r.settlement_names[i1]
-                )));
-            }
-            if !bit(m2, c2) {
-                return Ok(Some(format!(
-                    "there is no {} figure in {}",
-                    caste(c2)?,
-                    r.settlement_names[i2]
-                )));
-            }
-            if bit(m1, c2) {
-                return Ok(Some(format!(
-                    "{} would hold two {} figures",
-                    r.settlement_names[i1],
-                    caste(c2)?
-                )));
-            }
-            if bit(m2, c1) {
-                return Ok(Some(format!(
-                    "{} would hold two {} figures",
-                    r.settlement_names[i2],
-                    caste(c1)?
-                )));
-            }
-            Ok(None)
-        }
-        None => Err(Refusal::OutOfRange),
-    }
-}
-
-fn special_sample<D: Draw + ?Sized>(
-    r: &Rules,
-    st: &State,
-    seat: usize,
-    tile: usize,
-    rng: &mut D,
-) -> Option<Action> {
-    match r.tile_special[tile] {
-        Some(Special::Move) => {
-            let source = listed(move_sources(r, st, seat), r.land_hexes.len(), |sources| {
-                if sources.is_empty() || st.empty_land.is_empty() {
-                    None
-                } else {
-                    Some(sources[rng.index(sources.len())])
-                }
-            })?;
-            let target = st.empty_land[rng.index(st.empty_land.len())];
-            Some(Action::Special(tile, [source, target, 0, 0], 2))
-        }
-        Some(Special::Switch) => {
-            let occupied = (0..st.figures.len()).filter(|&s| st.figures[s] != 0);
-            let swapped = listed(occupied, st.figures.len(), |occupied| {
-                switch_by_tries(st, tile, occupied, rng)
-            });
-            if swapped.is_some() {
-                return swapped;
-            }
-            let mut moves = Vec::new();
-            switch_legal(st, tile, &mut moves);
-            if moves.is_empty() {
-                None
-            } else {
-                Some(moves[rng.index(moves.len())])
-            }
-        }
-        None => None,
-    }
-}
-
-/// `items` listed on the stack when at most `bound` come and that fits (every shipped board's lists do), else on
-/// the heap; then `f` of the list.
-fn listed<T>(items: impl Iterator<Item = usize>, bound: usize, f: impl FnOnce(&[usize]) -> T) -> T {
-    const ON_STACK: usize = 128;
-    if bound <= ON_STACK {
-        let mut buffer = [0usize; ON_STACK];
-        let mut count = 0;
-        for (slot, item) in buffer.iter_mut().zip(items) {
-            *slot = item;
-            count += 1;
-        }
-        f(&buffer[..count])
-    } else {
-        let all: Vec<usize> = items.collect();
-        f(&all)
-    }
-}
-
-/// `SwitchBehaviour.sample`'s tries: two occupied settlements and a caste of each drawn at random, kept if they can
-/// swap; None after `SAMPLE_TRIES` misses (or with fewer than two occupied settlements).
-fn switch_by_tries<D: Draw + ?Sized>(
-    st: &State,
-    tile: usize,
-    occupied: &[usize],
-    rng: &mut D,
-) -> Option<Action> {
-    if occupied.len() < 2 {
-        return None;
-    }
-    let count = occupied.len();
-    for _ in 0..SAMPLE_TRIES {
-        let s1 = occupied[rng.index(count)];
-        let s2 = occupied[rng.index(count)];
-        let castes = castes_in(st.figures[s1]);
-        let c1 = castes[rng.index(castes.len())];
-        let castes = castes_in(st.figures[s2]);
-        let c2 = castes[rng.index(castes.len())];
-        let (m1, m2) = (st.figures[s1], st.figures[s2]);
-        if s1 != s2 && c1 != c2 && m1 >> c2 & 1 == 0 && m2 >> c1 & 1 == 0 {
-            return Some(Action::Special(tile, [s1, c1, s2, c2], 4));
-        }
-    }
-    None
-}
-
-fn special_apply(r: &Rules, st: &mut State, seat: usize, tile: usize, params: [usize; 4]) {
-    match r.tile_special[tile] {
-        Some(Special::Move) => {
-            let (source, target) = (params[0], params[1]);
-            let moved = st.tile_type[source] as usize;
-            st.movable_count[seat] -= 1; // put_tile counts it again at the target
-            st.tile_type[source] = tile as i64;
-            st.tile_turn[source] = st.turn;
-            put_tile(r, st, seat, moved, target);
-        }
-        Some(Special::Switch) => {
-            let (s1, c1, s2, c2) = (params[0], params[1], params[2], params[3]);
-            let swap = (1u8 << c1) | (1u8 << c2);
-            st.figures[s1] ^= swap;
-            st.figures[s2] ^= swap;
-            st.spent[seat] += 1; // the Switch tile leaves the game
-        }
-        None => {}
-    }
-}
-
 // --- random play ----------------------------------------------------------------------------------
 
 /// `sample_action`: a random legal action, uniform over the playable tiles (and ending the turn once a tile
@@ -1267,7 +748,8 @@ pub fn sample_action<D: Draw + ?Sized>(
                     tile,
                     st.empty_sea[rng.index(st.empty_sea.len())],
                 )),
-                Placement::Special => special_sample(r, st, seat, tile, rng)
+                Placement::Special => r.tile_special[tile]
+                    .and_then(|b| b.sample(r, st, seat, tile, rng))
                     .ok_or(Refusal::NoAction("the special tile has no target")),
             }
         }

@@ -1,10 +1,13 @@
-//! The Python face of the native engine: the module `samurai_plugins.knizia.engine._native`.
+//! CPython's Mersenne Twister as the class `MersenneTwister` ([`crate::mt`]), and how the engine draws from a
+//! Python generator: its state read and written back, or its `random()` called draw by draw.
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyList, PyTuple};
 
-use crate::mt::{self, MAX_INDEX_BOUND, N};
+use crate::actions::Refusal;
+use crate::mt::{self, Draw, MersenneTwister as Twister, MAX_INDEX_BOUND, N};
+use crate::python::actions::refusal_error;
 
 /// `random.getstate()`'s version for the Mersenne Twister.
 const STATE_VERSION: i64 = 3;
@@ -217,10 +220,67 @@ pub(crate) fn parse_state(
     Ok((inner, gauss))
 }
 
-/// The module `samurai_plugins.knizia.engine._native`.
-#[pymodule]
-fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_class::<MersenneTwister>()?;
-    crate::binding::register(module)?;
+/// Draws from a Python generator's `random()`; the first failure is kept and every later draw is 0.
+pub(crate) struct PyDraw<'py> {
+    random: Bound<'py, PyAny>,
+    error: Option<PyErr>,
+}
+
+impl<'py> PyDraw<'py> {
+    pub(crate) fn of(rng: &Bound<'py, PyAny>) -> PyResult<Self> {
+        Ok(PyDraw {
+            random: rng.getattr("random")?,
+            error: None,
+        })
+    }
+
+    pub(crate) fn finish<T>(self, value: Result<T, Refusal>) -> PyResult<T> {
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        value.map_err(refusal_error)
+    }
+}
+
+impl Draw for PyDraw<'_> {
+    fn random(&mut self) -> f64 {
+        if self.error.is_some() {
+            return 0.0;
+        }
+        match self.random.call0().and_then(|value| value.extract::<f64>()) {
+            Ok(x) if (0.0..1.0).contains(&x) => x,
+            Ok(x) => {
+                self.error = Some(PyValueError::new_err(format!(
+                    "the generator's random() gave {x}, not a float in [0, 1)"
+                )));
+                0.0
+            }
+            Err(err) => {
+                self.error = Some(err);
+                0.0
+            }
+        }
+    }
+}
+
+/// The native generator in the state of `rng` (a `MersenneTwister`, or a `random.Random`).
+pub(crate) fn twister_of(rng: &Bound<'_, PyAny>) -> PyResult<Twister> {
+    if let Ok(native) = rng.cast::<MersenneTwister>() {
+        return Ok(native.borrow().inner.clone());
+    }
+    Ok(parse_state(&rng.call_method0("getstate")?)?.0)
+}
+
+/// `rng` (a `MersenneTwister`, or a `random.Random`) put in the state of `twister`.
+pub(crate) fn write_back(rng: &Bound<'_, PyAny>, twister: &Twister) -> PyResult<()> {
+    if let Ok(native) = rng.cast::<MersenneTwister>() {
+        native.borrow_mut().inner = twister.clone();
+        return Ok(());
+    }
+    let gauss = rng
+        .call_method0("getstate")?
+        .get_item(2)?
+        .extract::<Option<f64>>()?;
+    rng.call_method1("setstate", (state_tuple(rng.py(), twister, gauss)?,))?;
     Ok(())
 }
