@@ -47,7 +47,8 @@ def test_deciding_hooks_are_firstresult_and_contributing_hooks_collect():
 
 def test_the_engine_registers_its_defaults_through_the_same_hooks_as_trylast():
     pm = make_plugin_manager(())
-    defaults = pm.get_plugin("samurai_plugins.knizia.editions.defaults")  # Knizia's game's answers, through its game definition
+    # Knizia's game's answers, through its game definition
+    defaults = pm.get_plugin("samurai_plugins.knizia.editions.defaults")
     for name in DECIDING:
         impls = [i for i in getattr(pm.hook, name).get_hookimpls() if i.plugin is defaults]
         assert impls and impls[0].trylast, name

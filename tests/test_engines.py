@@ -1,9 +1,9 @@
 """Choosing Knizia's engine, and the commands and protocol on both engines (issue 22, points 1, 3, 4 and 6).
 
-``SAMURAI_ENGINE`` and the ``engine=`` argument pick the engine (``samurai_plugins.knizia.engine.backends``): auto plays the shipped
-editions natively, an edition whose plugin brings a tile behaviour of its own plays on Python (and says why), a
-designer's scoring hook in Python still plays natively. Whichever engine plays, the commands print the same bytes,
-records replay on the other engine, and the protocol (copies, checks, bots' actions, determinized positions, the
+``SAMURAI_ENGINE`` and the ``engine=`` argument pick the engine (``samurai_plugins.knizia.engine.backends``): auto plays
+the shipped editions natively, an edition whose plugin brings a tile behaviour of its own plays on Python (and says
+why), a designer's scoring hook in Python still plays natively. Whichever engine plays, the commands print the same
+bytes, records replay on the other engine, and the protocol (copies, checks, bots' actions, determinized positions, the
 OpenSpiel and PettingZoo environments) gives the same values. ``samurai bench`` shows both engines side by side.
 """
 

@@ -32,7 +32,8 @@ from samurai_plugins.knizia.adapters.conformance import CHECKS
 MANIFEST = ('id = "wrong"\nname = "wrong answers"\nversion = "1"\nextends = "ffg2015"\n'
             'plugins = ["variant.py"]\n')
 HEAD = ("from samurai.hooks.specs import hookimpl\nfrom samurai_plugins.knizia.core.result import Result\n"
-        "from samurai_plugins.knizia.editions.setup import SetupProcedure\nfrom samurai.runs.statistics import GameMetric\n"
+        "from samurai_plugins.knizia.editions.setup import SetupProcedure\n"
+        "from samurai.runs.statistics import GameMetric\n"
         "from samurai.runs.executors import ExecutorFactory\n"
         "from samurai_plugins.knizia.engine.special_tiles import MoveBehaviour\n\n\n"
         "@hookimpl\n")

@@ -1,4 +1,5 @@
-"""What a seat knows (samurai_plugins.knizia.play.knowledge) and the positions drawn from it (issue 9 item 2, issue 8 item 6)."""
+"""What a seat knows (samurai_plugins.knizia.play.knowledge) and the positions drawn from it
+(issue 9 item 2, issue 8 item 6)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """The native engine's generator draws what CPython's ``random.Random`` draws (issue 22, groundwork).
 
 Both engines must play the same games from the same seed, so the Rust Mersenne Twister in
-``samurai_plugins.knizia.engine._native`` is compared value by value with ``random.Random``: thousands of seeds, each with a
-script of mixed draws (``random()``, ``getrandbits``, ``_randbelow``, ``shuffle``, ``floor(random() * n)``), and
+``samurai_plugins.knizia.engine._native`` is compared value by value with ``random.Random``: thousands of seeds, each
+with a script of mixed draws (``random()``, ``getrandbits``, ``_randbelow``, ``shuffle``, ``floor(random() * n)``), and
 the full generator state after them. Skipped only where the machine has no Rust toolchain, so the package was
 installed as pure Python; with ``cargo`` on the PATH a missing extension module is a failure.
 """
@@ -22,7 +22,8 @@ try:
 except ImportError:  # pragma: no cover - depends on how the package was built
     if shutil.which("cargo") is not None:
         raise AssertionError(
-            "samurai_plugins.knizia.engine._native is not built although cargo is on the PATH: reinstall with `pip install -e .`"
+            "samurai_plugins.knizia.engine._native is not built although cargo is on the PATH: "
+            "reinstall with `pip install -e .`"
         ) from None
     pytest.skip("samurai_plugins.knizia.engine._native is not built: this machine has no Rust toolchain (cargo)",
                 allow_module_level=True)

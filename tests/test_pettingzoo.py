@@ -1,5 +1,5 @@
-"""Samurai as a PettingZoo AEC environment (samurai_plugins.knizia.adapters.pettingzoo, over samurai.interop.pettingzoo) and its
-fixed action space.
+"""Samurai as a PettingZoo AEC environment (samurai_plugins.knizia.adapters.pettingzoo, over samurai.interop.pettingzoo)
+and its fixed action space.
 
 PettingZoo's own API and seed tests pass; the action numbering is a bijection that depends only
 on the rules; the mask is exactly the legal actions; observations come from the seat's view only.

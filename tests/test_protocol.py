@@ -1,4 +1,5 @@
-"""The game protocol (samurai.protocol) as Knizia's Samurai implements it (samurai_plugins.knizia.adapters.game_state)."""
+"""The game protocol (samurai.protocol) as Knizia's Samurai implements it
+(samurai_plugins.knizia.adapters.game_state)."""
 
 from __future__ import annotations
 

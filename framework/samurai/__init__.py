@@ -19,8 +19,9 @@ used (PEP 562), so ``import samurai`` and ``import samurai.protocol`` load no ga
 come from its package, ``samurai_plugins.knizia``.
 
 This module and ``samurai.front`` are the distribution's front door, the framework's only modules allowed to name
-the reference game: it re-exports Knizia's public names, and ``samurai.front`` serves every installed game. No framework package (``catalog``, ``hooks``, ``runs``, ...) names or
-imports a game; Knizia's game plugs in through its entry point (``samurai_plugins.knizia.plugin``) as Daimyo does.
+the reference game: it re-exports Knizia's public names, and ``samurai.front`` serves every installed game. No framework
+package (``catalog``, ``hooks``, ``runs``, ...) names or imports a game; Knizia's game plugs in through its entry point
+(``samurai_plugins.knizia.plugin``) as Daimyo does.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ __all__ = [
 ]
 
 _HOMES = {
-    **dict.fromkeys(("Action", "ChooseTile", "EndTurn", "PlaceFigure", "PlaceTile"), "samurai_plugins.knizia.core.actions"),
+    **dict.fromkeys(("Action", "ChooseTile", "EndTurn", "PlaceFigure", "PlaceTile"),
+                    "samurai_plugins.knizia.core.actions"),
     "play_bots": "samurai_plugins.knizia.adapters.play_bots",
     **dict.fromkeys(("DataError", "IllegalAction", "SamuraiError"), ".errors"),
     **dict.fromkeys(("new_game", "load", "save", "bot", "BotPlayer"), ".front"),

@@ -1,9 +1,9 @@
 """The front door's functions that serve every installed game: ``new_game``, ``load``, ``save`` and ``bot``.
 
-An edition or record of Knizia's game gets its rich ``samurai_plugins.knizia.play.game.Game``; one of any other installed game
-gets a ``samurai.playing.ProtocolGame``, the same face over the game protocol. Which one is decided by the game the
-edition's manifest (or the record) names, never by a list of games; the bundled editions' ids below only tell type
-checkers which class an id gives (a test keeps them equal to the installed editions).
+An edition or record of Knizia's game gets its rich ``samurai_plugins.knizia.play.game.Game``; one of any other
+installed game gets a ``samurai.playing.ProtocolGame``, the same face over the game protocol. Which one is decided by
+the game the edition's manifest (or the record) names, never by a list of games; the bundled editions' ids below only
+tell type checkers which class an id gives (a test keeps them equal to the installed editions).
 
 With ``samurai.front`` and ``samurai/__init__.py`` the front door names the reference game; it sits above every
 game (pyproject's import-linter layers), and nothing imports it but the front door itself.
@@ -67,8 +67,8 @@ def new_game(edition: str | os.PathLike[str] | Edition | None = None, players: i
     players (default: 4 for Knizia's game, else the edition's first count), a seed (a whole number from 0) and
     options.
 
-    An edition of Knizia's game gives a ``Game`` (``samurai_plugins.knizia.play.game.new_game``, whose own arguments ``map``,
-    ``scenario``, ``trace``, ``trust`` and ``engine`` are); one of another game a ``ProtocolGame``: ``map``,
+    An edition of Knizia's game gives a ``Game`` (``samurai_plugins.knizia.play.game.new_game``, whose own arguments
+    ``map``, ``scenario``, ``trace``, ``trust`` and ``engine`` are); one of another game a ``ProtocolGame``: ``map``,
     ``scenario`` or ``engine`` given for it is a ``DataError`` naming the argument, ``trace`` and ``trust`` do not
     apply to it.
     """
@@ -93,9 +93,9 @@ def new_game(edition: str | os.PathLike[str] | Edition | None = None, players: i
 def load(path: str | os.PathLike[str], *, trust: TrustLike = ()) -> Game | ProtocolGame:
     """Load a saved game of any installed game: read, validate, replay every action and check the saved position.
 
-    A record of Knizia's game gives a ``Game`` (``samurai_plugins.knizia.play.record_files.load``); one of another game a
-    ``ProtocolGame``. The record's edition must be installed, or its manifest vouched for in ``trust``: a record
-    never runs code by itself.
+    A record of Knizia's game gives a ``Game`` (``samurai_plugins.knizia.play.record_files.load``); one of another game
+    a ``ProtocolGame``. The record's edition must be installed, or its manifest vouched for in ``trust``: a record never
+    runs code by itself.
     """
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"a record's path is a str or Path, not {type(path).__name__}")

@@ -1,7 +1,7 @@
 """Any installed game at the front door: ``ProtocolGame``, a game of any edition spoken in the protocol's moves.
 
-Knizia's game has its own rich ``samurai_plugins.knizia.play.game.Game`` (actions in its words, scenarios, maps); every other
-game is played through ``ProtocolGame``, which wraps the position its edition starts (``samurai.protocol
+Knizia's game has its own rich ``samurai_plugins.knizia.play.game.Game`` (actions in its words, scenarios, maps); every
+other game is played through ``ProtocolGame``, which wraps the position its edition starts (``samurai.protocol
 .GameState``) and gives it the ``Game``'s face: ``legal_actions``, ``apply`` (checked, with the acting ``seat`` and
 the ``version`` a client saw), ``view``, ``is_over``, ``result``, ``current_player``, ``history``, ``save``-able
 records and ``ask(bot)``. ``samurai.new_game`` and ``samurai.load`` hand one out for an edition or a record of a game

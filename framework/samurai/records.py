@@ -12,10 +12,10 @@ definition (``samurai.catalog.games.GameRecords``, ``GameDefinition.records``);
 ``read_record_file``, ``record_of``, ``records_of``, ``replay_lines`` and
 ``record_facts`` work for every game through it, so the commands name no
 game. A record without a ``game`` key is one of the default game's
-(``_game_name``; ``GameDefinition.default_game``). Knizia's records, whose face is ``samurai_plugins.knizia.play.record_files``
-(actions in that game's words, ``map`` and ``scenario`` added to the start,
-and the migrations of older files), keep that layout, so every file written so
-far and every reader of them stays as it was.
+(``_game_name``; ``GameDefinition.default_game``). Knizia's records, whose face is
+``samurai_plugins.knizia.play.record_files`` (actions in that game's words, ``map``
+and ``scenario`` added to the start, and the migrations of older files), keep that
+layout, so every file written so far and every reader of them stays as it was.
 
 A game that supplies nothing is recorded as the protocol shows it
 (``PROTOCOL_RECORDS``): an action is written as its list of ints; reading also
@@ -134,7 +134,8 @@ def play_record_to_dict(record: PlayRecord) -> dict[str, Any]:
 
 def is_play_record(data: Any) -> bool:
     """Whether a record's data names a game other than the default one (those are ``PlayRecord`` values; the
-    default game's records, which have no ``game`` key, are Knizia's, read by ``samurai_plugins.knizia.play.record_files``)."""
+    default game's records, which have no ``game`` key, are Knizia's, read by
+    ``samurai_plugins.knizia.play.record_files``)."""
     return isinstance(data, Mapping) and "game" in data and _game_name(data) != _game_name({})
 
 

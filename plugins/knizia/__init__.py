@@ -18,18 +18,18 @@ The package is built in floors; a floor imports only the floors below it (pyproj
   (an edition compiled into ``Rules``).
 - ``engine``: legal moves and turns. ``reference`` (the Python reference engine), ``consistency`` (what a
   position handed to an engine must satisfy, in the native engine's words), ``edition`` (the framework's
-  ``Edition`` with the map and the rules, its starting position checked), ``special_tiles`` (the
-  behaviours of Move and Switch: each tile's rules and faces, its one home), ``backends`` (the Python engine and the native one, the Rust crate in
-  ``engine/native/`` built as ``engine._native``, behind one face, chosen by ``SAMURAI_ENGINE``), ``greedy`` (the
-  greedy player), ``evaluation`` (the estimate searches judge a position by).
+  ``Edition`` with the map and the rules, its starting position checked), ``special_tiles`` (the behaviours of
+  Move and Switch: each tile's rules and faces, its one home), ``backends`` (the Python engine and the native one,
+  the Rust crate in ``engine/native/`` built as ``engine._native``, behind one face, chosen by ``SAMURAI_ENGINE``),
+  ``greedy`` (the greedy player), ``evaluation`` (the estimate searches judge a position by).
 - ``play``: the friendly face. ``game`` (``new_game``, ``Game``, ``score``), ``views`` (what a seat may know, as
   JSON), ``knowledge`` (a seat's knowledge for bots), ``scenarios`` (positions from files), ``record_files`` (this
   game's record files), ``replays`` (a record told in words), ``render`` (the SVG picture).
 - ``adapters``: the game on each layer of the framework. ``game_state`` (the game protocol), ``search_bots``
   (the bots by name), ``runner`` (the runner's accelerator), ``measures`` (what ``compare`` measures), ``records``
-  (records as the framework reads them), ``play_bots`` (built-in bots playing a ``Game``), ``conformance`` (the kit's checks), ``commands`` (what only a game can
-  do for the command line), ``bench`` (speed), ``web`` (the web face), ``encoding``, ``action_space`` and
-  ``pettingzoo`` (the game as numbers for learning libraries).
+  (records as the framework reads them), ``play_bots`` (built-in bots playing a ``Game``), ``conformance`` (the
+  kit's checks), ``commands`` (what only a game can do for the command line), ``bench`` (speed), ``web`` (the web
+  face), ``encoding``, ``action_space`` and ``pettingzoo`` (the game as numbers for learning libraries).
 - ``plugin``: the game's definition (``GAME``) and its hooks, registered through the ``samurai`` entry points.
 
 The module names from before this layout (under ``samurai.knizia``: its ``game``, ``engine``, ...) still import,

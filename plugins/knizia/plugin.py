@@ -108,9 +108,10 @@ PANELS = (
 """What ``samurai compare --plot`` draws of Knizia's game: each panel's title and its metric names (or prefixes)."""
 
 MEASURES = GameMeasures(watch=_facts_watch, metrics=_metrics, panels=PANELS, play_pairs=play_pairs)
-"""What ``samurai compare`` measures in Knizia's game: its facts (``samurai_plugins.knizia.core.facts.PositionFactsWatch``, on its
-positions), the engine's and the plugins' per-game metrics, decisiveness and scoring disagreement
-(``samurai_plugins.knizia.adapters.measures.knizia_metrics``); the paired games are played on the fast engine."""
+"""What ``samurai compare`` measures in Knizia's game: its facts
+(``samurai_plugins.knizia.core.facts.PositionFactsWatch``, on its positions), the engine's and the plugins' per-game
+metrics, decisiveness and scoring disagreement (``samurai_plugins.knizia.adapters.measures.knizia_metrics``); the paired
+games are played on the fast engine."""
 
 GAME = GameDefinition(
     name=KNIZIA,

@@ -47,7 +47,8 @@ class GameMetric:
     label: str
     kind: str
     value: Callable[[Any], float]
-    """One game's facts (what its game's watch gives, e.g. ``samurai_plugins.knizia.core.facts.GameFacts``) as a number."""
+    """One game's facts (what its game's watch gives, e.g.
+    ``samurai_plugins.knizia.core.facts.GameFacts``) as a number."""
 
 
 # --- intervals ---------------------------------------------------------------------------------

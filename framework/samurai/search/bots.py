@@ -41,7 +41,8 @@ class RandomBot:
     @property
     def samples_from(self) -> random.Random:
         """Its action is exactly ``sample_action`` drawn from this generator, so a game may make that draw on the
-        position itself instead of building the knowledge (Knizia's ``samurai_plugins.knizia.adapters.game_state.decide`` does)."""
+        position itself instead of building the knowledge (Knizia's
+        ``samurai_plugins.knizia.adapters.game_state.decide`` does)."""
         return self.rng
 
     def act(self, knowledge: Knowledge) -> Move:
@@ -108,10 +109,10 @@ the end."""
 LEVELS: dict[str, str] = {"easy": "mcts:50", "medium": "mcts-replies:800", "hard": "mcts-replies:12000",
                           "expert": "mcts-finish:4000"}
 """The levels, each the name of the MCTS bot it plays as. In Knizia's game on the native engine, whose search is
-native (``samurai_plugins.knizia.adapters.game_state.HexSeatKnowledge.search_natively``), a decision in the play phase takes about
-0.5 ms, 6 to 14 ms, 0.05 to 0.24 s and 0.06 to 0.14 s on one core of the project's machine, more with more players
-(docs/strength.md has the figures); the Python search, for every other game and on the Python engine, is 40 to 100
-times slower. Counts of simulations, not seconds, so that a level plays the same game on any machine and on either
+native (``samurai_plugins.knizia.adapters.game_state.HexSeatKnowledge.search_natively``), a decision in the play phase
+takes about 0.5 ms, 6 to 14 ms, 0.05 to 0.24 s and 0.06 to 0.14 s on one core of the project's machine, more with more
+players (docs/strength.md has the figures); the Python search, for every other game and on the Python engine, is 40 to
+100 times slower. Counts of simulations, not seconds, so that a level plays the same game on any machine and on either
 engine.
 
 ``easy`` is far below the 0.05 s first planned for it because without replies 800 simulations (0.05 s)

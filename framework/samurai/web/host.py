@@ -83,7 +83,8 @@ class HostError(Exception):
 
 def draw_seed() -> int:
     """A new game's seed: 63 bits from ``secrets``, the whole range the engine and records accept
-    (``samurai_plugins.knizia.play.game.MAX_SEED``), so a seat cannot search the seeds that would deal the hands it has seen."""
+    (``samurai_plugins.knizia.play.game.MAX_SEED``), so a seat cannot search the seeds that would deal the
+    hands it has seen."""
     seed = secrets.randbits(63)
     assert seed <= MAX_SEED
     return seed

@@ -65,7 +65,8 @@ class BenchFigure:
 def run_bench(edition: Edition, players: Sequence[int] = (2, 3, 4), games: int = 2000,
               seed: int = 1, engine: str = "python") -> list[BenchFigure]:
     """Play ``games`` random games for each player count on ``engine`` and time them: the batches of the runner
-    ``samurai simulate`` plays on each worker (``samurai_plugins.knizia.adapters.runner.play_batch``), in one process."""
+    ``samurai simulate`` plays on each worker (``samurai_plugins.knizia.adapters.runner.play_batch``),
+    in one process."""
     figures = []
     for count in players:
         knizia_edition(edition).rules(count)

@@ -32,8 +32,8 @@ def score_captured(edition: Edition, captured: Any) -> dict[str, Any]:
 
 def render_file(path: str, to: int | None, seat: int | None, width: int | None, trust: Sequence[str]) -> str:
     """``samurai render`` of this game's record or scenario file: the position after action ``to`` as ``seat`` may
-    see it (``samurai_plugins.knizia.play.render.position_from_file`` and ``render_svg``); ``DataError`` for a seat the game
-    does not have."""
+    see it (``samurai_plugins.knizia.play.render.position_from_file`` and ``render_svg``); ``DataError`` for a seat the
+    game does not have."""
     from samurai_plugins.knizia.play.render import position_from_file, render_svg
 
     game = position_from_file(path, to, trust=trust)
@@ -59,8 +59,8 @@ def _ratio(python: float, native: float) -> str:
 def bench_lines(edition: Edition, request: BenchRequest) -> Iterator[str]:
     """``samurai bench``: full random games per second for each player count, then a position copy and the legal
     actions at a 4-player opening, then a ``samurai compare`` on one core; with ``request.mcts``, MCTS simulations
-    per second instead (``samurai_plugins.knizia.adapters.bench``). Each engine side by side, with the native engine's speed as a
-    multiple of the Python engine's; each line comes as soon as it is measured."""
+    per second instead (``samurai_plugins.knizia.adapters.bench``). Each engine side by side, with the native engine's
+    speed as a multiple of the Python engine's; each line comes as soon as it is measured."""
     from samurai_plugins.knizia.adapters.bench import run_bench, time_compare, time_paths
     from samurai_plugins.knizia.engine.backends import engine_report
 
@@ -169,8 +169,8 @@ def _level_bench_lines(edition: Edition, request: BenchRequest, engines: tuple[s
 
 
 def edition_lines(edition: Edition) -> Iterator[str]:
-    """``samurai editions``: the engine each player count of the edition gets (``samurai_plugins.knizia.engine.backends``) and, when
-    it is the Python engine, why."""
+    """``samurai editions``: the engine each player count of the edition gets
+    (``samurai_plugins.knizia.engine.backends``) and, when it is the Python engine, why."""
     from samurai_plugins.knizia.engine.backends import engine_report
 
     edition = knizia_edition(edition)

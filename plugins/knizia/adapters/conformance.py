@@ -209,9 +209,10 @@ def check_determinism(edition: Edition, players: int, seed: int, games: int) -> 
 
 
 def check_engines_agree(edition: Edition, players: int, seed: int, games: int) -> None:
-    """Where the native engine plays the edition (``samurai_plugins.knizia.engine.backends``), it plays the Python engine's games:
-    the same legal actions and position after every action of seeded random games, the same result; and a scoring
-    hook that claims a native scoring (``samurai_plugins.knizia.editions.native_scoring``) decides as it does on random captures."""
+    """Where the native engine plays the edition (``samurai_plugins.knizia.engine.backends``), it plays the Python
+    engine's games: the same legal actions and position after every action of seeded random games, the same result; and
+    a scoring hook that claims a native scoring (``samurai_plugins.knizia.editions.native_scoring``) decides as it does
+    on random captures."""
     rule = "both engines play the same games"
     rules = knizia_edition(edition).rules(players)
     if native_unsupported(rules) is not None:

@@ -1,9 +1,9 @@
 """Knizia's game as numbers for learning libraries: its encoding (``samurai.interop.encoding.GameEncoding``), which
 ``GAME.faces.interop`` supplies to ``samurai.interop`` (needs ``numpy``, in the ``rl`` and ``openspiel`` extras).
 
-Actions are the fixed numbering of ``samurai_plugins.knizia.adapters.action_space``; a seat's observation is one flat vector built
-from that seat's view (``samurai_plugins.knizia.play.views.seat_view``: nothing it may not know); what a seat saw of another's
-action hides which starting tile the other chose (``choose``).
+Actions are the fixed numbering of ``samurai_plugins.knizia.adapters.action_space``; a seat's observation is one flat
+vector built from that seat's view (``samurai_plugins.knizia.play.views.seat_view``: nothing it may not know); what a
+seat saw of another's action hides which starting tile the other chose (``choose``).
 """
 
 from __future__ import annotations

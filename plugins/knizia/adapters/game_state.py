@@ -49,7 +49,8 @@ class HexGameState:
         """The engine's position: a ``State`` on the Python engine, a ``NativeState`` on the native one."""
         self.moves = moves
         self.engine = engine_of(state) if engine is None else engine
-        """The engine that plays it (``samurai_plugins.knizia.engine.backends``; by default the one whose position ``state`` is)."""
+        """The engine that plays it (``samurai_plugins.knizia.engine.backends``; by default the one whose position
+        ``state`` is)."""
         self._left_game: LeftGame | None = None
 
     @classmethod
@@ -105,7 +106,8 @@ class HexGameState:
         return self.engine.sample_action(self.rules, self.state, rng)
 
     def policy_action(self, rng: random.Random) -> tuple[int, ...]:
-        """What the greedy player (``samurai_plugins.knizia.engine.greedy``) would play for the seat to act, on its knowledge only."""
+        """What the greedy player (``samurai_plugins.knizia.engine.greedy``) would play for the seat to act,
+        on its knowledge only."""
         seat = self.to_act
         if seat is None:
             raise ValueError("the game is over: no seat is to act")
@@ -118,7 +120,8 @@ class HexGameState:
         return returns_of(self.state, self.rules.players)
 
     def evaluate(self) -> tuple[float, ...]:
-        """The returns once over; before that a cheap estimate (``samurai_plugins.knizia.engine.evaluation.estimate_returns``)."""
+        """The returns once over; before that a cheap estimate
+        (``samurai_plugins.knizia.engine.evaluation.estimate_returns``)."""
         if self.state.phase == OVER:
             return self.returns()
         return estimate_returns(self.rules, self.state)
@@ -193,10 +196,9 @@ class HexSeatKnowledge(SeatKnowledge):
         ``samurai.search.mcts.MCTSBot`` offers its options here before it searches in Python. With a budget of
         simulations the native search makes exactly the decision the Python search makes, drawing the same
         numbers from ``rng`` (the bot's generator, advanced as the Python search would advance it): a port of the
-        same steps (``samurai/plugins/knizia/engine/native/src/search.rs``). It reads only this knowledge. The result is the
-        action and the number of simulations run; with ``statistics``, a third item too: the root's statistics,
-        per tried legal action in the legal order ``(action, visits, every seat's mean returns)``
-        (``MCTSBot.statistics``).
+        same steps (``samurai/plugins/knizia/engine/native/src/search.rs``). It reads only this knowledge. The result is
+        the action and the number of simulations run; with ``statistics``, a third item too: the root's statistics, per
+        tried legal action in the legal order ``(action, visits, every seat's mean returns)`` (``MCTSBot.statistics``).
         """
         if getattr(self, "engine", PYTHON) is not NATIVE:
             return None

@@ -1,4 +1,5 @@
-"""What ``samurai compare`` measures in Knizia's game, over the facts of its games (``samurai_plugins.knizia.core.facts``).
+"""What ``samurai compare`` measures in Knizia's game, over the facts of its games
+(``samurai_plugins.knizia.core.facts``).
 
 ``game_facts`` replays a record and reads its facts. ``knizia_metrics`` (the game's ``GameMeasures.metrics``)
 averages the engine's per-game metrics and those the editions' plugins contribute (``contributed_metrics``),

@@ -1,8 +1,8 @@
 """Knizia's records as the framework reads every game's (its ``GameDefinition.records``, ``samurai.records``).
 
-The record is this game's face on the one format (``samurai_plugins.knizia.play.record_files.GameRecord``: actions in the game's
-words, ``map`` and ``scenario`` added to the start, a check of the engine's position), written without a ``game``
-key as every earlier version wrote it; ``samurai.records`` reads it as the default game's.
+The record is this game's face on the one format (``samurai_plugins.knizia.play.record_files.GameRecord``: actions in
+the game's words, ``map`` and ``scenario`` added to the start, a check of the engine's position), written without a
+``game`` key as every earlier version wrote it; ``samurai.records`` reads it as the default game's.
 """
 
 from __future__ import annotations

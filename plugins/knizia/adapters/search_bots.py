@@ -3,8 +3,8 @@ this game's own, ``greedy`` (``samurai_plugins.knizia.engine.greedy.GreedyBot``)
 
 Knizia's positions hand a bot the engine's ``HexSeatKnowledge`` (``HexGameState.knowledge`` and ``decide``), which
 ``greedy`` reads (hands, hexes, settlements); the framework's bots read only the protocol's part of it. So every
-bot ``make_bot`` here gives is a ``SeatBot``: what this game's fast runner (``samurai_plugins.knizia.adapters.runner``) and
-``decide`` take.
+bot ``make_bot`` here gives is a ``SeatBot``: what this game's fast runner (``samurai_plugins.knizia.adapters.runner``)
+and ``decide`` take.
 """
 
 from __future__ import annotations
@@ -21,11 +21,12 @@ from samurai_plugins.knizia.engine.greedy import GreedyBot
 __all__ = ["Bot", "Observation", "GreedyBot", "GAME_BOTS", "BOT_NAMES", "make_bot", "parse_bots"]
 
 Bot = SeatBot
-"""Anything that picks an action for its seat from the seat's knowledge (``samurai_plugins.knizia.adapters.game_state.SeatBot``)."""
+"""Anything that picks an action for its seat from the seat's knowledge
+(``samurai_plugins.knizia.adapters.game_state.SeatBot``)."""
 
 Observation = HexSeatKnowledge
-"""What a bot is handed in this game: its seat's knowledge (``samurai_plugins.knizia.adapters.game_state.HexSeatKnowledge``), never the
-game itself."""
+"""What a bot is handed in this game: its seat's knowledge
+(``samurai_plugins.knizia.adapters.game_state.HexSeatKnowledge``), never the game itself."""
 
 # greedy reads the engine's SeatKnowledge, which is what this game's positions hand every bot: it is a
 # protocol bot of this game only, which the game definition's ``bots`` field says by being this game's.

@@ -1,9 +1,9 @@
 """Knizia's Samurai as the web layer sees it (a ``GameDefinition``): the one place the server knows this game.
 
 Positions are ``samurai_plugins.knizia.adapters.game_state.HexGameState`` (the game protocol); pictures
-come from ``samurai_plugins.knizia.play.render``; records from ``samurai_plugins.knizia.play.record_files``. Editions are
-the installed ones plus the manifests the person running the server named on
-its command line; a browser chooses among them by key and never names a path.
+come from ``samurai_plugins.knizia.play.render``; records from ``samurai_plugins.knizia.play.record_files``. Editions
+are the installed ones plus the manifests the person running the server named on its command line; a browser chooses
+among them by key and never names a path.
 """
 
 from __future__ import annotations
@@ -104,9 +104,9 @@ class SamuraiDefinition:
 
     def render(self, state: GameState, view: Mapping[str, Any], last: Move | None,
                preferred: Move | None = None) -> str:
-        """``samurai_plugins.knizia.play.render.draw_view`` of the view, the board alone (the page's sidebar has the table), the
-        last action's hexes marked (and the preferred move's, dashed green); figures get ``data-piece`` (their
-        caste) so the page can tell which one was clicked."""
+        """``samurai_plugins.knizia.play.render.draw_view`` of the view, the board alone (the page's sidebar has the
+        table), the last action's hexes marked (and the preferred move's, dashed green); figures get ``data-piece``
+        (their caste) so the page can tell which one was clicked."""
         rules = _rules(state)
         marks = () if last is None else move_marks(rules, last)
         svg = draw_view(view, rules, marks=marks, preferred=() if preferred is None else move_marks(rules, preferred),
@@ -213,7 +213,8 @@ class SamuraiDefinition:
     # --- records ---------------------------------------------------------------------------
 
     def record(self, setup: GameSetup, actions: Sequence[Move], final: GameState) -> dict[str, Any]:
-        """The game's ``samurai_plugins.knizia.play.record_files`` record as a dict (edition, version, options, seed, actions, check)."""
+        """The game's ``samurai_plugins.knizia.play.record_files`` record as a dict (edition, version, options, seed,
+        actions, check)."""
         hexes = _hex_state(final)
         return record_to_dict(record_of(hexes.rules, setup.seed, list(actions), final=hexes.state))
 

@@ -1,1 +1,2 @@
-"""The nouns of Knizia's game: hexes, tiles, maps, the fast position, actions, results and facts; no rule decides here."""
+"""The nouns of Knizia's game: hexes, tiles, maps, the fast position, actions, results and facts;
+no rule decides here."""

@@ -1,6 +1,6 @@
 """The facts of a finished game of Knizia's: ``GameFacts``, what a finished game's record shows, collected by
-``FactsWatch`` while a game is played (or its record replayed, ``samurai_plugins.knizia.adapters.measures.game_facts``), and the
-engine's own per-game metrics over them (``core_game_metrics``), which reach ``samurai compare`` through the
+``FactsWatch`` while a game is played (or its record replayed, ``samurai_plugins.knizia.adapters.measures.game_facts``),
+and the engine's own per-game metrics over them (``core_game_metrics``), which reach ``samurai compare`` through the
 ``samurai_game_metrics`` hook like any plugin's.
 """
 

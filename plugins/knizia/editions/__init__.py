@@ -5,8 +5,9 @@ Modules: ``hookspecs`` (the game's hooks, pluggy only), ``defaults`` (the game's
 procedures), ``native_scoring`` (scorings the native engine decides itself), ``rules`` (an edition compiled into
 ``Rules``, and ``TileBehaviour``, what a special tile must do).
 
-An edition's plugin imports what it needs from here (``from samurai_plugins.knizia.editions import hookimpl, Result``): the
-names in ``__all__`` are loaded when first used, so ``import samurai_plugins.knizia.editions.hookspecs`` stays cheap.
+An edition's plugin imports what it needs from here
+(``from samurai_plugins.knizia.editions import hookimpl, Result``): the names in ``__all__`` are loaded when first
+used, so ``import samurai_plugins.knizia.editions.hookspecs`` stays cheap.
 """
 
 from __future__ import annotations

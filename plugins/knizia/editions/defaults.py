@@ -1,4 +1,5 @@
-"""Knizia's game's own answers to its deciding hooks (``samurai_plugins.knizia.editions.hookspecs``), registered ``trylast``.
+"""Knizia's game's own answers to its deciding hooks (``samurai_plugins.knizia.editions.hookspecs``),
+registered ``trylast``.
 
 An edition plugin overrides any of them by implementing the same hook. They
 describe the plainest game: choose hands, place figures anywhere, resolve and

@@ -71,7 +71,8 @@ def score_problem(value: Any, arguments: Mapping[str, Any]) -> str | None:
     """What is wrong with a scoring hook's answer for the ``captured`` it was given, or None (see
     ``KNIZIA_HOOK_RESULTS``).
 
-    ``samurai_plugins.knizia.editions.rules`` checks every game's result on a faster path and asks here only for the words.
+    ``samurai_plugins.knizia.editions.rules`` checks every game's result on a faster path and asks here only
+    for the words.
     """
     expected = "a Result naming winning seats"
     if not isinstance(value, Result):
@@ -138,6 +139,6 @@ KNIZIA_HOOK_RESULTS: dict[str, HookResult] = {
     "samurai_score": HookResult("a Result naming winning seats", score_problem),
     "samurai_game_metrics": list_of("GameMetric", _METRIC_PROBLEM),
 }
-"""What every hook of ``samurai_plugins.knizia.editions.hookspecs`` must return, by hook name (docs/designing-editions.md lists
-them). Bools must be ``True`` or ``False`` themselves, choices one of their texts, seats whole numbers of the game,
-sequences lists or tuples."""
+"""What every hook of ``samurai_plugins.knizia.editions.hookspecs`` must return, by hook name
+(docs/designing-editions.md lists them). Bools must be ``True`` or ``False`` themselves, choices one of their texts,
+seats whole numbers of the game, sequences lists or tuples."""

@@ -6,11 +6,11 @@ each of its editions, beside the framework's hooks (``samurai.hooks.specs``); an
 sees them. Plugins implement them with the one marker, ``samurai.hooks.specs.hookimpl``.
 
 Hooks that *decide* are ``firstresult``: the first implementation that returns something other than None wins;
-the game's own answers (``samurai_plugins.knizia.editions.defaults``) are registered ``trylast``. Every hook is called once when
-an edition's rules are compiled for a player count and options, never inside the playout loop. Each answer is
-checked against ``samurai_plugins.knizia.editions.hook_results.KNIZIA_HOOK_RESULTS`` where it is used, and a wrong one refused
-as one line naming the plugin, the hook and the value, so an answer like ``"no"`` where ``False`` is meant
-never flips a rule. A deciding hook may return None for "no answer".
+the game's own answers (``samurai_plugins.knizia.editions.defaults``) are registered ``trylast``. Every hook is called
+once when an edition's rules are compiled for a player count and options, never inside the playout loop. Each answer is
+checked against ``samurai_plugins.knizia.editions.hook_results.KNIZIA_HOOK_RESULTS`` where it is used, and a wrong one
+refused as one line naming the plugin, the hook and the value, so an answer like ``"no"`` where ``False`` is meant never
+flips a rule. A deciding hook may return None for "no answer".
 """
 
 from __future__ import annotations

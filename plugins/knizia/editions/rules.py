@@ -78,8 +78,8 @@ class Rules:
     reference: str
     """How game records name the edition (set by ``Edition.rules``: an installed id or a manifest path)."""
     native_scoring: str
-    """The scoring the native engine decides these games by (``samurai_plugins.knizia.editions.native_scoring``), or ``"python"``:
-    the edition's scoring hook is asked at the end of every game."""
+    """The scoring the native engine decides these games by (``samurai_plugins.knizia.editions.native_scoring``), or
+    ``"python"``: the edition's scoring hook is asked at the end of every game."""
     native: Any
     """The native engine's tables of these rules, made when a game first asks for them
     (``samurai_plugins.knizia.engine.backends``); None until then."""
@@ -146,12 +146,14 @@ def compile_rules(manifest: KniziaManifest, hook: Any, game_map: GameMap, player
                         f"{slots + 3 * len(rules.prefilled)} figure slots of pieces "
                         f"{', '.join(setup_for.pieces)}", source=manifest.path, key=f"players.{players}")
 
-    # Each answer is checked against its hook's specification (samurai_plugins.knizia.editions.hook_results) as it is asked.
+    # Each answer is checked against its hook's specification (samurai_plugins.knizia.editions.hook_results)
+    # as it is asked.
     rules.resolve_each_tile = _ask(manifest, hook, "samurai_resolution_timing", options=rules.options) == "each_tile"
     rules.end_immediate = _ask(manifest, hook, "samurai_end_check_timing", options=rules.options) == "immediate"
     rules.pass_when_unable = _ask(manifest, hook, "samurai_cannot_play", options=rules.options) == "pass"
     rules.removed_limit = rules.options.get("removed_to_end", 4)
-    # Bounded like a manifest's numbers (samurai_plugins.knizia.editions.manifest_keys.BOUNDS): the native engine holds it in 64 bits.
+    # Bounded like a manifest's numbers (samurai_plugins.knizia.editions.manifest_keys.BOUNDS): the native engine
+    # holds it in 64 bits.
     if (isinstance(rules.removed_limit, bool) or not isinstance(rules.removed_limit, int)
             or not 1 <= rules.removed_limit <= 999):
         raise DataError(f"option removed_to_end must be a whole number from 1 to 999, not {rules.removed_limit!r}",
@@ -223,8 +225,8 @@ def _plain_first_result_calls(caller: Any, names: tuple[str, ...]) -> tuple[list
 
 
 def _is_result(result: Any, captured: Mapping[int, Any]) -> bool:
-    """Whether a scoring hook returned a ``Result`` as ``samurai_plugins.knizia.editions.hook_results.score_problem`` allows: winners
-    distinct seats of the scored game, a reason, an explanation, no end reason of its own invention.
+    """Whether a scoring hook returned a ``Result`` as ``samurai_plugins.knizia.editions.hook_results.score_problem``
+    allows: winners distinct seats of the scored game, a reason, an explanation, no end reason of its own invention.
 
     The explanation must be text or a function writing it; reading ``explanation`` here would write
     the text of every playout's result, which nobody reads (``Result.explanation`` checks the text).

@@ -152,11 +152,11 @@ def place_random_figures(st: State, capacities: tuple[int, ...], stage_of: tuple
     """Place every figure of the supply at random under the fit ruling; returns the last ``(caste, settlement)``.
 
     Seats take turns from ``st.current``, seat ``k`` drawing from ``draws[k]`` exactly as the engine's
-    random figure placement draws (``samurai_plugins.knizia.engine.reference.sample_action``): up to ``tries`` times a random
-    open settlement and a random caste of the supply it lacks, kept when ``figure_placement_is_feasible``,
-    else a random one of ``legal_figure_placements``. The check and ``place_figure`` are written out
-    here, as a random setup repeats them for every figure. ``placed(caste, settlement)`` is called after
-    each figure but the last (the caller ends the phase first). The supply must hold a figure.
+    random figure placement draws (``samurai_plugins.knizia.engine.reference.sample_action``): up to ``tries`` times a
+    random open settlement and a random caste of the supply it lacks, kept when ``figure_placement_is_feasible``, else a
+    random one of ``legal_figure_placements``. The check and ``place_figure`` are written out here, as a random setup
+    repeats them for every figure. ``placed(caste, settlement)`` is called after each figure but the last (the caller
+    ends the phase first). The supply must hold a figure.
     """
     figures, supply, on_board, cut, open_by_stage = st.figures, st.supply, st.on_board, st.cut, st.open_by_stage
     players, attempts = len(draws), range(tries)

@@ -12,9 +12,9 @@ installed and can represent the edition, Python otherwise (``engine_report`` say
 ``native`` where it cannot run is one clear error, not a silent fallback.
 
 An engine is an object with the engine functions as methods, each taking the compiled ``Rules`` and a position:
-``samurai_plugins.knizia.core.state.State`` for the Python engine, ``samurai_plugins.knizia.engine._native.NativeState`` for the native one
-(the same fields, read-only). The code above (``Game``, ``HexGameState``, the runner) calls these methods and never
-knows which engine it drives.
+``samurai_plugins.knizia.core.state.State`` for the Python engine, ``samurai_plugins.knizia.engine._native.NativeState``
+for the native one (the same fields, read-only). The code above (``Game``, ``HexGameState``, the runner) calls these
+methods and never knows which engine it drives.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ from samurai_plugins.knizia.engine import reference as python_engine
 from samurai_plugins.knizia.engine.consistency import check_position, refused_position
 
 __all__ = ["ENGINE_VARIABLE", "ENGINE_CHOICES", "Engine", "PYTHON", "NATIVE", "engine_for", "engine_of",
-           "engine_report", "engine_note", "requested_engine", "native_module", "native_unsupported", "native_rules", "native_spec",
-           "NativeGame", "play_native_games", "play_native_run", "collector_paused"]
+           "engine_report", "engine_note", "requested_engine", "native_module", "native_unsupported", "native_rules",
+           "native_spec", "NativeGame", "play_native_games", "play_native_run", "collector_paused"]
 
 ENGINE_VARIABLE = "SAMURAI_ENGINE"
 """The environment variable that picks the engine of every game made without an ``engine=`` argument."""
@@ -370,7 +370,8 @@ def native_result(rules: Rules, captured: Sequence[int], winners: Sequence[int] 
 
 class NativeGame(NamedTuple):
     """A game the native engine played whole (``play_native_games``): what the runner and ``compare`` read of it.
-    The fields are in the order of the rows ``samurai_plugins.knizia.engine._native.play_games`` gives, so a row is one."""
+    The fields are in the order of the rows ``samurai_plugins.knizia.engine._native.play_games`` gives,
+    so a row is one."""
 
     seed: int
     winners: tuple[int, ...]
@@ -385,7 +386,8 @@ class NativeGame(NamedTuple):
     removed: int
     actions: int
     leader: int | None
-    """The seat leading alone in captured figures after the middle turn (``samurai_plugins.knizia.core.facts.FactsWatch``)."""
+    """The seat leading alone in captured figures after the middle turn
+    (``samurai_plugins.knizia.core.facts.FactsWatch``)."""
     kept_actions: list[tuple[int, ...]] | None = None
     """Every action of the game when they were asked for (``play_games(..., keep=True)``), else None."""
 

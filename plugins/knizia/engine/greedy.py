@@ -5,7 +5,8 @@ for each figure the tile wins (or minus for one it lets an opponent win) in a
 settlement that will resolve this turn; a special tile is worth what its
 behaviour says (``TileBehaviour.greedy_worth``). It keeps its strongest tiles as a
 starting hand and places figures at random. It reads only a seat's knowledge,
-so the ``greedy`` bot (``GreedyBot``, Knizia's own bot: ``samurai_plugins.knizia.adapters.search_bots``) and the searches' replies
+so the ``greedy`` bot (``GreedyBot``, Knizia's own bot:
+``samurai_plugins.knizia.adapters.search_bots``) and the searches' replies
 (``HexGameState.policy_action``) both use it without seeing hidden tiles.
 """
 

@@ -56,7 +56,8 @@ class Game:
                  scenario: Scenario | None = None, engine: str | Engine | None = None) -> None:
         check_seed(seed)
         self.engine: Engine = engine_for(rules, engine)
-        """The engine that plays this game (``samurai_plugins.knizia.engine.backends``): Python or native, the same game."""
+        """The engine that plays this game (``samurai_plugins.knizia.engine.backends``): Python or native,
+        the same game."""
         self.rules = rules
         self.seed = seed
         self.map_name = map_name

@@ -25,8 +25,8 @@ then (its public lists copied), so what a bot sees never changes and never
 includes what its seat cannot know. ``SeatKnowledge(rules, state, seat)``
 and ``HexGameState.knowledge`` build a detached one at once.
 
-This module sits below the position (``samurai_plugins.knizia.adapters.game_state``): drawing a whole position needs the position's
-class, so the knowledge a position hands out (``HexSeatKnowledge``), the bots that read it (``SeatBot``) and
+This module sits below the position (``samurai_plugins.knizia.adapters.game_state``): drawing a whole position needs the
+position's class, so the knowledge a position hands out (``HexSeatKnowledge``), the bots that read it (``SeatBot``) and
 ``decide`` live there.
 """
 
@@ -298,7 +298,8 @@ class SeatKnowledge:
         return engine.legal_actions(self.rules, self._pos)
 
     def sample_action(self, rng: random.Random) -> tuple[int, ...]:
-        """A random legal action for this seat (``samurai_plugins.knizia.engine.reference.sample_action``); it must be to act."""
+        """A random legal action for this seat (``samurai_plugins.knizia.engine.reference.sample_action``);
+        it must be to act."""
         if self._pos.current != self.seat or self._pos.phase == OVER:
             raise ValueError(f"seat {self.seat} is not to act")
         return engine.sample_action(self.rules, self._pos, rng)
