@@ -196,7 +196,7 @@ class HexSeatKnowledge(SeatKnowledge):
         ``samurai.search.mcts.MCTSBot`` offers its options here before it searches in Python. With a budget of
         simulations the native search makes exactly the decision the Python search makes, drawing the same
         numbers from ``rng`` (the bot's generator, advanced as the Python search would advance it): a port of the
-        same steps (``samurai/plugins/knizia/engine/native/src/search.rs``). It reads only this knowledge. The result is
+        same steps (``plugins/knizia/engine/native/src/search.rs``). It reads only this knowledge. The result is
         the action and the number of simulations run; with ``statistics``, a third item too: the root's statistics, per
         tried legal action in the legal order ``(action, visits, every seat's mean returns)`` (``MCTSBot.statistics``).
         """
