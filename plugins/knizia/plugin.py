@@ -20,6 +20,7 @@ from samurai.hooks.specs import hookimpl
 from samurai.protocol import Move
 from samurai_plugins.knizia.adapters.commands import COMMANDS
 from samurai_plugins.knizia.adapters.conformance import CHECKS, check_hook_answer, hook_arguments
+from samurai_plugins.knizia.adapters.features import FEATURE_VERSION, seat_features
 from samurai_plugins.knizia.adapters.game_state import HexGameState, start
 from samurai_plugins.knizia.adapters.measures import play_pairs
 from samurai_plugins.knizia.adapters.records import RECORDS
@@ -135,7 +136,8 @@ GAME = GameDefinition(
         hook_arguments=hook_arguments,
         check_hook_answer=check_hook_answer,
     ),
-    faces=GameFaces(render_moves=_render_moves, web=_web, interop=_interop, interop_edition="ffg2015"),
+    faces=GameFaces(render_moves=_render_moves, web=_web, interop=_interop, interop_edition="ffg2015",
+                    features=seat_features, feature_version=FEATURE_VERSION),
     runner=GameRunner(play_batch=play_batch, outcome=_outcome, summary=summary_of, bot_seed_offset=0),
     measures=MEASURES,
     records=RECORDS,

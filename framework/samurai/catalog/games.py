@@ -192,6 +192,14 @@ class GameFaces:
     interop_edition: str = ""
     """The edition ``samurai.interop`` plays when none is named (OpenSpiel's ``edition`` parameter); empty with
     ``interop`` None."""
+    features: Callable[[GameState], list[list[int]]] | None = None
+    """``position -> per seat, a vector of whole numbers`` from that seat's point of view (its own numbers first,
+    the others' in turn order from it), every vector of one length for a player count: what a value model
+    (``samurai.learn``) judges a position by. It reads the whole position, as a search's determinized ones are.
+    None: the game cannot be learned (``samurai train`` says so)."""
+    feature_version: str = ""
+    """The version of ``features``: a model file names the one it was trained on, and refuses another; empty with
+    ``features`` None."""
 
 
 @attrs.frozen
@@ -327,7 +335,7 @@ _PARTS: tuple[tuple[str, type, tuple[str, ...], tuple[str, ...]], ...] = (
     ("", GameDefinition, ("load_board", "player_counts", "start", "render", "checks"), ()),
     ("editions", GameEditions, ("check_manifest",), ("read_manifest", "check_extends", "open_edition",
                                                      "hook_arguments", "check_hook_answer")),
-    ("faces", GameFaces, (), ("tell", "render_moves", "web", "interop")),
+    ("faces", GameFaces, (), ("tell", "render_moves", "web", "interop", "features")),
     ("runner", GameRunner, (), ("play_batch", "outcome", "summary")),
 )
 """The parts of a definition (the definition itself, then its groups by field name), each with its type, its
