@@ -30,6 +30,7 @@ from . import (
     simulate,
     sweep,
     tournament,
+    train,
 )
 
 __all__ = ["main", "run", "EXIT_USAGE", "EXIT_INTERRUPTED"]
@@ -129,7 +130,7 @@ def build_parser() -> _Parser:
                         help="print the version of samurai-engine and the engine in use, and exit")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     for module in (simulate, compare, sweep, balance, tournament, replay, analyse_game, render, play_scenario, score,
-                   editions, new_edition, bench, serve):
+                   editions, new_edition, bench, serve, train):
         module.add_command(commands)
     return parser
 
