@@ -29,7 +29,8 @@ The package is built in floors; a floor imports only the floors below it (pyproj
   (the bots by name), ``runner`` (the runner's accelerator), ``measures`` (what ``compare`` measures), ``records``
   (records as the framework reads them), ``play_bots`` (built-in bots playing a ``Game``), ``conformance`` (the
   kit's checks), ``commands`` (what only a game can do for the command line), ``bench`` (speed), ``web`` (the web
-  face), ``encoding``, ``action_space`` and ``pettingzoo`` (the game as numbers for learning libraries).
+  face), ``encoding``, ``action_space`` and ``pettingzoo`` (the game as numbers for learning libraries),
+  ``features`` (a position's whole-number features per seat for a value model, ``samurai.learn``).
 - ``plugin``: the game's definition (``GAME``) and its hooks, registered through the ``samurai`` entry points.
 
 The module names from before this layout (under ``samurai.knizia``: its ``game``, ``engine``, ...) still import,
