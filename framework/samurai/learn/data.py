@@ -149,8 +149,8 @@ def generate_data(folder: str | Path, edition: Edition, players: int, games: int
     if progress is not None and done:
         progress(done)
     missing = [start for start in numbers if not _batch_file(root, start // BATCH_GAMES).exists()]
-    batches = [DataBatch(name, players, chosen, seed, names, every, tuple(range(start, min(games, start + BATCH_GAMES))))
-               for start in missing]
+    batches = [DataBatch(name, players, chosen, seed, names, every,
+                         tuple(range(start, min(games, start + BATCH_GAMES)))) for start in missing]
     runner = make_executor("local", workers=workers) if executor is None else executor
     try:
         for batch, rows in zip(batches, runner.map(play_data_batch, batches), strict=True):
