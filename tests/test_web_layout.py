@@ -87,6 +87,9 @@ def test_on_a_phone_a_person_plays_by_tapping_hexes_a_finger_wide_and_replays_al
         facts = page.evaluate(LAYOUT_FACTS, "board")
         assert_tidy(facts)
         assert facts["scrolls"] and facts["narrowestPlace"] >= 40 and facts["lowestPlace"] >= 40, facts
+        # The tray is drawn anew when the seat's view arrives: measure it once its tiles are laid out (bounded wait).
+        page.wait_for_function("() => [...document.querySelectorAll('#tray .tile')].some((t) => t.offsetHeight > 0)",
+                               timeout=30000)
         heights = page.eval_on_selector_all("#tray .tile", "tiles => tiles.map((t) => t.offsetHeight)")
         assert heights and min(heights) >= 40, heights
 
