@@ -19,7 +19,7 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
                     "write OUT/model.json and print its calibration on held-out games (docs/learning.md).")
     train.add_argument("edition", help="the edition: an installed id (ffg2015) or a manifest path")
     train.add_argument("--players", type=whole_number_in(2, 99), default=2, help="seats (default 2)")
-    train.add_argument("--games", type=whole_number_in(1, 10_000_000), default=200, help="games to play (200)")
+    train.add_argument("--games", type=whole_number_in(1, 10_000_000), default=200, help="games to play (default 200)")
     train.add_argument("--bots", default="medium,greedy", help="the bots, by seat in turn (default medium,greedy)")
     train.add_argument("--seed", type=whole_number_in(0, 2 ** 63 - 1), default=1,
                        help="seed of the games and of the training (default 1)")
